@@ -1,0 +1,54 @@
+#include "cli.h"
+
+#include "servelab_config.h"
+
+#include <QTextStream>
+
+namespace servelab::cli {
+
+namespace {
+
+void printUsage(QTextStream &out)
+{
+    out << "Usage: servelab-cli COMMAND [options]\n\n"
+           "ServeLab measures how fast static files are served, and why.\n\n"
+           "Commands:\n"
+           "  serve   run a built-in server:     serve --mode epoll+sendfile --root DIR [--port 0]\n"
+           "  load    load a URL as ab does:     load URL [-n N] [-c N] [-k] [--json]\n"
+           "  sweep   KiB/s for each file size:  sweep [--sizes 4K..32M] [-c 1] [-n 200]\n\n"
+           "'servelab-cli COMMAND --help' tells more. Exit status: 0 done, 1 the run failed,\n"
+           "2 bad arguments.\n";
+    out.flush();
+}
+
+} // namespace
+
+int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    const QString command = arguments.value(1);
+    QStringList rest = arguments.mid(2);
+    rest.prepend(QStringLiteral("servelab-cli"));
+    if (command == u"serve")
+        return serveCommand(rest, out, err);
+    if (command == u"load")
+        return loadCommand(rest, out, err);
+    if (command == u"sweep")
+        return sweepCommand(rest, out, err);
+    if (command == u"--help" || command == u"-h" || command == u"help") {
+        printUsage(out);
+        return exitOk;
+    }
+    if (command == u"--version") {
+        out << "servelab-cli " << SERVELAB_VERSION << '\n';
+        return exitOk;
+    }
+    if (command.isEmpty())
+        err << "servelab-cli: no command given: use serve, load or sweep (see servelab-cli --help)\n";
+    else
+        err << "servelab-cli: unknown command '" << command
+            << "': use serve, load or sweep (see servelab-cli --help)\n";
+    err.flush();
+    return exitUsage;
+}
+
+} // namespace servelab::cli

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QCommandLineParser>
+#include <QString>
+
+class QTextStream;
+
+namespace servelab::cli {
+
+// QCommandLineParser plus the checks every command repeats: one-line errors naming the
+// command, and whole numbers within bounds.
+class CommandLine
+{
+public:
+    CommandLine(const QString &command, const QString &description);
+
+    QCommandLineParser &parser() { return m_parser; }
+    // Parses; on --help prints help to out and returns false with *exitCode 0; on a bad
+    // argument prints one line to err and returns false with *exitCode 2.
+    bool parse(const QStringList &arguments, QTextStream &out, QTextStream &err, int *exitCode);
+    // The value of `option` as a whole number in [min, max]; false after printing a line.
+    bool number(const QString &option, qint64 min, qint64 max, qint64 *value, QTextStream &err);
+    int usageError(const QString &message, QTextStream &err) const;
+
+private:
+    QString m_command;
+    QCommandLineParser m_parser;
+};
+
+} // namespace servelab::cli

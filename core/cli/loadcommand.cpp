@@ -1,0 +1,99 @@
+#include "cli.h"
+#include "commandline.h"
+#include "loadreport.h"
+
+#include "client/closedclient.h"
+
+#include <QTextStream>
+#include <QUrl>
+
+namespace servelab::cli {
+
+namespace {
+
+bool optionsFromUrl(const QString &text, client::ClientOptions *options, QString *error)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    if (!url.isValid() || url.scheme() != u"http" || url.host().isEmpty()) {
+        *error = QStringLiteral("'%1' is not an http:// URL with a host").arg(text);
+        return false;
+    }
+    options->host = url.host().toStdString();
+    options->port = static_cast<std::uint16_t>(url.port(80));
+    QString path = url.path(QUrl::FullyEncoded);
+    if (path.isEmpty())
+        path = QStringLiteral("/");
+    if (url.hasQuery())
+        path += u'?' + url.query(QUrl::FullyEncoded);
+    options->path = path.toStdString();
+    return true;
+}
+
+} // namespace
+
+int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    CommandLine cl(QStringLiteral("load"),
+                   QStringLiteral("Loads a URL with the closed model, as ab does, and prints ab's report."));
+    auto &p = cl.parser();
+    p.addPositionalArgument(QStringLiteral("url"), QStringLiteral("http://host[:port]/path"));
+    p.addOptions({
+        {QStringLiteral("n"), QStringLiteral("Requests to make (ab -n)."), QStringLiteral("requests"),
+         QStringLiteral("1")},
+        {QStringLiteral("c"), QStringLiteral("Requests in flight at once (ab -c)."),
+         QStringLiteral("concurrency"), QStringLiteral("1")},
+        {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
+        {QStringLiteral("s"), QStringLiteral("Seconds to wait for each connect and response (ab -s)."),
+         QStringLiteral("seconds"), QStringLiteral("30")},
+        {QStringLiteral("t"), QStringLiteral("Stop after this many seconds (ab -t); 0: no limit."),
+         QStringLiteral("seconds"), QStringLiteral("0")},
+        {QStringLiteral("json"), QStringLiteral("Print one JSON object instead of ab's report.")},
+    });
+    int code = exitOk;
+    if (!cl.parse(arguments, out, err, &code))
+        return code;
+    const QStringList urls = p.positionalArguments();
+    if (urls.size() != 1)
+        return cl.usageError(urls.isEmpty() ? QStringLiteral("a URL is required")
+                                            : QStringLiteral("one URL only, got %1").arg(urls.size()), err);
+    client::ClientOptions options;
+    QString error;
+    if (!optionsFromUrl(urls.first(), &options, &error))
+        return cl.usageError(error, err);
+    qint64 requests = 1;
+    qint64 concurrency = 1;
+    qint64 timeout = 30;
+    qint64 limit = 0;
+    if (!cl.number(QStringLiteral("n"), 1, qint64(1) << 40, &requests, err) ||
+        !cl.number(QStringLiteral("c"), 1, 100000, &concurrency, err) ||
+        !cl.number(QStringLiteral("s"), 1, 3600, &timeout, err) ||
+        !cl.number(QStringLiteral("t"), 0, 86400, &limit, err))
+        return exitUsage;
+    if (concurrency > requests)
+        return cl.usageError(QStringLiteral("-c %1 cannot exceed -n %2, as in ab").arg(concurrency).arg(requests), err);
+    options.requests = static_cast<std::uint64_t>(requests);
+    options.concurrency = static_cast<int>(concurrency);
+    options.keepAlive = p.isSet(QStringLiteral("k"));
+    options.timeoutMs = static_cast<int>(timeout * 1000);
+    options.deadlineMs = limit * 1000;
+
+    client::ClosedClient client(options);
+    const auto result = client.run();
+    if (!result.fatalError.empty()) {
+        err << "servelab-cli load: " << QString::fromStdString(result.fatalError) << '\n';
+        return exitFailure;
+    }
+    if (result.ok == 0) {
+        const auto kind = result.dominantError();
+        err << "servelab-cli load: no request succeeded: " << result.errorCount(kind) << " of "
+            << result.completed << " failed with " << QString::fromUtf8(client::errorKindText(kind))
+            << " (" << urls.first() << ")\n";
+        return exitFailure;
+    }
+    out << (p.isSet(QStringLiteral("json")) ? formatJsonReport(options, result)
+                                            : formatAbReport(options, result));
+    out.flush();
+    return exitOk;
+}
+
+} // namespace servelab::cli

@@ -1,0 +1,214 @@
+#include "clientconnection.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+namespace servelab::client {
+
+ClientConnection::ClientConnection(int epollFd, const sockaddr_storage &address,
+                                   socklen_t addressLength, const std::string &request,
+                                   const ClientOptions &options, std::span<char> scratch)
+    : m_epollFd(epollFd), m_address(address), m_addressLength(addressLength), m_request(request),
+      m_options(options), m_scratch(scratch)
+{
+}
+
+ClientConnection::~ClientConnection()
+{
+    close();
+}
+
+void ClientConnection::close()
+{
+    if (m_fd >= 0)
+        ::close(m_fd); // also leaves the epoll set
+    m_fd = -1;
+    m_state = State::Idle;
+}
+
+ClientConnection::Outcome ClientConnection::failed(ErrorKind kind)
+{
+    close();
+    return {Outcome::Failed, kind};
+}
+
+ClientConnection::Outcome ClientConnection::begin(std::int64_t now)
+{
+    m_startedAt = now;
+    m_sent = 0;
+    m_head.clear();
+    m_parser.reset();
+    m_headDone = false;
+    m_bytesRead = 0;
+    m_bodyBytes = 0;
+    if (m_fd >= 0) {
+        m_reused = true;
+        m_state = State::Sending;
+        return send();
+    }
+    m_reused = false;
+    return connect();
+}
+
+ClientConnection::Outcome ClientConnection::connect()
+{
+    m_fd = socket(m_address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (m_fd < 0)
+        return failed((errno == EMFILE || errno == ENFILE) ? ErrorKind::FdExhausted
+                                                           : ErrorKind::ConnectError);
+    ++m_connects;
+    const int one = 1;
+    setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    epoll_event event{};
+    event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    event.data.ptr = this;
+    if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd, &event) != 0)
+        return failed(errno == ENOMEM ? ErrorKind::FdExhausted : ErrorKind::ConnectError);
+    if (::connect(m_fd, reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) == 0) {
+        m_state = State::Sending;
+        return send();
+    }
+    if (errno == EINPROGRESS) {
+        m_state = State::Connecting;
+        return {};
+    }
+    return failed(errno == ECONNREFUSED ? ErrorKind::ConnectRefused : ErrorKind::ConnectError);
+}
+
+ClientConnection::Outcome ClientConnection::onEvent(unsigned events)
+{
+    if (m_state == State::Connecting) {
+        if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+            return {};
+        int error = 0;
+        socklen_t length = sizeof error;
+        getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &error, &length);
+        if (error == ECONNREFUSED)
+            return failed(ErrorKind::ConnectRefused);
+        if (error == ETIMEDOUT)
+            return failed(ErrorKind::ConnectTimeout);
+        if (error != 0)
+            return failed(ErrorKind::ConnectError);
+        m_state = State::Sending;
+    }
+    if (m_state == State::Sending)
+        return send();
+    if (m_state == State::Receiving)
+        return receive();
+    return {};
+}
+
+ClientConnection::Outcome ClientConnection::send()
+{
+    while (m_sent < m_request.size()) {
+        const ssize_t n = ::send(m_fd, m_request.data() + m_sent, m_request.size() - m_sent,
+                                 MSG_NOSIGNAL);
+        if (n >= 0) {
+            m_sent += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return {};
+        // A kept-alive connection the server has just closed: not the server's failure.
+        if (m_reused && (errno == EPIPE || errno == ECONNRESET)) {
+            close();
+            return {Outcome::Retry};
+        }
+        return failed(errno == ECONNRESET ? ErrorKind::Reset : ErrorKind::WriteError);
+    }
+    m_state = State::Receiving;
+    // Edge-triggered: a response that came while we were still sending (an early 414, say)
+    // raised its EPOLLIN already, so look now.
+    return receive();
+}
+
+ClientConnection::Outcome ClientConnection::receive()
+{
+    for (;;) {
+        const ssize_t n = ::recv(m_fd, m_scratch.data(), m_scratch.size(), 0);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return {};
+            if (m_reused && m_bytesRead == 0) {
+                close();
+                return {Outcome::Retry};
+            }
+            return failed(ErrorKind::Reset);
+        }
+        if (n == 0) {
+            if (m_bytesRead == 0) {
+                if (m_reused) {
+                    close();
+                    return {Outcome::Retry};
+                }
+                return failed(ErrorKind::EofBeforeResponse);
+            }
+            if (!m_headDone)
+                return failed(ErrorKind::EofBeforeResponse);
+            return consumeBody(0, true);
+        }
+        m_bytesRead += static_cast<std::uint64_t>(n);
+        std::size_t bodyPart = static_cast<std::size_t>(n);
+        if (!m_headDone) {
+            m_head.append(m_scratch.data(), static_cast<std::size_t>(n));
+            const auto status = m_parser.parse(m_head);
+            if (status == ResponseParser::Status::Error)
+                return failed(ErrorKind::ParseError);
+            if (status == ResponseParser::Status::NeedMore)
+                continue;
+            if (m_parser.chunked())
+                return failed(ErrorKind::ParseError); // chunked bodies: not read yet (issue 4)
+            m_headDone = true;
+            bodyPart = m_head.size() - m_parser.headLength();
+        }
+        const Outcome outcome = consumeBody(bodyPart, false);
+        if (outcome.type != Outcome::Pending)
+            return outcome;
+    }
+}
+
+ClientConnection::Outcome ClientConnection::consumeBody(std::size_t bytes, bool eof)
+{
+    m_bodyBytes += bytes;
+    const bool noBody = m_parser.bodyless();
+    const auto length = noBody ? std::optional<std::uint64_t>(0) : m_parser.contentLength();
+    if (length) {
+        if (m_bodyBytes > *length)
+            return failed(ErrorKind::WrongLength); // more bytes than announced: framing is lost
+        if (m_bodyBytes < *length)
+            return eof ? failed(ErrorKind::WrongLength) : Outcome{};
+        return complete();
+    }
+    // No Content-Length: the body runs to the end of the connection (RFC 9112 §6.3, rule 8).
+    if (!eof)
+        return {};
+    close();
+    return complete();
+}
+
+ClientConnection::Outcome ClientConnection::complete()
+{
+    const bool keep = m_fd >= 0 && m_options.keepAlive && m_parser.keepAlive() &&
+                      (m_parser.contentLength() || m_parser.bodyless());
+    if (!keep)
+        close();
+    m_state = State::Idle;
+    if (m_options.expectedBodyLength && m_parser.status() == 200 &&
+        m_bodyBytes != *m_options.expectedBodyLength)
+        return {Outcome::Failed, ErrorKind::WrongLength};
+    if (m_parser.status() >= 500)
+        return {Outcome::Failed, ErrorKind::Status5xx};
+    if (m_parser.status() >= 400)
+        return {Outcome::Failed, ErrorKind::Status4xx};
+    return {Outcome::Completed};
+}
+
+} // namespace servelab::client

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "clientoptions.h"
+#include "errorkind.h"
+#include "responseparser.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <sys/socket.h>
+
+namespace servelab::client {
+
+// One client socket and the request on it: connect (non-blocking), send, receive and frame the
+// response. The load model owns the epoll set and decides what to do with each outcome.
+// Bodies are counted, not kept: they are read through the thread's scratch buffer.
+class ClientConnection
+{
+public:
+    struct Outcome
+    {
+        enum Type { Pending, Completed, Failed, Retry } type = Pending;
+        ErrorKind error = ErrorKind::ParseError; // when Failed
+    };
+
+    ClientConnection(int epollFd, const sockaddr_storage &address, socklen_t addressLength,
+                     const std::string &request, const ClientOptions &options,
+                     std::span<char> scratch);
+    ClientConnection(const ClientConnection &) = delete;
+    ClientConnection &operator=(const ClientConnection &) = delete;
+    ~ClientConnection();
+
+    // Starts a request at `now` (µs), on the open connection if there is one.
+    Outcome begin(std::int64_t now);
+    Outcome onEvent(unsigned events);
+    void close();
+
+    bool open() const { return m_fd >= 0; }
+    bool busy() const { return m_state != State::Idle; }
+    bool connecting() const { return m_state == State::Connecting; }
+    std::int64_t startedAt() const { return m_startedAt; }
+    int status() const { return m_parser.status(); }
+    std::uint64_t bytesRead() const { return m_bytesRead; }
+    std::uint64_t bodyBytes() const { return m_bodyBytes; }
+    // Whether the connection can carry the next request (both sides agreed to keep it).
+    bool reusable() const { return m_fd >= 0 && m_state == State::Idle; }
+    std::uint64_t connectsMade() const { return m_connects; }
+
+private:
+    enum class State { Idle, Connecting, Sending, Receiving };
+
+    Outcome connect();
+    Outcome send();
+    Outcome receive();
+    Outcome consumeBody(std::size_t bytes, bool eof);
+    Outcome complete();
+    Outcome failed(ErrorKind kind);
+
+    int m_epollFd;
+    const sockaddr_storage &m_address;
+    socklen_t m_addressLength;
+    const std::string &m_request;
+    const ClientOptions &m_options;
+    std::span<char> m_scratch; // shared by the connections of one thread
+    int m_fd = -1;
+    State m_state = State::Idle;
+    bool m_reused = false;
+    std::size_t m_sent = 0;
+    std::string m_head;
+    ResponseParser m_parser;
+    bool m_headDone = false;
+    std::int64_t m_startedAt = 0;
+    std::uint64_t m_bytesRead = 0;
+    std::uint64_t m_bodyBytes = 0;
+    std::uint64_t m_connects = 0;
+};
+
+} // namespace servelab::client

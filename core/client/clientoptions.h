@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace servelab::client {
+
+// Settings of the `closed` model (ab semantics). Later models extend this.
+struct ClientOptions
+{
+    std::string host = "127.0.0.1"; // a name or a numeric address
+    std::uint16_t port = 80;
+    std::string path = "/";
+    std::uint64_t requests = 1; // ab -n
+    int concurrency = 1;        // ab -c
+    bool keepAlive = false;     // ab -k
+    int timeoutMs = 30000;      // connect, and each request once sent (ab -s)
+    std::int64_t deadlineMs = 0; // the whole run stops here; 0: no deadline (ab -t)
+    // ab's "Length" check, done right: a body of another size is a wrong_length error.
+    std::optional<std::uint64_t> expectedBodyLength;
+};
+
+} // namespace servelab::client

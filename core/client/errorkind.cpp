@@ -1,0 +1,47 @@
+#include "errorkind.h"
+
+namespace servelab::client {
+
+std::string_view errorKindKey(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::ConnectRefused: return "connect_refused";
+    case ErrorKind::ConnectTimeout: return "connect_timeout";
+    case ErrorKind::ConnectError: return "connect_error";
+    case ErrorKind::FdExhausted: return "fd_exhausted";
+    case ErrorKind::Reset: return "reset";
+    case ErrorKind::EofBeforeResponse: return "eof_before_response";
+    case ErrorKind::ParseError: return "parse_error";
+    case ErrorKind::ReadTimeout: return "read_timeout";
+    case ErrorKind::WriteError: return "write_error";
+    case ErrorKind::Status4xx: return "status_4xx";
+    case ErrorKind::Status5xx: return "status_5xx";
+    case ErrorKind::WrongLength: return "wrong_length";
+    case ErrorKind::WrongContent: return "wrong_content";
+    case ErrorKind::AbortedAtDeadline: return "aborted_at_deadline";
+    }
+    return "unknown";
+}
+
+std::string_view errorKindText(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::ConnectRefused: return "connection refused";
+    case ErrorKind::ConnectTimeout: return "connect timed out";
+    case ErrorKind::ConnectError: return "connect failed";
+    case ErrorKind::FdExhausted: return "client out of file descriptors (raise ulimit -n)";
+    case ErrorKind::Reset: return "connection reset by the server";
+    case ErrorKind::EofBeforeResponse: return "closed before a response";
+    case ErrorKind::ParseError: return "malformed response";
+    case ErrorKind::ReadTimeout: return "response timed out";
+    case ErrorKind::WriteError: return "request could not be sent";
+    case ErrorKind::Status4xx: return "4xx status";
+    case ErrorKind::Status5xx: return "5xx status";
+    case ErrorKind::WrongLength: return "body length differs from Content-Length";
+    case ErrorKind::WrongContent: return "body differs from the expected bytes";
+    case ErrorKind::AbortedAtDeadline: return "aborted at the deadline";
+    }
+    return "unknown";
+}
+
+} // namespace servelab::client

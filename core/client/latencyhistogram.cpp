@@ -1,0 +1,113 @@
+#include "latencyhistogram.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace servelab::client {
+
+namespace {
+constexpr int subBits = 7;
+constexpr std::int64_t subCount = std::int64_t(1) << subBits; // buckets per power of two
+} // namespace
+
+int LatencyHistogram::bucketOf(std::int64_t v)
+{
+    v = std::clamp<std::int64_t>(v, 0, maxTrackable);
+    if (v < 2 * subCount)
+        return static_cast<int>(v);
+    const int shift = std::bit_width(static_cast<std::uint64_t>(v)) - (subBits + 1);
+    return static_cast<int>(subCount * shift + (v >> shift));
+}
+
+std::int64_t LatencyHistogram::bucketLowest(int bucket)
+{
+    if (bucket < 2 * subCount)
+        return bucket;
+    const int shift = static_cast<int>(bucket / subCount) - 1;
+    const std::int64_t mantissa = bucket - subCount * shift;
+    return mantissa << shift;
+}
+
+std::int64_t LatencyHistogram::bucketHighest(int bucket)
+{
+    if (bucket < 2 * subCount)
+        return bucket;
+    const int shift = static_cast<int>(bucket / subCount) - 1;
+    const std::int64_t mantissa = bucket - subCount * shift;
+    return ((mantissa + 1) << shift) - 1;
+}
+
+int LatencyHistogram::bucketCount()
+{
+    return bucketOf(maxTrackable) + 1;
+}
+
+LatencyHistogram::LatencyHistogram() : m_counts(static_cast<std::size_t>(bucketCount()), 0) {}
+
+void LatencyHistogram::record(std::int64_t micros)
+{
+    if (micros < 0)
+        micros = 0;
+    if (micros > maxTrackable) {
+        ++m_clamped;
+        micros = maxTrackable;
+    }
+    ++m_counts[static_cast<std::size_t>(bucketOf(micros))];
+    m_min = m_count ? std::min(m_min, micros) : micros;
+    m_max = m_count ? std::max(m_max, micros) : micros;
+    ++m_count;
+    m_sum += static_cast<double>(micros);
+    m_sumSquares += static_cast<double>(micros) * static_cast<double>(micros);
+}
+
+void LatencyHistogram::merge(const LatencyHistogram &other)
+{
+    if (other.m_count == 0)
+        return;
+    for (std::size_t i = 0; i < m_counts.size(); ++i)
+        m_counts[i] += other.m_counts[i];
+    m_min = m_count ? std::min(m_min, other.m_min) : other.m_min;
+    m_max = m_count ? std::max(m_max, other.m_max) : other.m_max;
+    m_count += other.m_count;
+    m_clamped += other.m_clamped;
+    m_sum += other.m_sum;
+    m_sumSquares += other.m_sumSquares;
+}
+
+void LatencyHistogram::clear()
+{
+    *this = LatencyHistogram();
+}
+
+double LatencyHistogram::mean() const
+{
+    return m_count ? m_sum / static_cast<double>(m_count) : 0.0;
+}
+
+double LatencyHistogram::stddev() const
+{
+    if (m_count < 2)
+        return 0.0;
+    const double n = static_cast<double>(m_count);
+    const double variance = (m_sumSquares - m_sum * m_sum / n) / (n - 1);
+    return variance > 0 ? std::sqrt(variance) : 0.0;
+}
+
+std::int64_t LatencyHistogram::valueAtPercentile(double percentile) const
+{
+    if (m_count == 0)
+        return 0;
+    const double p = std::clamp(percentile, 0.0, 100.0);
+    const auto wanted = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(std::ceil(p / 100.0 * static_cast<double>(m_count))));
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < m_counts.size(); ++i) {
+        seen += m_counts[i];
+        if (seen >= wanted)
+            return std::clamp(bucketHighest(static_cast<int>(i)), m_min, m_max);
+    }
+    return m_max;
+}
+
+} // namespace servelab::client

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace servelab::client {
+
+// A log-linear histogram of latencies in microseconds, 1 µs … 60 s (larger values are clamped
+// and counted in clamped()). Values below 256 µs are exact; above, each power of two is split
+// into 128 buckets, so any reported value is within 1/128 (< 0.8 %) of a recorded one.
+// Written here because Debian 12 packages no HdrHistogram library for C or C++.
+class LatencyHistogram
+{
+public:
+    static constexpr std::int64_t maxTrackable = 60'000'000;
+
+    LatencyHistogram();
+
+    void record(std::int64_t micros);
+    void merge(const LatencyHistogram &other);
+    void clear();
+
+    std::uint64_t count() const { return m_count; }
+    std::uint64_t clamped() const { return m_clamped; }
+    std::int64_t min() const { return m_count ? m_min : 0; }
+    std::int64_t max() const { return m_count ? m_max : 0; }
+    double mean() const;
+    double stddev() const;
+    // The smallest recorded value v such that at least `percentile` % of values are ≤ v,
+    // reported as the top of its bucket and clamped to [min, max].
+    std::int64_t valueAtPercentile(double percentile) const;
+
+    static int bucketOf(std::int64_t micros);
+    static std::int64_t bucketLowest(int bucket);
+    static std::int64_t bucketHighest(int bucket);
+    static int bucketCount();
+
+private:
+    std::vector<std::uint64_t> m_counts;
+    std::uint64_t m_count = 0;
+    std::uint64_t m_clamped = 0;
+    std::int64_t m_min = 0;
+    std::int64_t m_max = 0;
+    double m_sum = 0;
+    double m_sumSquares = 0;
+};
+
+} // namespace servelab::client

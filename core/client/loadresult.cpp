@@ -1,0 +1,46 @@
+#include "loadresult.h"
+
+#include <algorithm>
+
+namespace servelab::client {
+
+std::uint64_t LoadResult::failed() const
+{
+    std::uint64_t total = 0;
+    for (auto count : errors)
+        total += count;
+    return total;
+}
+
+double LoadResult::requestsPerSecond() const
+{
+    return elapsedMicros > 0 ? static_cast<double>(completed) / elapsedSeconds() : 0.0;
+}
+
+double LoadResult::kibPerSecond() const
+{
+    return elapsedMicros > 0 ? static_cast<double>(bytesRead) / 1024.0 / elapsedSeconds() : 0.0;
+}
+
+ErrorKind LoadResult::dominantError() const
+{
+    const auto it = std::max_element(errors.begin(), errors.end());
+    return static_cast<ErrorKind>(it - errors.begin());
+}
+
+void LoadResult::merge(const LoadResult &other)
+{
+    completed += other.completed;
+    ok += other.ok;
+    for (std::size_t i = 0; i < errors.size(); ++i)
+        errors[i] += other.errors[i];
+    bytesRead += other.bytesRead;
+    bodyBytes += other.bodyBytes;
+    connects += other.connects;
+    elapsedMicros = std::max(elapsedMicros, other.elapsedMicros);
+    latency.merge(other.latency);
+    if (fatalError.empty())
+        fatalError = other.fatalError;
+}
+
+} // namespace servelab::client

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "errorkind.h"
+#include "latencyhistogram.h"
+
+#include <cstdint>
+#include <string>
+
+namespace servelab::client {
+
+// What one load run measured. A value type: merged across threads, sent across queued signals.
+struct LoadResult
+{
+    std::uint64_t completed = 0; // requests that got an answer or failed: ab's "Complete requests"
+    std::uint64_t ok = 0;        // 2xx/3xx with the right framing
+    ErrorCounts errors{};
+    std::uint64_t bytesRead = 0; // heads and bodies: ab's "Total transferred"
+    std::uint64_t bodyBytes = 0; // ab's "HTML transferred"
+    std::uint64_t connects = 0;
+    std::int64_t elapsedMicros = 0;
+    int concurrency = 1;
+    LatencyHistogram latency; // µs from connect (or send, on a kept-alive connection) to last byte
+    std::string fatalError;   // set when the run could not start at all
+
+    std::uint64_t failed() const;
+    std::uint64_t errorCount(ErrorKind kind) const { return errors[static_cast<std::size_t>(kind)]; }
+    void countError(ErrorKind kind) { ++errors[static_cast<std::size_t>(kind)]; }
+    double elapsedSeconds() const { return static_cast<double>(elapsedMicros) / 1e6; }
+    double requestsPerSecond() const;
+    // ab's "Transfer rate": every byte read, in KiB (1024 bytes), over the whole run.
+    double kibPerSecond() const;
+    // The most frequent error kind, for one-line reasons; only meaningful when failed() > 0.
+    ErrorKind dominantError() const;
+    void merge(const LoadResult &other);
+};
+
+} // namespace servelab::client

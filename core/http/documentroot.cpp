@@ -1,0 +1,165 @@
+#include "documentroot.h"
+
+#include "mimetype.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace servelab::http {
+
+namespace {
+
+// O_NONBLOCK keeps a FIFO planted in the root from blocking a server thread in open().
+constexpr int openFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+
+std::atomic<bool> haveOpenat2{true};
+
+int openat2Beneath(int dirFd, const char *path)
+{
+    open_how how{};
+    how.flags = openFlags;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    return static_cast<int>(syscall(SYS_openat2, dirFd, path, &how, sizeof how));
+}
+
+// Fallback for kernels without openat2: walk the components, refusing every symlink.
+int openByComponents(int dirFd, const std::string &relative)
+{
+    int current = dup(dirFd);
+    std::size_t start = 0;
+    while (current >= 0) {
+        const auto slash = relative.find('/', start);
+        const bool last = slash == std::string::npos;
+        const auto name = relative.substr(start, last ? std::string::npos : slash - start);
+        const int next = openat(current, name.c_str(), openFlags | O_NOFOLLOW | (last ? 0 : O_DIRECTORY));
+        const int saved = errno;
+        close(current);
+        errno = saved;
+        current = next;
+        if (last)
+            break;
+        start = slash + 1;
+    }
+    return current;
+}
+
+int statusForErrno(int error)
+{
+    switch (error) {
+    case ENOENT: case ENOTDIR: case EXDEV: case ELOOP: case ENAMETOOLONG:
+        return 404; // EXDEV/ELOOP: a symlink that leads out of the root is as good as absent
+    case EACCES: case EPERM:
+        return 403;
+    case EMFILE: case ENFILE:
+        return 503;
+    default:
+        return 500;
+    }
+}
+
+} // namespace
+
+OpenedFile::OpenedFile(OpenedFile &&other) noexcept
+    : status(other.status), fd(other.release()), size(other.size), modified(other.modified),
+      contentType(other.contentType)
+{
+}
+
+OpenedFile &OpenedFile::operator=(OpenedFile &&other) noexcept
+{
+    if (this != &other) {
+        if (fd >= 0)
+            close(fd);
+        status = other.status;
+        size = other.size;
+        modified = other.modified;
+        contentType = other.contentType;
+        fd = other.release();
+    }
+    return *this;
+}
+
+OpenedFile::~OpenedFile()
+{
+    if (fd >= 0)
+        close(fd);
+}
+
+int OpenedFile::release()
+{
+    const int out = fd;
+    fd = -1;
+    return out;
+}
+
+DocumentRoot::~DocumentRoot()
+{
+    if (m_fd >= 0)
+        close(m_fd);
+}
+
+bool DocumentRoot::open(const std::string &path, std::string *error)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        if (error)
+            *error = "cannot open document root " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    if (faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) != 0) {
+        if (error)
+            *error = "cannot read document root " + path + ": " + std::strerror(errno);
+        close(fd);
+        return false;
+    }
+    if (m_fd >= 0)
+        close(m_fd);
+    m_fd = fd;
+    m_path = path;
+    return true;
+}
+
+int DocumentRoot::openBeneath(const std::string &relative) const
+{
+    const char *path = relative.empty() ? "." : relative.c_str();
+    if (haveOpenat2.load(std::memory_order_relaxed)) {
+        const int fd = openat2Beneath(m_fd, path);
+        if (fd >= 0 || errno != ENOSYS)
+            return fd;
+        haveOpenat2.store(false, std::memory_order_relaxed);
+    }
+    return relative.empty() ? openat(m_fd, ".", openFlags) : openByComponents(m_fd, relative);
+}
+
+OpenedFile DocumentRoot::openFile(const std::string &relative) const
+{
+    OpenedFile file;
+    file.fd = openBeneath(relative);
+    struct stat st{};
+    if (file.fd >= 0 && fstat(file.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        file = openFile(relative.empty() ? std::string("index.html") : relative + "/index.html");
+        return file;
+    }
+    if (file.fd < 0) {
+        file.status = statusForErrno(errno);
+        return file;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(file.release());
+        file.status = 403;
+        return file;
+    }
+    file.status = 200;
+    file.size = static_cast<std::uint64_t>(st.st_size);
+    file.modified = st.st_mtim.tv_sec;
+    file.contentType = mimeTypeFor(relative);
+    return file;
+}
+
+} // namespace servelab::http

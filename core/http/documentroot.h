@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <string>
+#include <string_view>
+
+namespace servelab::http {
+
+// An open file ready to be served. Owns fd; move-only.
+struct OpenedFile
+{
+    int status = 0; // 200 when fd is valid, else 403, 404 or 500
+    int fd = -1;
+    std::uint64_t size = 0;
+    std::time_t modified = 0;
+    std::string_view contentType;
+
+    OpenedFile() = default;
+    OpenedFile(OpenedFile &&other) noexcept;
+    OpenedFile &operator=(OpenedFile &&other) noexcept;
+    OpenedFile(const OpenedFile &) = delete;
+    OpenedFile &operator=(const OpenedFile &) = delete;
+    ~OpenedFile();
+    int release();
+};
+
+// The directory a server serves. Files are opened beneath it with openat2(RESOLVE_BENEATH), so
+// neither a symlink nor a rename race can lead outside; where openat2 is missing (Linux < 5.6)
+// every component is opened with O_NOFOLLOW instead, which refuses symlinks altogether.
+class DocumentRoot
+{
+public:
+    DocumentRoot() = default;
+    DocumentRoot(const DocumentRoot &) = delete;
+    DocumentRoot &operator=(const DocumentRoot &) = delete;
+    ~DocumentRoot();
+
+    // Opens the directory; on failure returns false and sets *error to a sentence.
+    bool open(const std::string &path, std::string *error);
+    const std::string &path() const { return m_path; }
+
+    // `relative` comes from normalizedPath(); "" is the root. Directories serve index.html.
+    OpenedFile openFile(const std::string &relative) const;
+
+private:
+    int openBeneath(const std::string &relative) const;
+
+    std::string m_path;
+    int m_fd = -1;
+};
+
+} // namespace servelab::http

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+namespace servelab::lab {
+
+// File sizes as design.md writes them: 4K, 1M, 32M (powers of 1024), or plain bytes.
+// A list is comma-separated; "4K..32M" is every power-of-two multiple from 4K to 32M.
+// On failure returns false and sets *error to a sentence that names the bad element.
+bool parseSize(const QString &text, quint64 *bytes, QString *error);
+bool parseSizeList(const QString &text, QList<quint64> *sizes, QString *error);
+
+// "4K", "1M", "1536" — the largest unit that divides exactly.
+QString formatSize(quint64 bytes);
+QString formatSizeList(const QList<quint64> &sizes);
+
+} // namespace servelab::lab

@@ -1,0 +1,110 @@
+#include "sweeprunner.h"
+
+#include "client/closedclient.h"
+#include "docrootgenerator.h"
+#include "server/server.h"
+#include "server/serveroptions.h"
+#include "sizelist.h"
+
+namespace servelab::lab {
+
+SweepRunner::SweepRunner(const SweepSpec &spec, QObject *parent) : QObject(parent), m_spec(spec)
+{
+    qRegisterMetaType<servelab::lab::PointResult>();
+}
+
+SweepRunner::~SweepRunner() = default;
+
+void SweepRunner::cancel()
+{
+    m_cancel.store(true);
+    std::lock_guard lock(m_clientMutex);
+    if (m_client)
+        m_client->stop();
+}
+
+void SweepRunner::run()
+{
+    m_results.clear();
+    if (const QString problem = m_spec.validate(); !problem.isEmpty())
+        return Q_EMIT failed(problem);
+    const QString root = m_spec.resolvedRoot();
+    QString error;
+    if (!DocRootGenerator::ensure(root, m_spec.sizes, &error))
+        return Q_EMIT failed(error);
+
+    server::ServerOptions options;
+    options.root = root.toStdString();
+    options.mode = m_spec.mode.toStdString();
+    options.threads = m_spec.serverThreads;
+    std::string serverError;
+    auto server = server::createServer(options, &serverError);
+    if (!server || !server->start(&serverError))
+        return Q_EMIT failed(QString::fromStdString(serverError));
+
+    for (int i = 0; i < m_spec.sizes.size() && !m_cancel.load(); ++i) {
+        Q_EMIT pointStarted(i, m_spec.sizes[i]);
+        PointResult point = measure(i, m_spec.sizes[i], server->port());
+        m_results.append(point);
+        Q_EMIT pointFinished(point);
+    }
+    server->stop();
+    Q_EMIT finished(m_cancel.load());
+}
+
+PointResult SweepRunner::measure(int index, quint64 size, quint16 port)
+{
+    client::ClientOptions options;
+    options.host = "127.0.0.1";
+    options.port = port;
+    options.path = '/' + DocRootGenerator::fileNameFor(size).toStdString();
+    options.requests = m_spec.requests;
+    options.concurrency = m_spec.concurrency;
+    options.keepAlive = m_spec.keepAlive;
+    options.timeoutMs = m_spec.timeoutMs;
+    options.deadlineMs = m_spec.pointDeadlineMs;
+    options.expectedBodyLength = size;
+
+    client::ClosedClient client(options);
+    {
+        std::lock_guard lock(m_clientMutex);
+        m_client = &client;
+    }
+    if (m_cancel.load())
+        client.stop();
+    PointResult point;
+    point.index = index;
+    point.sizeBytes = size;
+    point.target = m_spec.mode;
+    point.load = client.run();
+    {
+        std::lock_guard lock(m_clientMutex);
+        m_client = nullptr;
+    }
+
+    const auto &load = point.load;
+    const auto aborted = load.errorCount(client::ErrorKind::AbortedAtDeadline);
+    if (!load.fatalError.empty()) {
+        point.dnf = true;
+        point.reason = QString::fromStdString(load.fatalError);
+    } else if (m_cancel.load() && load.completed - aborted < m_spec.requests) {
+        point.dnf = true;
+        point.reason = QStringLiteral("cancelled");
+    } else if (aborted > 0 || load.completed < m_spec.requests) {
+        point.dnf = true;
+        point.reason = QStringLiteral("deadline of %1 s reached after %2 of %3 requests")
+                           .arg(m_spec.pointDeadlineMs / 1000.0).arg(load.completed - aborted)
+                           .arg(m_spec.requests);
+    } else if (load.ok == 0) {
+        point.dnf = true;
+        point.reason = QStringLiteral("every request failed: %1")
+                           .arg(QString::fromUtf8(client::errorKindText(load.dominantError())));
+    } else if (load.failed() > 0) {
+        point.reason = QStringLiteral("%1 of %2 requests failed, mostly: %3")
+                           .arg(load.failed()).arg(load.completed)
+                           .arg(QString::fromUtf8(client::errorKindText(load.dominantError())));
+    }
+    return point;
+}
+
+} // namespace servelab::lab

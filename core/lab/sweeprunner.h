@@ -1,0 +1,51 @@
+#pragma once
+
+#include "pointresult.h"
+#include "sweepspec.h"
+
+#include <QList>
+#include <QObject>
+
+#include <atomic>
+#include <mutex>
+
+namespace servelab::client {
+class ClosedClient;
+}
+
+namespace servelab::lab {
+
+// Runs a sweep: generates the document root, starts the built-in server once, and measures
+// each file size with the closed client. Lives in a worker thread (the GUI) or is called
+// directly (the CLI); results leave as value types through queued signals.
+class SweepRunner : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SweepRunner(const SweepSpec &spec, QObject *parent = nullptr);
+    ~SweepRunner() override;
+
+    // Thread-safe; the point being measured stops within one client poll (≤ 100 ms).
+    void cancel();
+    const QList<PointResult> &results() const { return m_results; }
+
+public Q_SLOTS:
+    void run();
+
+Q_SIGNALS:
+    void pointStarted(int index, quint64 sizeBytes);
+    void pointFinished(const servelab::lab::PointResult &result);
+    void finished(bool cancelled);
+    void failed(const QString &reason);
+
+private:
+    PointResult measure(int index, quint64 size, quint16 port);
+
+    SweepSpec m_spec;
+    QList<PointResult> m_results;
+    std::atomic<bool> m_cancel{false};
+    std::mutex m_clientMutex;
+    client::ClosedClient *m_client = nullptr;
+};
+
+} // namespace servelab::lab

@@ -1,0 +1,73 @@
+#include "sweepspec.h"
+
+#include "server/servermode.h"
+#include "sizelist.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+
+namespace servelab::lab {
+
+QString SweepSpec::validate() const
+{
+    if (sizes.isEmpty())
+        return QStringLiteral("no file sizes given: write them like 4K,64K,1M or 4K..32M");
+    std::string error;
+    server::ServerMode parsed;
+    if (!server::parseServerMode(mode.toStdString(), &parsed, &error))
+        return QString::fromStdString(error);
+    if (serverThreads < 1 || serverThreads > 1024)
+        return QStringLiteral("server threads must be between 1 and 1024");
+    if (requests < 1)
+        return QStringLiteral("requests per point must be at least 1");
+    if (concurrency < 1 || concurrency > 100000)
+        return QStringLiteral("concurrency must be between 1 and 100000");
+    if (quint64(concurrency) > requests)
+        return QStringLiteral("concurrency (%1) cannot exceed the requests per point (%2), as in ab")
+            .arg(concurrency).arg(requests);
+    if (timeoutMs < 1 || pointDeadlineMs < 1)
+        return QStringLiteral("timeouts must be positive");
+    return {};
+}
+
+QString SweepSpec::resolvedRoot() const
+{
+    if (!root.isEmpty())
+        return root;
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation))
+        .filePath(QStringLiteral("servelab/docroot"));
+}
+
+SweepSpec SweepSpec::defaults()
+{
+    SweepSpec spec;
+    parseSizeList(QStringLiteral("4K..32M"), &spec.sizes, nullptr);
+    return spec;
+}
+
+QByteArray SweepSpec::toJson() const
+{
+    QJsonArray sizeList;
+    for (quint64 size : sizes)
+        sizeList.append(formatSize(size));
+    const QJsonObject target{{QStringLiteral("builtin"), mode},
+                             {QStringLiteral("threads"), serverThreads}};
+    const QJsonObject client{{QStringLiteral("model"), QStringLiteral("closed")},
+                             {QStringLiteral("requests"), qint64(requests)},
+                             {QStringLiteral("concurrency"), concurrency},
+                             {QStringLiteral("keep_alive"), keepAlive},
+                             {QStringLiteral("timeout_ms"), timeoutMs}};
+    QJsonObject json{{QStringLiteral("servelab"), 1},
+                     {QStringLiteral("targets"), QJsonArray{target}},
+                     {QStringLiteral("sizes"), sizeList},
+                     {QStringLiteral("client"), client},
+                     {QStringLiteral("point_deadline_ms"), pointDeadlineMs}};
+    if (!root.isEmpty())
+        json.insert(QStringLiteral("document_root"), root);
+    return QJsonDocument(json).toJson(QJsonDocument::Indented);
+}
+
+} // namespace servelab::lab

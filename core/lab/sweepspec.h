@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+namespace servelab::lab {
+
+// The first, thin experiment: one built-in target, a list of file sizes, the closed (ab)
+// client. The full JSON experiment spec (issue 5) will grow out of this.
+struct SweepSpec
+{
+    QList<quint64> sizes;
+    QString mode = QStringLiteral("epoll+sendfile");
+    int serverThreads = 1;
+    quint64 requests = 200; // per point (ab -n)
+    int concurrency = 1;    // ab -c
+    bool keepAlive = false; // ab -k
+    int timeoutMs = 30000;
+    int pointDeadlineMs = 120000; // a point still running then is DNF
+    QString root; // the generated document root; empty: the user's cache folder
+
+    // The checks a user can fix; returns an empty string when the spec can run.
+    QString validate() const;
+    QString resolvedRoot() const;
+    static SweepSpec defaults(); // the default experiment: 4K..32M, ab -c 1 -n 200
+    // The spec as the JSON the experiment files will use ("servelab": 1).
+    QByteArray toJson() const;
+};
+
+} // namespace servelab::lab
+
+Q_DECLARE_METATYPE(servelab::lab::SweepSpec)

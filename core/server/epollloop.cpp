@@ -1,0 +1,234 @@
+#include "epollloop.h"
+
+#include "bodytransfer.h"
+#include "connection.h"
+#include "serveroptions.h"
+#include "servermode.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcEpoll, "servelab.server.epoll")
+
+namespace servelab::server {
+
+namespace {
+// Distinct addresses to tell the listening socket and the wake-up eventfd from connections.
+char listenTag;
+char wakeTag;
+constexpr int acceptBatch = 64;
+constexpr auto acceptPause = std::chrono::milliseconds(100);
+
+ServerMode modeOf(const ServerOptions &options)
+{
+    ServerMode mode;
+    parseServerMode(options.mode, &mode, nullptr);
+    return mode;
+}
+} // namespace
+
+EpollLoop::EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options)
+    : m_listenFd(listenFd),
+      m_transfer(createBodyTransfer(modeOf(options).transfer, options)),
+      m_context{root, *m_transfer, m_stats, {}, {}},
+      m_tcpNoDelay(options.tcpNoDelay)
+{
+}
+
+EpollLoop::~EpollLoop()
+{
+    m_connections.clear();
+    for (int fd : {m_epollFd, m_wakeFd, m_reserveFd})
+        if (fd >= 0)
+            ::close(fd);
+}
+
+bool EpollLoop::init(std::string *error)
+{
+    m_epollFd = epoll_create1(EPOLL_CLOEXEC);
+    m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    // The reserve fd lets us accept-and-close when the process is out of fds, instead of
+    // spinning on a listening socket that stays readable (field-notes: EMFILE on accept).
+    m_reserveFd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    epoll_event listen{};
+    listen.events = EPOLLIN | EPOLLEXCLUSIVE;
+    listen.data.ptr = &listenTag;
+    epoll_event wake{};
+    wake.events = EPOLLIN;
+    wake.data.ptr = &wakeTag;
+    if (m_epollFd < 0 || m_wakeFd < 0 ||
+        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
+        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_wakeFd, &wake) != 0) {
+        if (error)
+            *error = std::string("cannot set up epoll: ") + std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
+void EpollLoop::requestStop()
+{
+    m_stopping.store(true, std::memory_order_release);
+    const std::uint64_t one = 1;
+    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+}
+
+void EpollLoop::run()
+{
+    epoll_event events[256];
+    while (!m_stopping.load(std::memory_order_acquire)) {
+        int timeout = -1;
+        if (!m_yielded.empty()) {
+            timeout = 0;
+        } else if (!m_acceptEnabled) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                m_acceptResume - std::chrono::steady_clock::now());
+            timeout = static_cast<int>(std::max<std::int64_t>(left.count(), 0));
+        }
+        const int n = epoll_wait(m_epollFd, events, std::size(events), timeout);
+        if (n < 0 && errno != EINTR) {
+            qCCritical(lcEpoll, "epoll_wait failed: %s", std::strerror(errno));
+            break;
+        }
+        for (int i = 0; i < n; ++i) {
+            void *tag = events[i].data.ptr;
+            if (tag == &listenTag) {
+                acceptAll();
+            } else if (tag == &wakeTag) {
+                std::uint64_t value;
+                [[maybe_unused]] auto r = ::read(m_wakeFd, &value, sizeof value);
+            } else {
+                dispatch(static_cast<Connection *>(tag), events[i].events);
+            }
+        }
+        if (!m_acceptEnabled && std::chrono::steady_clock::now() >= m_acceptResume)
+            setAcceptEnabled(true);
+        runYielded();
+    }
+    m_yielded.clear();
+    m_connections.clear();
+}
+
+void EpollLoop::acceptAll()
+{
+    for (int i = 0; i < acceptBatch; ++i) {
+        const int fd = accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            if (errno == EMFILE || errno == ENFILE)
+                onAcceptExhausted();
+            else if (errno != EAGAIN && errno != EWOULDBLOCK)
+                qCWarning(lcEpoll, "accept failed: %s", std::strerror(errno));
+            return;
+        }
+        if (m_tcpNoDelay) {
+            const int one = 1;
+            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        }
+        auto connection = std::make_unique<Connection>(fd, m_context);
+        epoll_event event{};
+        event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+        event.data.ptr = connection.get();
+        if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &event) != 0) {
+            qCWarning(lcEpoll, "cannot watch a connection: %s", std::strerror(errno));
+            continue; // the unique_ptr closes it
+        }
+        AtomicServerStats::bump(m_stats.connectionsAccepted);
+        m_connections.emplace(connection.get(), std::move(connection));
+    }
+}
+
+void EpollLoop::onAcceptExhausted()
+{
+    AtomicServerStats::bump(m_stats.acceptEmfile);
+    ++m_emfileSinceLog;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - m_lastEmfileLog >= std::chrono::seconds(1)) {
+        qCWarning(lcEpoll, "accept: %s (%llu times since the last report); refusing connections",
+                  std::strerror(EMFILE), static_cast<unsigned long long>(m_emfileSinceLog));
+        m_emfileSinceLog = 0;
+        m_lastEmfileLog = now;
+    }
+    // Spend the reserve fd to take the waiting connections off the queue and close them, so
+    // their clients hear a clear close rather than time out, then take it back.
+    if (m_reserveFd >= 0) {
+        ::close(m_reserveFd);
+        for (int i = 0; i < acceptBatch; ++i) {
+            const int fd = accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (fd < 0)
+                break;
+            ::close(fd);
+        }
+        m_reserveFd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    }
+    // Back off either way: the listening socket is level-triggered and would wake us at once.
+    setAcceptEnabled(false);
+    m_acceptResume = now + acceptPause;
+}
+
+void EpollLoop::setAcceptEnabled(bool enabled)
+{
+    epoll_event listen{};
+    listen.events = enabled ? (EPOLLIN | EPOLLEXCLUSIVE) : 0;
+    listen.data.ptr = &listenTag;
+    // EPOLLEXCLUSIVE cannot be modified (EINVAL), so remove and add instead.
+    epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_listenFd, nullptr);
+    if (enabled)
+        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &listen);
+    m_acceptEnabled = enabled;
+}
+
+void EpollLoop::dispatch(Connection *connection, unsigned events)
+{
+    if (std::find(m_yielded.begin(), m_yielded.end(), connection) != m_yielded.end())
+        return; // already runnable; it will be served in turn
+    Connection::Next next;
+    if (connection->writing())
+        next = (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) ? connection->onWritable()
+                                                          : Connection::Next::Write;
+    else
+        next = connection->onReadable();
+    apply(connection, next);
+}
+
+void EpollLoop::apply(Connection *connection, Connection::Next next)
+{
+    switch (next) {
+    case Connection::Next::Close:
+        close(connection);
+        break;
+    case Connection::Next::Yield:
+        m_yielded.push_back(connection);
+        break;
+    case Connection::Next::Read:
+    case Connection::Next::Write:
+        break; // edge-triggered: the registration already covers both
+    }
+}
+
+void EpollLoop::close(Connection *connection)
+{
+    std::erase(m_yielded, connection);
+    m_connections.erase(connection); // closing the fd also removes it from the epoll set
+}
+
+void EpollLoop::runYielded()
+{
+    auto runnable = std::move(m_yielded);
+    m_yielded.clear();
+    for (Connection *connection : runnable)
+        apply(connection, connection->onWritable());
+}
+
+} // namespace servelab::server

@@ -1,0 +1,67 @@
+#include "listener.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace servelab::server {
+
+Listener::~Listener()
+{
+    close();
+}
+
+void Listener::close()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = -1;
+}
+
+bool Listener::open(const std::string &host, std::uint16_t port, int backlog, std::string *error)
+{
+    const std::string address = host == "localhost" ? std::string("127.0.0.1") : host;
+    sockaddr_storage storage{};
+    socklen_t length = 0;
+    auto *v4 = reinterpret_cast<sockaddr_in *>(&storage);
+    auto *v6 = reinterpret_cast<sockaddr_in6 *>(&storage);
+    if (inet_pton(AF_INET, address.c_str(), &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(port);
+        length = sizeof *v4;
+    } else if (inet_pton(AF_INET6, address.c_str(), &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(port);
+        length = sizeof *v6;
+    } else {
+        if (error)
+            *error = "'" + host + "' is not a numeric IP address";
+        return false;
+    }
+    const std::string where = address + ':' + std::to_string(port);
+    const int fd = socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        if (error)
+            *error = std::string("cannot create a socket: ") + std::strerror(errno);
+        return false;
+    }
+    const int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, reinterpret_cast<sockaddr *>(&storage), length) != 0 || listen(fd, backlog) != 0) {
+        if (error)
+            *error = "cannot listen on " + where + ": " + std::strerror(errno);
+        ::close(fd);
+        return false;
+    }
+    length = sizeof storage;
+    getsockname(fd, reinterpret_cast<sockaddr *>(&storage), &length);
+    close();
+    m_fd = fd;
+    m_port = ntohs(storage.ss_family == AF_INET ? v4->sin_port : v6->sin6_port);
+    return true;
+}
+
+} // namespace servelab::server

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace servelab::server {
+
+// A non-blocking listening TCP socket on a numeric address (or "localhost").
+class Listener
+{
+public:
+    Listener() = default;
+    Listener(const Listener &) = delete;
+    Listener &operator=(const Listener &) = delete;
+    ~Listener();
+
+    bool open(const std::string &host, std::uint16_t port, int backlog, std::string *error);
+    void close();
+    int fd() const { return m_fd; }
+    std::uint16_t port() const { return m_port; }
+
+private:
+    int m_fd = -1;
+    std::uint16_t m_port = 0;
+};
+
+} // namespace servelab::server

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "http/documentroot.h"
+
+#include <cstdint>
+#include <string>
+#include <sys/types.h>
+
+namespace servelab::server {
+
+// What is left to send of one response: the head, then `remaining` bytes of `file` from `offset`.
+struct OutgoingResponse
+{
+    std::string head;
+    std::size_t headSent = 0;
+    http::OpenedFile file;
+    off_t offset = 0;
+    std::uint64_t remaining = 0;
+
+    bool done() const { return headSent == head.size() && remaining == 0; }
+    void clear()
+    {
+        head.clear();
+        headSent = 0;
+        file = http::OpenedFile{};
+        offset = 0;
+        remaining = 0;
+    }
+};
+
+} // namespace servelab::server

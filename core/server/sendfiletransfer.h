@@ -1,0 +1,27 @@
+#pragma once
+
+#include "bodytransfer.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace servelab::server {
+
+// Small bodies: one writev(head, body). Larger ones: the head with MSG_MORE so it shares a
+// segment with the first body bytes, then sendfile() in calls of at most `chunk` bytes.
+class SendfileTransfer final : public BodyTransfer
+{
+public:
+    SendfileTransfer(std::size_t threshold, std::size_t chunk);
+    WriteStatus write(int socket, OutgoingResponse &response, std::uint64_t *sent) override;
+
+private:
+    WriteStatus writeHeadWithBody(int socket, OutgoingResponse &response, std::uint64_t *sent);
+    WriteStatus writeHead(int socket, OutgoingResponse &response, std::uint64_t *sent);
+
+    std::size_t m_threshold;
+    std::size_t m_chunk;
+    std::vector<char> m_scratch;
+};
+
+} // namespace servelab::server

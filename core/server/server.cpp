@@ -1,0 +1,30 @@
+#include "server.h"
+
+#include "epollserver.h"
+#include "servermode.h"
+#include "serveroptions.h"
+
+namespace servelab::server {
+
+std::unique_ptr<Server> createServer(const ServerOptions &options, std::string *error)
+{
+    ServerMode mode;
+    if (!parseServerMode(options.mode, &mode, error))
+        return nullptr;
+    if (options.threads < 1 || options.threads > 1024) {
+        if (error)
+            *error = "--threads must be between 1 and 1024, not " + std::to_string(options.threads);
+        return nullptr;
+    }
+    if (options.backlog < 1) {
+        if (error)
+            *error = "the listen backlog must be at least 1";
+        return nullptr;
+    }
+    auto server = std::make_unique<EpollServer>(options);
+    if (!server->openRoot(error))
+        return nullptr;
+    return server;
+}
+
+} // namespace servelab::server

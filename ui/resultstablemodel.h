@@ -1,0 +1,32 @@
+#pragma once
+
+#include "lab/pointresult.h"
+
+#include <QAbstractTableModel>
+#include <QList>
+
+namespace servelab::ui {
+
+// The points of a sweep as rows: the seed's table, with the other figures beside it.
+class ResultsTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Size, Target, KibPerSecond, RequestsPerSecond, MeanMs, P99Ms, Errors, Status, ColumnCount };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void clear();
+    void addPoint(const lab::PointResult &point);
+    const QList<lab::PointResult> &points() const { return m_points; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QList<lab::PointResult> m_points;
+};
+
+} // namespace servelab::ui

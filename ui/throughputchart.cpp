@@ -1,0 +1,239 @@
+#include "throughputchart.h"
+
+#include "lab/sizelist.h"
+
+#include <QBuffer>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QImageWriter>
+#include <QCursor>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QSaveFile>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace servelab::ui {
+
+namespace {
+
+double log2Of(quint64 bytes)
+{
+    return std::log2(static_cast<double>(bytes));
+}
+
+struct RateUnit
+{
+    double kib;
+    const char *name;
+};
+
+// KiB/s as ab reports it, shown in the largest unit that keeps axis numbers readable.
+RateUnit unitFor(double maxKibPerSecond)
+{
+    if (maxKibPerSecond >= 1024.0 * 1024.0 * 10)
+        return {1024.0 * 1024.0, "GiB/s"};
+    if (maxKibPerSecond >= 1024.0 * 10)
+        return {1024.0, "MiB/s"};
+    return {1.0, "KiB/s"};
+}
+
+} // namespace
+
+ThroughputChart::ThroughputChart(QWidget *parent)
+    : QWidget(parent), m_chart(new QChart), m_sizeAxis(new QCategoryAxis), m_rateAxis(new QValueAxis),
+      m_dnf(new QScatterSeries)
+{
+    m_chart->setTitle(tr("Throughput by file size"));
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_sizeAxis->setTitleText(tr("File size (log₂)"));
+    m_sizeAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_rateAxis->setTitleText(tr("KiB/s"));
+    m_rateAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_rateAxis->setMin(0);
+    m_chart->addAxis(m_sizeAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_rateAxis, Qt::AlignLeft);
+
+    m_dnf->setName(tr("DNF"));
+    m_dnf->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_dnf->setMarkerSize(11);
+    m_dnf->setColor(QColor(200, 30, 30));
+    m_chart->addSeries(m_dnf);
+    m_dnf->attachAxis(m_sizeAxis);
+    m_dnf->attachAxis(m_rateAxis);
+    connect(m_dnf, &QScatterSeries::hovered, this,
+            [this](const QPointF &p, bool state) { showHover(p, state, {}); });
+
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    clear({});
+}
+
+void ThroughputChart::clear(const QList<quint64> &sizes)
+{
+    for (auto &series : m_series) {
+        m_chart->removeSeries(series.line);
+        m_chart->removeSeries(series.markers);
+        delete series.line;
+        delete series.markers;
+    }
+    m_series.clear();
+    m_points.clear();
+    m_dnf->clear();
+    for (const auto &label : m_sizeAxis->categoriesLabels())
+        m_sizeAxis->remove(label);
+    for (quint64 size : sizes)
+        m_sizeAxis->append(lab::formatSize(size), log2Of(size));
+    if (sizes.isEmpty()) {
+        m_sizeAxis->setRange(12, 25);
+    } else {
+        m_sizeAxis->setStartValue(log2Of(sizes.first()) - 0.5);
+        m_sizeAxis->setRange(log2Of(sizes.first()) - 0.5, log2Of(sizes.last()) + 0.5);
+    }
+    rescale();
+}
+
+ThroughputChart::Series &ThroughputChart::seriesFor(const QString &target)
+{
+    auto it = m_series.find(target);
+    if (it != m_series.end())
+        return *it;
+    Series series;
+    series.line = new QLineSeries;
+    series.line->setName(target);
+    series.markers = new QScatterSeries;
+    series.markers->setMarkerSize(8);
+    for (auto *s : {static_cast<QXYSeries *>(series.line), static_cast<QXYSeries *>(series.markers)}) {
+        m_chart->addSeries(s);
+        s->attachAxis(m_sizeAxis);
+        s->attachAxis(m_rateAxis);
+        connect(s, &QXYSeries::hovered, this,
+                [this, target](const QPointF &p, bool state) { showHover(p, state, target); });
+    }
+    series.markers->setColor(series.line->color());
+    // One legend entry per target: the markers share the line's colour and name.
+    const auto markers = m_chart->legend()->markers(series.markers);
+    for (auto *marker : markers)
+        marker->setVisible(false);
+    return *m_series.insert(target, series);
+}
+
+void ThroughputChart::addPoint(const lab::PointResult &point)
+{
+    m_points.append(point);
+    if (point.dnf)
+        seriesFor(point.target); // the target still gets its legend entry
+    rescale();
+}
+
+void ThroughputChart::rescale()
+{
+    double max = 0;
+    for (const auto &p : m_points)
+        max = std::max(max, p.kibPerSecond());
+    const RateUnit unit = unitFor(max);
+    m_unit = unit.kib;
+    m_rateAxis->setTitleText(QString::fromLatin1(unit.name));
+    m_rateAxis->setRange(0, max > 0 ? max / unit.kib * 1.1 : 1.0);
+    m_rateAxis->applyNiceNumbers();
+    // Rebuild the visible points in one replace() per series: no per-sample append().
+    QHash<QString, QList<QPointF>> lines;
+    QList<QPointF> dnf;
+    for (const auto &p : m_points) {
+        if (p.dnf)
+            dnf.append({log2Of(p.sizeBytes), 0.0});
+        else
+            lines[p.target].append({log2Of(p.sizeBytes), p.kibPerSecond() / unit.kib});
+    }
+    for (auto it = m_series.begin(); it != m_series.end(); ++it) {
+        it->line->replace(lines.value(it.key()));
+        it->markers->replace(lines.value(it.key()));
+    }
+    m_dnf->replace(dnf);
+}
+
+void ThroughputChart::showHover(const QPointF &point, bool state, const QString &target)
+{
+    if (!state) {
+        QToolTip::hideText();
+        return;
+    }
+    const lab::PointResult *found = nullptr;
+    for (const auto &p : m_points)
+        if ((target.isEmpty() ? p.dnf : p.target == target && !p.dnf) &&
+            std::abs(log2Of(p.sizeBytes) - point.x()) < 0.25)
+            found = &p;
+    if (!found)
+        return;
+    QString text = QStringLiteral("<b>%1</b> %2<br>").arg(lab::formatSize(found->sizeBytes), found->target.toHtmlEscaped());
+    if (found->dnf) {
+        text += tr("DNF: %1").arg(found->reason.toHtmlEscaped());
+    } else {
+        const auto &l = found->load;
+        text += tr("%1 KiB/s<br>%2 req/s, mean %3 ms, p99 %4 ms")
+                    .arg(found->kibPerSecond(), 0, 'f', 2)
+                    .arg(l.requestsPerSecond(), 0, 'f', 1)
+                    .arg(l.latency.mean() / 1000.0, 0, 'f', 3)
+                    .arg(l.latency.valueAtPercentile(99) / 1000.0, 0, 'f', 3);
+        if (!found->reason.isEmpty())
+            text += QStringLiteral("<br>") + found->reason.toHtmlEscaped();
+    }
+    QToolTip::showText(QCursor::pos(), text, m_view);
+}
+
+int ThroughputChart::pointCount(const QString &target) const
+{
+    const auto it = m_series.find(target);
+    return it == m_series.end() ? 0 : static_cast<int>(it->line->count());
+}
+
+int ThroughputChart::dnfCount() const
+{
+    return static_cast<int>(m_dnf->count());
+}
+
+QString ThroughputChart::valueAxisTitle() const
+{
+    return m_rateAxis->titleText();
+}
+
+QImage ThroughputChart::render() const
+{
+    return m_view->grab().toImage();
+}
+
+bool ThroughputChart::exportPng(const QString &path, QString *error) const
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    QImageWriter writer(&file, "png");
+    if (!writer.write(render())) {
+        if (error)
+            *error = tr("cannot write %1: %2").arg(path, writer.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    if (!file.commit()) {
+        if (error)
+            *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace servelab::ui

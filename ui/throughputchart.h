@@ -1,0 +1,56 @@
+#pragma once
+
+#include "lab/pointresult.h"
+
+#include <QHash>
+#include <QList>
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QCategoryAxis;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+namespace servelab::ui {
+
+// KiB/s against file size on a log₂ axis, one series per target, DNF points marked along the
+// bottom. The only class that knows Qt Charts here, so a move to Qt Graphs touches this file.
+class ThroughputChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ThroughputChart(QWidget *parent = nullptr);
+
+    void clear(const QList<quint64> &sizes);
+    void addPoint(const lab::PointResult &point);
+    int pointCount(const QString &target) const;
+    int dnfCount() const;
+    QString valueAxisTitle() const;
+
+    // Renders the chart at its current size and writes it atomically; false with *error set.
+    bool exportPng(const QString &path, QString *error) const;
+    QImage render() const;
+
+private:
+    struct Series
+    {
+        QLineSeries *line = nullptr;
+        QScatterSeries *markers = nullptr;
+    };
+    Series &seriesFor(const QString &target);
+    void rescale();
+    void showHover(const QPointF &point, bool state, const QString &target);
+
+    QChart *m_chart;
+    QChartView *m_view;
+    QCategoryAxis *m_sizeAxis;
+    QValueAxis *m_rateAxis;
+    QScatterSeries *m_dnf;
+    QHash<QString, Series> m_series;
+    QList<lab::PointResult> m_points;
+    double m_unit = 1.0; // KiB/s per displayed unit
+};
+
+} // namespace servelab::ui
