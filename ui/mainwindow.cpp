@@ -233,6 +233,11 @@ void MainWindow::validateForm()
         m_specView->setPlainText(QString::fromUtf8(current.toJson()));
 }
 
+QString MainWindow::statusMessage() const
+{
+    return m_current->text();
+}
+
 bool MainWindow::isRunning() const
 {
     return m_controller->isRunning();

@@ -39,6 +39,7 @@ public:
     ThroughputChart *chart() const { return m_chart; }
     ResultsTableModel *results() const { return m_model; }
     QString highlighterName() const { return m_highlighter; }
+    QString statusMessage() const; // the line under the progress bar
 
     bool exportChartPng(const QString &path, QString *error) const;
     bool exportCsv(const QString &path, QString *error) const;

@@ -132,8 +132,7 @@ ThroughputChart::Series &ThroughputChart::seriesFor(const QString &target)
 void ThroughputChart::addPoint(const lab::PointResult &point)
 {
     m_points.append(point);
-    if (point.dnf)
-        seriesFor(point.target); // the target still gets its legend entry
+    seriesFor(point.target); // a target with only DNF points still gets its legend entry
     rescale();
 }
 

@@ -1,0 +1,221 @@
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList &arguments, int timeoutMs = 60000)
+{
+    QProcess process;
+    process.start(QStringLiteral(SERVELAB_CLI), arguments);
+    Run run;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        run.err = QStringLiteral("timed out");
+        return run;
+    }
+    run.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+quint16 unusedPort()
+{
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address);
+    socklen_t length = sizeof address;
+    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+// A `servelab-cli serve` child; stopped with SIGTERM, as a user's Ctrl-C would.
+class ServeProcess
+{
+public:
+    bool start(const QString &root, quint16 port = 0)
+    {
+        m_process.start(QStringLiteral(SERVELAB_CLI),
+                        {QStringLiteral("serve"), QStringLiteral("--root"), root, QStringLiteral("--port"),
+                         QString::number(port), QStringLiteral("--threads"), QStringLiteral("2")});
+        if (!m_process.waitForReadyRead(10000))
+            return false;
+        const QString line = QString::fromUtf8(m_process.readLine());
+        const auto match = QRegularExpression(QStringLiteral("^listening on 127\\.0\\.0\\.1:(\\d+) ")).match(line);
+        m_port = match.hasMatch() ? match.captured(1).toUShort() : 0;
+        return m_port != 0;
+    }
+    quint16 port() const { return m_port; }
+    QString url(const QString &path) const { return QStringLiteral("http://127.0.0.1:%1%2").arg(m_port).arg(path); }
+    Run stop()
+    {
+        Run run;
+        ::kill(static_cast<pid_t>(m_process.processId()), SIGTERM);
+        if (!m_process.waitForFinished(10000)) {
+            m_process.kill();
+            m_process.waitForFinished();
+            return run;
+        }
+        run.code = m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+        run.out = QString::fromUtf8(m_process.readAllStandardOutput());
+        run.err = QString::fromUtf8(m_process.readAllStandardError());
+        return run;
+    }
+    ~ServeProcess()
+    {
+        if (m_process.state() != QProcess::NotRunning)
+            stop();
+    }
+
+private:
+    QProcess m_process;
+    quint16 m_port = 0;
+};
+
+} // namespace
+
+class TestServelabCli : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_root;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QFile file(m_root.filePath(QStringLiteral("hello.txt")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(10000, 'x'));
+    }
+
+    void badArgumentsExitTwoWithOneLine_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("mentions");
+        const QString root = m_root.path();
+        QTest::newRow("no command") << QStringList{} << QStringLiteral("no command");
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("'frobnicate'");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("serve"), QStringLiteral("--bogus")}
+                                        << QStringLiteral("bogus");
+        QTest::newRow("unknown mode") << QStringList{QStringLiteral("serve"), QStringLiteral("--root"), root,
+                                                     QStringLiteral("--mode"), QStringLiteral("carrier+pigeon")}
+                                      << QStringLiteral("unknown server mode 'carrier+pigeon'");
+        QTest::newRow("missing root") << QStringList{QStringLiteral("serve"), QStringLiteral("--root"),
+                                                     QStringLiteral("/nonexistent/servelab-root")}
+                                      << QStringLiteral("/nonexistent/servelab-root");
+        QTest::newRow("no root") << QStringList{QStringLiteral("serve")} << QStringLiteral("--root");
+        QTest::newRow("bad port") << QStringList{QStringLiteral("serve"), QStringLiteral("--root"), root,
+                                                 QStringLiteral("--port"), QStringLiteral("70000")}
+                                  << QStringLiteral("--port");
+        QTest::newRow("not a url") << QStringList{QStringLiteral("load"), QStringLiteral("ftp://x/")}
+                                   << QStringLiteral("ftp://x/");
+        QTest::newRow("bad -n") << QStringList{QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("many"),
+                                               QStringLiteral("http://127.0.0.1/")}
+                                << QStringLiteral("-n");
+        QTest::newRow("c above n") << QStringList{QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("2"),
+                                                  QStringLiteral("-c"), QStringLiteral("3"), QStringLiteral("http://127.0.0.1/")}
+                                   << QStringLiteral("-c 3");
+        QTest::newRow("bad sizes") << QStringList{QStringLiteral("sweep"), QStringLiteral("--sizes"), QStringLiteral("4K,lots")}
+                                   << QStringLiteral("'lots'");
+    }
+    void badArgumentsExitTwoWithOneLine()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, mentions);
+        const Run run = runCli(arguments);
+        QCOMPARE(run.code, 2);
+        QVERIFY2(run.err.contains(mentions), qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY(run.out.isEmpty());
+    }
+
+    void refusedUrlExitsOne()
+    {
+        const Run run = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("5"),
+                                QStringLiteral("http://127.0.0.1:%1/").arg(unusedPort())});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("connection refused")), qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+    }
+
+    void serveLoadAndPortInUse()
+    {
+        ServeProcess serve;
+        QVERIFY(serve.start(m_root.path()));
+
+        Run load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("100"), QStringLiteral("-c"),
+                           QStringLiteral("4"), QStringLiteral("-k"), serve.url(QStringLiteral("/hello.txt"))});
+        QCOMPARE(load.code, 0);
+        QVERIFY2(load.out.contains(QStringLiteral("Complete requests:      100\n")), qPrintable(load.out));
+        QVERIFY(load.out.contains(QStringLiteral("Failed requests:        0\n")));
+        QVERIFY(load.out.contains(QStringLiteral("HTML transferred:       1000000 bytes\n")));
+        QVERIFY(load.out.contains(QStringLiteral("[Kbytes/sec] received")));
+        QVERIFY(load.out.contains(QStringLiteral(" 100%")));
+
+        load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("10"), QStringLiteral("--json"),
+                       serve.url(QStringLiteral("/hello.txt"))});
+        QCOMPARE(load.code, 0);
+        const auto json = QJsonDocument::fromJson(load.out.toUtf8()).object();
+        QCOMPARE(json.value(QStringLiteral("ok")).toInt(), 10);
+        QCOMPARE(json.value(QStringLiteral("body_bytes")).toInteger(), 100000);
+        QVERIFY(json.value(QStringLiteral("kib_per_s")).toDouble() > 0);
+
+        const Run clash = runCli({QStringLiteral("serve"), QStringLiteral("--root"), m_root.path(),
+                                  QStringLiteral("--port"), QString::number(serve.port())});
+        QCOMPARE(clash.code, 1);
+        QVERIFY2(clash.err.contains(QStringLiteral("Address already in use")), qPrintable(clash.err));
+        QVERIFY(clash.err.contains(QString::number(serve.port())));
+        QCOMPARE(clash.err.count(u'\n'), 1);
+
+        const Run stopped = serve.stop();
+        QCOMPARE(stopped.code, 0);
+        QVERIFY2(stopped.out.contains(QStringLiteral("110 requests")), qPrintable(stopped.out));
+    }
+
+    void sweepPrintsTheSeedTable()
+    {
+        QTemporaryDir out;
+        const QString csv = out.filePath(QStringLiteral("results.csv"));
+        const QString tsv = out.filePath(QStringLiteral("table.tsv"));
+        const Run run = runCli({QStringLiteral("sweep"), QStringLiteral("--sizes"), QStringLiteral("4K,64K"),
+                                QStringLiteral("-n"), QStringLiteral("20"), QStringLiteral("--root"), out.filePath(QStringLiteral("root")),
+                                QStringLiteral("--csv"), csv, QStringLiteral("--tsv"), tsv});
+        QCOMPARE(run.code, 0);
+        const auto lines = run.out.trimmed().split(u'\n');
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[0].startsWith(QStringLiteral("File Size")));
+        QVERIFY(lines[0].contains(QStringLiteral("epoll+sendfile")));
+        QVERIFY(QRegularExpression(QStringLiteral("^4K\\s+\\d+\\.\\d\\d$")).match(lines[2]).hasMatch());
+        QVERIFY(QRegularExpression(QStringLiteral("^64K\\s+\\d+\\.\\d\\d$")).match(lines[3]).hasMatch());
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        QCOMPARE(csvFile.readAll().count('\n'), 3);
+        QFile tsvFile(tsv);
+        QVERIFY(tsvFile.open(QIODevice::ReadOnly));
+        QVERIFY(tsvFile.readAll().startsWith("File Size (KiB/s)\tepoll+sendfile\n4K\t"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServelabCli)
+#include "tst_servelabcli.moc"

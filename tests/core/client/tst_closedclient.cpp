@@ -1,0 +1,269 @@
+#include "client/closedclient.h"
+#include "lab/docrootgenerator.h"
+#include "metrics/clock.h"
+#include "server/server.h"
+#include "server/serveroptions.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <arpa/inet.h>
+#include <atomic>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace servelab;
+using client::ErrorKind;
+
+namespace {
+
+// A server that misbehaves on purpose: for each connection it reads the request head, then
+// writes `reply` and closes (or, with an empty reply, holds the connection until stopped).
+class ScriptedServer
+{
+public:
+    explicit ScriptedServer(QByteArray reply) : m_reply(std::move(reply))
+    {
+        m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address);
+        listen(m_fd, 64);
+        socklen_t length = sizeof address;
+        getsockname(m_fd, reinterpret_cast<sockaddr *>(&address), &length);
+        m_port = ntohs(address.sin_port);
+        m_thread = std::thread([this] { serve(); });
+    }
+    ~ScriptedServer()
+    {
+        m_stop = true;
+        m_thread.join();
+        ::close(m_fd);
+    }
+    quint16 port() const { return m_port; }
+
+private:
+    void serve()
+    {
+        std::vector<int> held;
+        while (!m_stop) {
+            pollfd p{m_fd, POLLIN, 0};
+            if (poll(&p, 1, 20) <= 0)
+                continue;
+            const int c = accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (c < 0)
+                continue;
+            QByteArray request;
+            char buffer[4096];
+            while (!request.contains("\r\n\r\n")) {
+                const auto n = recv(c, buffer, sizeof buffer, 0);
+                if (n <= 0)
+                    break;
+                request.append(buffer, n);
+            }
+            if (m_reply.isEmpty()) {
+                held.push_back(c);
+                continue;
+            }
+            ::send(c, m_reply.data(), m_reply.size(), MSG_NOSIGNAL);
+            ::close(c);
+        }
+        for (int c : held)
+            ::close(c);
+    }
+
+    QByteArray m_reply;
+    int m_fd = -1;
+    quint16 m_port = 0;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+quint16 unusedPort()
+{
+    // Bind, note the port, close: nothing listens there for the next moments.
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address);
+    socklen_t length = sizeof address;
+    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+} // namespace
+
+class TestClosedClient : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_root;
+    std::unique_ptr<server::Server> m_server;
+
+    client::ClientOptions optionsFor(quint64 size)
+    {
+        client::ClientOptions o;
+        o.port = m_server->port();
+        o.path = "/" + lab::DocRootGenerator::fileNameFor(size).toStdString();
+        o.expectedBodyLength = size;
+        return o;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), {4096, 1 << 20}, &error), qPrintable(error));
+        server::ServerOptions options;
+        options.root = m_root.path().toStdString();
+        options.threads = 2;
+        std::string e;
+        m_server = server::createServer(options, &e);
+        QVERIFY(m_server && m_server->start(&e));
+    }
+    void cleanupTestCase() { m_server.reset(); }
+
+    void countsLikeAb_data()
+    {
+        QTest::addColumn<quint64>("size");
+        QTest::addColumn<int>("concurrency");
+        QTest::addColumn<bool>("keepAlive");
+        QTest::newRow("4K c1") << quint64(4096) << 1 << false;
+        QTest::newRow("4K c8 -k") << quint64(4096) << 8 << true;
+        QTest::newRow("1M c4") << quint64(1 << 20) << 4 << false;
+        QTest::newRow("1M c2 -k") << quint64(1 << 20) << 2 << true;
+    }
+    void countsLikeAb()
+    {
+        QFETCH(quint64, size);
+        QFETCH(int, concurrency);
+        QFETCH(bool, keepAlive);
+        auto o = optionsFor(size);
+        o.requests = 64;
+        o.concurrency = concurrency;
+        o.keepAlive = keepAlive;
+        const auto before = m_server->stats();
+        client::ClosedClient c(o);
+        const auto r = c.run();
+        QVERIFY(r.fatalError.empty());
+        QCOMPARE(r.completed, 64u);
+        QCOMPARE(r.ok, 64u);
+        QCOMPARE(r.failed(), 0u);
+        QCOMPARE(r.bodyBytes, 64 * size);
+        QCOMPARE(r.latency.count(), 64u);
+        QVERIFY(r.latency.min() > 0);
+        QVERIFY(r.elapsedMicros > 0);
+        // Every byte the server sent was read, heads included (ab's "Total transferred").
+        const auto after = m_server->stats();
+        QCOMPARE(r.bytesRead, after.bytesSent - before.bytesSent);
+        QVERIFY(r.bytesRead > r.bodyBytes);
+        QCOMPARE(r.connects, keepAlive ? quint64(concurrency) : 64u);
+        QCOMPARE(after.connectionsAccepted - before.connectionsAccepted, r.connects);
+        // KiB/s as ab computes it: all bytes read / 1024 / elapsed seconds.
+        QCOMPARE(r.kibPerSecond(), double(r.bytesRead) / 1024.0 / (double(r.elapsedMicros) / 1e6));
+    }
+
+    void refusedConnectionsAreCountedAsSuch()
+    {
+        client::ClientOptions o;
+        o.port = unusedPort();
+        o.requests = 20;
+        o.concurrency = 4;
+        const auto r = client::ClosedClient(o).run();
+        QCOMPARE(r.completed, 20u);
+        QCOMPARE(r.ok, 0u);
+        QCOMPARE(r.errorCount(ErrorKind::ConnectRefused), 20u);
+        QCOMPARE(r.dominantError(), ErrorKind::ConnectRefused);
+    }
+
+    void statusAndLengthErrors()
+    {
+        auto o = optionsFor(4096);
+        o.path = "/missing";
+        o.requests = 3;
+        auto r = client::ClosedClient(o).run();
+        QCOMPARE(r.errorCount(ErrorKind::Status4xx), 3u);
+        QCOMPARE(r.latency.count(), 3u);
+
+        o = optionsFor(4096);
+        o.expectedBodyLength = 4000; // ab's "Length" check: the body is not what was expected
+        o.requests = 2;
+        r = client::ClosedClient(o).run();
+        QCOMPARE(r.errorCount(ErrorKind::WrongLength), 2u);
+    }
+
+    void misbehavingServers_data()
+    {
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("short body") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
+                                    << int(ErrorKind::WrongLength);
+        QTest::newRow("long body") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabc")
+                                   << int(ErrorKind::WrongLength);
+        QTest::newRow("garbage") << QByteArray("SSH-2.0-OpenSSH\r\n\r\n") << int(ErrorKind::ParseError);
+        QTest::newRow("never answers") << QByteArray() << int(ErrorKind::ReadTimeout);
+        QTest::newRow("500") << QByteArray("HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n")
+                             << int(ErrorKind::Status5xx);
+        QTest::newRow("head cut") << QByteArray("HTTP/1.1 200 OK\r\nContent-Le") << int(ErrorKind::EofBeforeResponse);
+    }
+    void misbehavingServers()
+    {
+        QFETCH(QByteArray, reply);
+        QFETCH(int, kind);
+        ScriptedServer server(reply);
+        client::ClientOptions o;
+        o.port = server.port();
+        o.requests = 2;
+        o.timeoutMs = 300;
+        const auto started = metrics::monotonicMicros();
+        const auto r = client::ClosedClient(o).run();
+        QCOMPARE(r.completed, 2u);
+        QCOMPARE(r.ok, 0u);
+        QCOMPARE(r.errorCount(static_cast<ErrorKind>(kind)), 2u);
+        QVERIFY(metrics::monotonicMicros() - started < 3'000'000);
+    }
+
+    void stopFromAnotherThreadIsPrompt()
+    {
+        ScriptedServer silent{QByteArray()};
+        client::ClientOptions o;
+        o.port = silent.port();
+        o.requests = 10;
+        o.concurrency = 10;
+        o.timeoutMs = 60000;
+        client::ClosedClient c(o);
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            c.stop();
+        });
+        const auto started = metrics::monotonicMicros();
+        const auto r = c.run();
+        const auto took = metrics::monotonicMicros() - started;
+        stopper.join();
+        QVERIFY2(took < 400'000, qPrintable(QString::number(took)));
+        QCOMPARE(r.errorCount(ErrorKind::AbortedAtDeadline), 10u);
+    }
+
+    void deadlineEndsTheRun()
+    {
+        ScriptedServer silent{QByteArray()};
+        client::ClientOptions o;
+        o.port = silent.port();
+        o.requests = 5;
+        o.concurrency = 5;
+        o.deadlineMs = 150;
+        const auto started = metrics::monotonicMicros();
+        const auto r = client::ClosedClient(o).run();
+        QVERIFY(metrics::monotonicMicros() - started < 500'000);
+        QCOMPARE(r.errorCount(ErrorKind::AbortedAtDeadline), 5u);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestClosedClient)
+#include "tst_closedclient.moc"

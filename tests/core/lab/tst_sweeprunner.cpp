@@ -1,0 +1,129 @@
+#include "lab/docrootgenerator.h"
+#include "lab/resultexport.h"
+#include "lab/sweeprunner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace servelab;
+
+class TestSweepRunner : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void runsEveryPointInOrder()
+    {
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096, 65536, 1 << 20};
+        spec.requests = 40;
+        spec.root = root.path();
+        lab::SweepRunner runner(spec);
+        QSignalSpy points(&runner, &lab::SweepRunner::pointFinished);
+        QSignalSpy finished(&runner, &lab::SweepRunner::finished);
+        runner.run();
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().toBool(), false);
+        QCOMPARE(points.size(), 3);
+        const auto &results = runner.results();
+        QCOMPARE(results.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const auto &p = results[i];
+            QCOMPARE(p.index, i);
+            QCOMPARE(p.sizeBytes, spec.sizes[i]);
+            QVERIFY2(!p.dnf, qPrintable(p.reason));
+            QCOMPARE(p.load.ok, 40u);
+            QCOMPARE(p.load.bodyBytes, 40 * spec.sizes[i]);
+            QVERIFY(p.kibPerSecond() > 0);
+        }
+        // The generated files are the deterministic ones.
+        QFile file(QDir(root.path()).filePath(QStringLiteral("64K.bin")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), lab::DocRootGenerator::contentFor(65536));
+
+        const QString table = lab::formatSeedTable(results);
+        QVERIFY(table.startsWith(QStringLiteral("File Size")));
+        QVERIFY(table.contains(QStringLiteral("epoll+sendfile")));
+        QVERIFY(table.contains(QStringLiteral("KiB/s")));
+        QCOMPARE(table.count(u'\n'), 2 + 3);
+        QVERIFY(table.contains(QStringLiteral("\n1M ")));
+    }
+
+    void invalidSpecFailsWithReason()
+    {
+        lab::SweepSpec spec;
+        spec.sizes = {4096};
+        spec.mode = QStringLiteral("carrier+pigeon");
+        lab::SweepRunner runner(spec);
+        QSignalSpy failed(&runner, &lab::SweepRunner::failed);
+        runner.run();
+        QCOMPARE(failed.size(), 1);
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral("carrier+pigeon")));
+    }
+
+    void unwritableRootFails()
+    {
+        lab::SweepSpec spec;
+        spec.sizes = {4096};
+        spec.root = QStringLiteral("/proc/servelab-cannot-exist");
+        lab::SweepRunner runner(spec);
+        QSignalSpy failed(&runner, &lab::SweepRunner::failed);
+        runner.run();
+        QCOMPARE(failed.size(), 1);
+        QVERIFY(failed.first().first().toString().contains(spec.root));
+    }
+
+    void cancelStopsPromptly()
+    {
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096, 8192, 16384};
+        spec.requests = 50'000'000; // would take minutes
+        spec.root = root.path();
+        lab::SweepRunner runner(spec);
+        QSignalSpy finished(&runner, &lab::SweepRunner::finished);
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            runner.cancel();
+        });
+        QElapsedTimer clock;
+        clock.start();
+        runner.run();
+        canceller.join();
+        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().toBool(), true);
+        QCOMPARE(runner.results().size(), 1);
+        QVERIFY(runner.results().first().dnf);
+        QCOMPARE(runner.results().first().reason, QStringLiteral("cancelled"));
+    }
+
+    void csvHasUnitsAndOneRowPerPoint()
+    {
+        lab::PointResult ok;
+        ok.sizeBytes = 4096;
+        ok.target = QStringLiteral("epoll+sendfile");
+        ok.load.completed = ok.load.ok = 10;
+        ok.load.bytesRead = 10240;
+        ok.load.elapsedMicros = 1'000'000;
+        lab::PointResult dnf = ok;
+        dnf.sizeBytes = 8192;
+        dnf.dnf = true;
+        dnf.reason = QStringLiteral("every request failed: connection refused, twice");
+        const QString csv = lab::formatCsv({ok, dnf});
+        const auto lines = csv.trimmed().split(u'\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].contains(QStringLiteral("kib_per_s")));
+        QVERIFY(lines[0].contains(QStringLiteral("latency_p99_ms")));
+        QVERIFY(lines[1].startsWith(QStringLiteral("4096,4K,epoll+sendfile,ok,")));
+        QVERIFY(lines[1].contains(QStringLiteral(",10.00,"))); // 10240 B / 1024 / 1 s
+        QVERIFY(lines[2].endsWith(QStringLiteral("\"every request failed: connection refused, twice\"")));
+        QVERIFY(lab::formatSeedTsv({ok, dnf}).contains(QStringLiteral("8K\tDNF")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweepRunner)
+#include "tst_sweeprunner.moc"

@@ -1,0 +1,282 @@
+#include "lab/docrootgenerator.h"
+#include "server/server.h"
+#include "server/serveroptions.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace servelab;
+
+namespace {
+
+int countOpenFds()
+{
+    return static_cast<int>(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size());
+}
+
+// A deliberately simple blocking client: the test must not trust the code it checks.
+class RawConnection
+{
+public:
+    explicit RawConnection(quint16 port)
+    {
+        m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        timeval tv{5, 0};
+        setsockopt(m_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(port);
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        m_connected = ::connect(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
+    }
+    ~RawConnection() { ::close(m_fd); }
+    bool connected() const { return m_connected; }
+    void send(const QByteArray &bytes) { QCOMPARE(::send(m_fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), bytes.size()); }
+    // Reads one response: the head, then exactly Content-Length body bytes.
+    bool readResponse(QByteArray *head, QByteArray *body)
+    {
+        while (!m_buffer.contains("\r\n\r\n"))
+            if (!fill())
+                return false;
+        const auto end = m_buffer.indexOf("\r\n\r\n") + 4;
+        *head = m_buffer.left(end);
+        m_buffer.remove(0, end);
+        const auto at = head->toLower().indexOf("content-length: ");
+        if (at < 0)
+            return false;
+        const qint64 length = head->mid(at + 16, head->indexOf('\r', at) - at - 16).toLongLong();
+        const bool isHead = m_headRequest;
+        while (!isHead && m_buffer.size() < length)
+            if (!fill())
+                return false;
+        *body = isHead ? QByteArray() : m_buffer.left(length);
+        m_buffer.remove(0, body->size());
+        return true;
+    }
+    bool closedByPeer()
+    {
+        char c;
+        return m_buffer.isEmpty() && ::recv(m_fd, &c, 1, 0) == 0;
+    }
+    bool m_headRequest = false;
+
+private:
+    bool fill()
+    {
+        char chunk[65536];
+        const auto n = ::recv(m_fd, chunk, sizeof chunk, 0);
+        if (n <= 0)
+            return false;
+        m_buffer.append(chunk, n);
+        return true;
+    }
+    int m_fd = -1;
+    bool m_connected = false;
+    QByteArray m_buffer;
+};
+
+} // namespace
+
+class TestEpollServer : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_root;
+    QList<quint64> m_sizes{1, 4096, 48 * 1024, 48 * 1024 + 1, 1 << 20, 5 << 20};
+
+    std::unique_ptr<server::Server> startServer(int threads = 2)
+    {
+        server::ServerOptions options;
+        options.root = m_root.path().toStdString();
+        options.threads = threads;
+        options.sendfileChunk = 256 * 1024; // several chunks per large file: exercises yielding
+        std::string error;
+        auto s = server::createServer(options, &error);
+        if (!s || !s->start(&error))
+            qWarning("%s", error.c_str());
+        return s;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        QString error;
+        QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), m_sizes, &error), qPrintable(error));
+        QFile index(m_root.filePath(QStringLiteral("index.html")));
+        QVERIFY(index.open(QIODevice::WriteOnly));
+        index.write("<h1>hello</h1>\n");
+    }
+
+    void servesExactBytes_data()
+    {
+        QTest::addColumn<quint64>("size");
+        for (quint64 size : m_sizes)
+            QTest::newRow(qPrintable(QString::number(size))) << size;
+    }
+    void servesExactBytes()
+    {
+        QFETCH(quint64, size);
+        const int before = countOpenFds();
+        {
+            auto s = startServer();
+            QVERIFY(s);
+            QVERIFY(s->port() != 0);
+            RawConnection c(s->port());
+            QVERIFY(c.connected());
+            const QByteArray path = "/" + lab::DocRootGenerator::fileNameFor(size).toUtf8();
+            c.send("GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n");
+            QByteArray head, body;
+            QVERIFY(c.readResponse(&head, &body));
+            QVERIFY2(head.startsWith("HTTP/1.1 200 OK\r\n"), head.constData());
+            QVERIFY(head.contains("Content-Length: " + QByteArray::number(size) + "\r\n"));
+            QVERIFY(head.contains("Last-Modified: "));
+            QVERIFY(head.contains("Date: "));
+            QCOMPARE(body.size(), qsizetype(size));
+            QVERIFY(body == lab::DocRootGenerator::contentFor(size));
+            s->stop();
+            QCOMPARE(s->stats().requests, 1u);
+            QCOMPARE(s->stats().responses2xx, 1u);
+            QVERIFY(s->stats().bytesSent >= size);
+        }
+        QCOMPARE(countOpenFds(), before);
+    }
+
+    void keepAliveAndPipelining()
+    {
+        auto s = startServer(1);
+        QVERIFY(s);
+        RawConnection c(s->port());
+        // Three requests in one write: answered in order on the one connection.
+        c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n"
+               "GET /1M.bin HTTP/1.1\r\nHost: t\r\n\r\n"
+               "GET /index.html HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+        QByteArray head, body;
+        QVERIFY(c.readResponse(&head, &body));
+        QCOMPARE(body, lab::DocRootGenerator::contentFor(4096));
+        QVERIFY(!head.contains("Connection: close"));
+        QVERIFY(c.readResponse(&head, &body));
+        QCOMPARE(body, lab::DocRootGenerator::contentFor(1 << 20));
+        QVERIFY(c.readResponse(&head, &body));
+        QVERIFY(head.contains("Content-Type: text/html"));
+        QVERIFY(head.contains("Connection: close\r\n"));
+        QCOMPARE(body, QByteArray("<h1>hello</h1>\n"));
+        QVERIFY(c.closedByPeer());
+    }
+
+    void http10ClosesUnlessAsked()
+    {
+        auto s = startServer(1);
+        RawConnection c(s->port());
+        c.send("GET /4K.bin HTTP/1.0\r\n\r\n");
+        QByteArray head, body;
+        QVERIFY(c.readResponse(&head, &body));
+        QVERIFY(head.contains("Connection: close"));
+        QVERIFY(c.closedByPeer());
+
+        RawConnection k(s->port());
+        k.send("GET /4K.bin HTTP/1.0\r\nConnection: keep-alive\r\n\r\nHEAD /4K.bin HTTP/1.0\r\n\r\n");
+        QVERIFY(k.readResponse(&head, &body));
+        QVERIFY(head.contains("Connection: keep-alive"));
+        k.m_headRequest = true;
+        QVERIFY(k.readResponse(&head, &body));
+        QVERIFY(head.contains("Content-Length: 4096"));
+        QVERIFY(body.isEmpty());
+        QVERIFY(k.closedByPeer());
+    }
+
+    void errorStatuses_data()
+    {
+        QTest::addColumn<QByteArray>("request");
+        QTest::addColumn<QByteArray>("status");
+        QTest::addColumn<bool>("closes");
+        QTest::newRow("missing") << QByteArray("GET /nope HTTP/1.1\r\nHost: t\r\n\r\n") << QByteArray("404") << false;
+        QTest::newRow("post") << QByteArray("POST /4K.bin HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc")
+                              << QByteArray("405") << false;
+        QTest::newRow("traversal") << QByteArray("GET /../etc/passwd HTTP/1.1\r\nHost: t\r\n\r\n") << QByteArray("400") << true;
+        QTest::newRow("encoded traversal") << QByteArray("GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: t\r\n\r\n")
+                                           << QByteArray("400") << true;
+        QTest::newRow("no host") << QByteArray("GET / HTTP/1.1\r\n\r\n") << QByteArray("400") << true;
+        QTest::newRow("long uri") << "GET /" + QByteArray(9000, 'a') + " HTTP/1.1\r\nHost: t\r\n\r\n" << QByteArray("414") << true;
+        QTest::newRow("long field") << "GET / HTTP/1.1\r\nHost: t\r\nX: " + QByteArray(9000, 'a') + "\r\n\r\n"
+                                    << QByteArray("431") << true;
+    }
+    void errorStatuses()
+    {
+        QFETCH(QByteArray, request);
+        QFETCH(QByteArray, status);
+        QFETCH(bool, closes);
+        auto s = startServer(1);
+        RawConnection c(s->port());
+        c.send(request);
+        QByteArray head, body;
+        QVERIFY(c.readResponse(&head, &body));
+        QVERIFY2(head.startsWith("HTTP/1.1 " + status), head.constData());
+        QCOMPARE(head.contains("Connection: close"), closes);
+        if (closes) {
+            QVERIFY(c.closedByPeer());
+        } else {
+            // The connection stays usable: the body of the refused request was skipped.
+            c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+            QVERIFY(c.readResponse(&head, &body));
+            QVERIFY(head.startsWith("HTTP/1.1 200"));
+            QCOMPARE(body.size(), 4096);
+        }
+    }
+
+    void portInUseIsAClearError()
+    {
+        auto first = startServer(1);
+        QVERIFY(first);
+        server::ServerOptions options;
+        options.root = m_root.path().toStdString();
+        options.port = first->port();
+        std::string error;
+        auto second = server::createServer(options, &error);
+        QVERIFY(second);
+        QVERIFY(!second->start(&error));
+        QVERIFY2(error.find("Address already in use") != std::string::npos, error.c_str());
+        QVERIFY(error.find(std::to_string(first->port())) != std::string::npos);
+    }
+
+    void badOptionsAreRefused()
+    {
+        server::ServerOptions options;
+        options.root = m_root.path().toStdString();
+        options.mode = "bogus+copy";
+        std::string error;
+        QVERIFY(!server::createServer(options, &error));
+        QVERIFY2(error.find("unknown server mode 'bogus+copy'") != std::string::npos, error.c_str());
+        options.mode = "epoll+sendfile";
+        options.root = "/nonexistent/servelab";
+        QVERIFY(!server::createServer(options, &error));
+        QVERIFY2(error.find("/nonexistent/servelab") != std::string::npos, error.c_str());
+    }
+
+    void stopFromAnotherThreadWithOpenConnections()
+    {
+        const int before = countOpenFds();
+        {
+            auto s = startServer(2);
+            RawConnection idle(s->port());
+            RawConnection half(s->port());
+            half.send("GET /4K.bin HTTP/1.1\r\n"); // a head that never completes
+            QTest::qWait(50);
+            std::thread stopper([&] { s->stop(); });
+            stopper.join();
+            QVERIFY(idle.closedByPeer());
+            QVERIFY(half.closedByPeer());
+            s->stop(); // idempotent
+        }
+        QCOMPARE(countOpenFds(), before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEpollServer)
+#include "tst_epollserver.moc"
