@@ -67,6 +67,6 @@ in_chroot '
         cmake -S /src -B /root/build -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/root/configure.log 2>&1 ||
             { cat /root/configure.log; exit 1; }
     fi
-    grep -A2 "Enabled features" /root/configure.log || true
+    grep -A2 "features have been enabled" /root/configure.log || true
     cmake --build /root/build
     cd /root/build && ctest --output-on-failure --no-tests=error --timeout 300'

@@ -99,8 +99,11 @@ std::int64_t LatencyHistogram::valueAtPercentile(double percentile) const
     if (m_count == 0)
         return 0;
     const double p = std::clamp(percentile, 0.0, 100.0);
-    const auto wanted = std::max<std::uint64_t>(
-        1, static_cast<std::uint64_t>(std::ceil(p / 100.0 * static_cast<double>(m_count))));
+    // p / 100 * count can land a hair above a whole rank (7 / 100.0 * 100 is 7.000000000000001,
+    // 99.9 / 100.0 * 1000 is 999.0000000000001), and ceil() then reported the next rank up.
+    const double rank = p / 100.0 * static_cast<double>(m_count);
+    const auto wanted =
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(rank - rank * 1e-12)));
     std::uint64_t seen = 0;
     for (std::size_t i = 0; i < m_counts.size(); ++i) {
         seen += m_counts[i];

@@ -69,6 +69,9 @@ RequestParser::Status RequestParser::parse(std::string_view in)
             if (lineLength == 0) {
                 m_headLength = i + 2;
                 m_scanned = m_headLength;
+                // A head that arrives whole in one read never reaches the check below.
+                if (m_headLength - m_headStart > m_limits.maxHeadBytes)
+                    return fail(431);
                 return parseHead(in.substr(m_headStart, m_lineStart - 2 - m_headStart));
             }
             ++m_lines;
@@ -84,7 +87,7 @@ RequestParser::Status RequestParser::parse(std::string_view in)
     m_scanned = i;
     if (m_scanned - m_headStart > m_limits.maxHeadBytes)
         return fail(431);
-    if (m_lines > m_limits.maxFields)
+    if (m_lines > m_limits.maxFields + 1) // m_lines counts the request line too
         return fail(431);
     return Status::NeedMore;
 }
