@@ -160,6 +160,8 @@ void ThroughputChart::rescale()
         it->markers->replace(lines.value(it.key()));
     }
     m_dnf->replace(dnf);
+    for (auto *marker : m_chart->legend()->markers(m_dnf))
+        marker->setVisible(!dnf.isEmpty());
 }
 
 void ThroughputChart::showHover(const QPointF &point, bool state, const QString &target)

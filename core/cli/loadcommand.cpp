@@ -3,6 +3,7 @@
 #include "loadreport.h"
 
 #include "client/closedclient.h"
+#include "lab/sizelist.h"
 
 #include <QTextStream>
 #include <QUrl>
@@ -47,6 +48,8 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("seconds"), QStringLiteral("30")},
         {QStringLiteral("t"), QStringLiteral("Stop after this many seconds (ab -t); 0: no limit."),
          QStringLiteral("seconds"), QStringLiteral("0")},
+        {QStringLiteral("read-buffer"), QStringLiteral("Bytes per read; 8K reads as ab does (default 256K)."),
+         QStringLiteral("size"), QStringLiteral("256K")},
         {QStringLiteral("json"), QStringLiteral("Print one JSON object instead of ab's report.")},
     });
     int code = exitOk;
@@ -71,6 +74,11 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         return exitUsage;
     if (concurrency > requests)
         return cl.usageError(QStringLiteral("-c %1 cannot exceed -n %2, as in ab").arg(concurrency).arg(requests), err);
+    quint64 readBuffer = 0;
+    if (!lab::parseSize(p.value(QStringLiteral("read-buffer")), &readBuffer, &error) || readBuffer > (64u << 20))
+        return cl.usageError(QStringLiteral("--read-buffer wants a size from 1K to 64M, not '%1'")
+                                 .arg(p.value(QStringLiteral("read-buffer"))), err);
+    options.readBufferBytes = static_cast<std::size_t>(readBuffer);
     options.requests = static_cast<std::uint64_t>(requests);
     options.concurrency = static_cast<int>(concurrency);
     options.keepAlive = p.isSet(QStringLiteral("k"));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,9 @@ struct ClientOptions
     bool keepAlive = false;     // ab -k
     int timeoutMs = 30000;      // connect, and each request once sent (ab -s)
     std::int64_t deadlineMs = 0; // the whole run stops here; 0: no deadline (ab -t)
+    // Bytes per recv(). ab reads 8 KiB at a time and is then the bottleneck for large files on
+    // loopback; 256 KiB lets the client outrun the server it measures.
+    std::size_t readBufferBytes = 256 * 1024;
     // ab's "Length" check, done right: a body of another size is a wrong_length error.
     std::optional<std::uint64_t> expectedBodyLength;
 };

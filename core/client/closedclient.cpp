@@ -98,7 +98,7 @@ LoadResult ClosedClient::run()
     }
 
     const std::string request = requestFor(m_options);
-    std::vector<char> scratch(256 * 1024);
+    std::vector<char> scratch(std::max<std::size_t>(m_options.readBufferBytes, 1024));
     const auto slots = static_cast<std::size_t>(
         std::min<std::uint64_t>(m_options.requests, static_cast<std::uint64_t>(m_options.concurrency)));
     std::vector<std::unique_ptr<ClientConnection>> connections;

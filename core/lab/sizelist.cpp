@@ -80,9 +80,20 @@ QString formatSize(quint64 bytes)
 
 QString formatSizeList(const QList<quint64> &sizes)
 {
+    // A run of three or more doublings reads better as the range parseSizeList() understands.
     QStringList parts;
-    for (auto size : sizes)
-        parts.append(formatSize(size));
+    for (qsizetype i = 0; i < sizes.size();) {
+        qsizetype last = i;
+        while (last + 1 < sizes.size() && sizes[last + 1] == sizes[last] * 2)
+            ++last;
+        if (last - i >= 2) {
+            parts.append(formatSize(sizes[i]) + QStringLiteral("..") + formatSize(sizes[last]));
+        } else {
+            for (qsizetype j = i; j <= last; ++j)
+                parts.append(formatSize(sizes[j]));
+        }
+        i = last + 1;
+    }
     return parts.join(u',');
 }
 

@@ -13,6 +13,7 @@ bool parseSizeList(const QString &text, QList<quint64> *sizes, QString *error);
 
 // "4K", "1M", "1536" — the largest unit that divides exactly.
 QString formatSize(quint64 bytes);
+// "4K,64K,1M"; a run of three or more doublings is written as a range, "4K..32M".
 QString formatSizeList(const QList<quint64> &sizes);
 
 } // namespace servelab::lab
