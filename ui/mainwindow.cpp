@@ -4,8 +4,8 @@
 #include "lab/resultexport.h"
 #include "lab/sizelist.h"
 #include "resultstablemodel.h"
-#include "server/servermode.h"
 #include "servelab_config.h"
+#include "server/servermode.h"
 #include "sweepcontroller.h"
 #include "throughputchart.h"
 
@@ -47,7 +47,8 @@ double workOf(quint64 size, quint64 requests)
 QString formatDuration(qint64 ms)
 {
     const qint64 s = (ms + 500) / 1000;
-    return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60) : QStringLiteral("%1 s").arg(s);
+    return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
+                   : QStringLiteral("%1 s").arg(s);
 }
 
 } // namespace
@@ -168,7 +169,8 @@ QWidget *MainWindow::createSettingsPanel()
 void MainWindow::createMenus()
 {
     auto *file = menuBar()->addMenu(tr("&File"));
-    auto *png = file->addAction(tr("Export Chart as &PNG…"), this, &MainWindow::exportChartInteractive);
+    auto *png =
+        file->addAction(tr("Export Chart as &PNG…"), this, &MainWindow::exportChartInteractive);
     png->setShortcut(QKeySequence(tr("Ctrl+E")));
     file->addAction(tr("Export Data as &CSV…"), this, &MainWindow::exportCsvInteractive);
     file->addSeparator();
@@ -176,10 +178,12 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ServeLab"), this, [this] {
-        QMessageBox::about(this, tr("About ServeLab"),
-                           tr("<b>ServeLab %1</b><br>A performance lab for static file serving.<br><br>"
-                              "Qt %2<br>Syntax highlighting: %3")
-                               .arg(QStringLiteral(SERVELAB_VERSION), QString::fromLatin1(qVersion()), m_highlighter));
+        QMessageBox::about(
+            this, tr("About ServeLab"),
+            tr("<b>ServeLab %1</b><br>A performance lab for static file serving.<br><br>"
+               "Qt %2<br>Syntax highlighting: %3")
+                .arg(QStringLiteral(SERVELAB_VERSION), QString::fromLatin1(qVersion()),
+                     m_highlighter));
     });
 }
 
@@ -269,7 +273,8 @@ void MainWindow::cancelRun()
 
 void MainWindow::setRunning(bool running)
 {
-    for (QWidget *w : std::initializer_list<QWidget *>{m_sizes, m_mode, m_threads, m_requests, m_concurrency, m_keepAlive})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_sizes, m_mode, m_threads, m_requests,
+                                                       m_concurrency, m_keepAlive})
         w->setEnabled(!running);
     m_cancel->setEnabled(running);
     validateForm();
@@ -286,7 +291,10 @@ void MainWindow::onPointStarted(int index, quint64 sizeBytes)
         eta = tr(", about %1 left").arg(formatDuration(qint64(left)));
     }
     m_current->setText(tr("Measuring %1 (point %2 of %3)%4")
-                           .arg(lab::formatSize(sizeBytes)).arg(index + 1).arg(m_running.sizes.size()).arg(eta));
+                           .arg(lab::formatSize(sizeBytes))
+                           .arg(index + 1)
+                           .arg(m_running.sizes.size())
+                           .arg(eta));
 }
 
 void MainWindow::onPointFinished(const lab::PointResult &point)
@@ -296,14 +304,16 @@ void MainWindow::onPointFinished(const lab::PointResult &point)
     m_model->addPoint(point);
     m_progress->setValue(point.index + 1);
     if (point.dnf)
-        statusBar()->showMessage(tr("%1: DNF, %2").arg(lab::formatSize(point.sizeBytes), point.reason), 10000);
+        statusBar()->showMessage(
+            tr("%1: DNF, %2").arg(lab::formatSize(point.sizeBytes), point.reason), 10000);
 }
 
 void MainWindow::onFinished(bool cancelled)
 {
     setRunning(false);
     m_current->setText(cancelled ? tr("Cancelled after %1 points.").arg(m_model->rowCount())
-                                 : tr("Done: %1 points in %2.").arg(m_model->rowCount())
+                                 : tr("Done: %1 points in %2.")
+                                       .arg(m_model->rowCount())
                                        .arg(formatDuration(m_clock.elapsed())));
     Q_EMIT runFinished(!cancelled);
 }
@@ -328,8 +338,8 @@ bool MainWindow::exportCsv(const QString &path, QString *error) const
 
 void MainWindow::exportChartInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("throughput.png"),
-                                                      tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Chart"), QStringLiteral("throughput.png"), tr("PNG images (*.png)"));
     QString error;
     if (!path.isEmpty() && !exportChartPng(path, &error))
         QMessageBox::warning(this, tr("Export Chart"), error);
@@ -339,8 +349,8 @@ void MainWindow::exportChartInteractive()
 
 void MainWindow::exportCsvInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Data"), QStringLiteral("results.csv"),
-                                                      tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Data"), QStringLiteral("results.csv"), tr("CSV files (*.csv)"));
     QString error;
     if (!path.isEmpty() && !exportCsv(path, &error))
         QMessageBox::warning(this, tr("Export Data"), error);

@@ -68,11 +68,14 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
     case KibPerSecond:
         if (p.dnf)
             return sort ? QVariant(-1.0) : QVariant(QStringLiteral("DNF"));
-        return sort ? QVariant(p.kibPerSecond()) : QVariant(QString::number(p.kibPerSecond(), 'f', 2));
+        return sort ? QVariant(p.kibPerSecond())
+                    : QVariant(QString::number(p.kibPerSecond(), 'f', 2));
     case RequestsPerSecond:
-        return sort ? QVariant(l.requestsPerSecond()) : QVariant(QString::number(l.requestsPerSecond(), 'f', 1));
+        return sort ? QVariant(l.requestsPerSecond())
+                    : QVariant(QString::number(l.requestsPerSecond(), 'f', 1));
     case MeanMs:
-        return sort ? QVariant(l.latency.mean()) : QVariant(QString::number(l.latency.mean() / 1000.0, 'f', 3));
+        return sort ? QVariant(l.latency.mean())
+                    : QVariant(QString::number(l.latency.mean() / 1000.0, 'f', 3));
     case P99Ms: {
         const auto p99 = l.latency.valueAtPercentile(99);
         return sort ? QVariant(qint64(p99)) : QVariant(QString::number(p99 / 1000.0, 'f', 3));

@@ -12,7 +12,18 @@ class ResultsTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Size, Target, KibPerSecond, RequestsPerSecond, MeanMs, P99Ms, Errors, Status, ColumnCount };
+    enum Column
+    {
+        Size,
+        Target,
+        KibPerSecond,
+        RequestsPerSecond,
+        MeanMs,
+        P99Ms,
+        Errors,
+        Status,
+        ColumnCount
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -23,7 +34,8 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     QList<lab::PointResult> m_points;

@@ -6,16 +6,16 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
-#include <QImageWriter>
 #include <QCursor>
+#include <QImageWriter>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QSaveFile>
 #include <QScatterSeries>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <cmath>
 
@@ -47,8 +47,8 @@ RateUnit unitFor(double maxKibPerSecond)
 } // namespace
 
 ThroughputChart::ThroughputChart(QWidget *parent)
-    : QWidget(parent), m_chart(new QChart), m_sizeAxis(new QCategoryAxis), m_rateAxis(new QValueAxis),
-      m_dnf(new QScatterSeries)
+    : QWidget(parent), m_chart(new QChart), m_sizeAxis(new QCategoryAxis),
+      m_rateAxis(new QValueAxis), m_dnf(new QScatterSeries)
 {
     m_chart->setTitle(tr("Throughput by file size"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
@@ -114,7 +114,8 @@ ThroughputChart::Series &ThroughputChart::seriesFor(const QString &target)
     series.line->setName(target);
     series.markers = new QScatterSeries;
     series.markers->setMarkerSize(8);
-    for (auto *s : {static_cast<QXYSeries *>(series.line), static_cast<QXYSeries *>(series.markers)}) {
+    for (auto *s :
+         {static_cast<QXYSeries *>(series.line), static_cast<QXYSeries *>(series.markers)}) {
         m_chart->addSeries(s);
         s->attachAxis(m_sizeAxis);
         s->attachAxis(m_rateAxis);
@@ -177,7 +178,8 @@ void ThroughputChart::showHover(const QPointF &point, bool state, const QString 
             found = &p;
     if (!found)
         return;
-    QString text = QStringLiteral("<b>%1</b> %2<br>").arg(lab::formatSize(found->sizeBytes), found->target.toHtmlEscaped());
+    QString text = QStringLiteral("<b>%1</b> %2<br>")
+                       .arg(lab::formatSize(found->sizeBytes), found->target.toHtmlEscaped());
     if (found->dnf) {
         text += tr("DNF: %1").arg(found->reason.toHtmlEscaped());
     } else {

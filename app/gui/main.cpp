@@ -20,18 +20,26 @@ int main(int argc, char *argv[])
     QApplication::setDesktopFileName(QStringLiteral("io.github.servelab.ServeLab"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("ServeLab: a performance lab for static file serving."));
+    parser.setApplicationDescription(
+        QStringLiteral("ServeLab: a performance lab for static file serving."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({
-        {QStringLiteral("sizes"), QStringLiteral("File sizes of the loaded experiment (4K,64K,1M or 4K..32M)."),
+        {QStringLiteral("sizes"),
+         QStringLiteral("File sizes of the loaded experiment (4K,64K,1M or 4K..32M)."),
          QStringLiteral("list")},
-        {{QStringLiteral("n"), QStringLiteral("requests")}, QStringLiteral("Requests per size."), QStringLiteral("n")},
-        {{QStringLiteral("c"), QStringLiteral("concurrency")}, QStringLiteral("Concurrency."), QStringLiteral("n")},
+        {{QStringLiteral("n"), QStringLiteral("requests")},
+         QStringLiteral("Requests per size."),
+         QStringLiteral("n")},
+        {{QStringLiteral("c"), QStringLiteral("concurrency")},
+         QStringLiteral("Concurrency."),
+         QStringLiteral("n")},
         {QStringLiteral("run"), QStringLiteral("Start the loaded experiment at once.")},
-        {QStringLiteral("export-png"), QStringLiteral("Run, write the throughput chart to FILE, and quit."),
+        {QStringLiteral("export-png"),
+         QStringLiteral("Run, write the throughput chart to FILE, and quit."),
          QStringLiteral("file")},
-        {QStringLiteral("export-csv"), QStringLiteral("Run, write the data to FILE, and quit."), QStringLiteral("file")},
+        {QStringLiteral("export-csv"), QStringLiteral("Run, write the data to FILE, and quit."),
+         QStringLiteral("file")},
     });
     QTextStream err(stderr);
     if (!parser.parse(QApplication::arguments())) {
@@ -45,17 +53,20 @@ int main(int argc, char *argv[])
 
     auto spec = lab::SweepSpec::defaults();
     QString error;
-    if (parser.isSet(QStringLiteral("sizes")) && !lab::parseSizeList(parser.value(QStringLiteral("sizes")), &spec.sizes, &error)) {
+    if (parser.isSet(QStringLiteral("sizes")) &&
+        !lab::parseSizeList(parser.value(QStringLiteral("sizes")), &spec.sizes, &error)) {
         err << "servelab: " << error << '\n';
         return 2;
     }
-    for (const auto &[name, field] : {std::pair{QStringLiteral("n"), 0}, std::pair{QStringLiteral("c"), 1}}) {
+    for (const auto &[name, field] :
+         {std::pair{QStringLiteral("n"), 0}, std::pair{QStringLiteral("c"), 1}}) {
         if (!parser.isSet(name))
             continue;
         bool ok = false;
         const qint64 value = parser.value(name).toLongLong(&ok);
         if (!ok || value < 1) {
-            err << "servelab: -" << name << " wants a positive whole number, not '" << parser.value(name) << "'\n";
+            err << "servelab: -" << name << " wants a positive whole number, not '"
+                << parser.value(name) << "'\n";
             return 2;
         }
         if (field == 0)

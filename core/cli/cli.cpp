@@ -13,7 +13,8 @@ void printUsage(QTextStream &out)
     out << "Usage: servelab-cli COMMAND [options]\n\n"
            "ServeLab measures how fast static files are served, and why.\n\n"
            "Commands:\n"
-           "  serve   run a built-in server:     serve --mode epoll+sendfile --root DIR [--port 0]\n"
+           "  serve   run a built-in server:     serve --mode epoll+sendfile --root DIR [--port "
+           "0]\n"
            "  load    load a URL as ab does:     load URL [-n N] [-c N] [-k] [--json]\n"
            "  sweep   KiB/s for each file size:  sweep [--sizes 4K..32M] [-c 1] [-n 200]\n\n"
            "'servelab-cli COMMAND --help' tells more. Exit status: 0 done, 1 the run failed,\n"
@@ -43,7 +44,8 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return exitOk;
     }
     if (command.isEmpty())
-        err << "servelab-cli: no command given: use serve, load or sweep (see servelab-cli --help)\n";
+        err << "servelab-cli: no command given: use serve, load or sweep (see servelab-cli "
+               "--help)\n";
     else
         err << "servelab-cli: unknown command '" << command
             << "': use serve, load or sweep (see servelab-cli --help)\n";

@@ -20,7 +20,8 @@ int CommandLine::usageError(const QString &message, QTextStream &err) const
     return exitUsage;
 }
 
-bool CommandLine::parse(const QStringList &arguments, QTextStream &out, QTextStream &err, int *exitCode)
+bool CommandLine::parse(const QStringList &arguments, QTextStream &out, QTextStream &err,
+                        int *exitCode)
 {
     if (!m_parser.parse(arguments)) {
         *exitCode = usageError(m_parser.errorText().replace(u'\n', u' '), err);
@@ -28,7 +29,8 @@ bool CommandLine::parse(const QStringList &arguments, QTextStream &out, QTextStr
     }
     if (m_parser.isSet(QStringLiteral("help"))) {
         out << m_parser.helpText().replace(QStringLiteral("servelab-cli [options]"),
-                                           QStringLiteral("servelab-cli ") + m_command + QStringLiteral(" [options]"));
+                                           QStringLiteral("servelab-cli ") + m_command +
+                                               QStringLiteral(" [options]"));
         out.flush();
         *exitCode = exitOk;
         return false;
@@ -36,7 +38,8 @@ bool CommandLine::parse(const QStringList &arguments, QTextStream &out, QTextStr
     return true;
 }
 
-bool CommandLine::number(const QString &option, qint64 min, qint64 max, qint64 *value, QTextStream &err)
+bool CommandLine::number(const QString &option, qint64 min, qint64 max, qint64 *value,
+                         QTextStream &err)
 {
     const QString text = m_parser.value(option);
     bool ok = false;
@@ -44,7 +47,11 @@ bool CommandLine::number(const QString &option, qint64 min, qint64 max, qint64 *
     if (!ok || parsed < min || parsed > max) {
         const QString flag = option.size() == 1 ? u'-' + option : QStringLiteral("--") + option;
         usageError(QStringLiteral("%1 wants a whole number from %2 to %3, not '%4'")
-                       .arg(flag).arg(min).arg(max).arg(text), err);
+                       .arg(flag)
+                       .arg(min)
+                       .arg(max)
+                       .arg(text),
+                   err);
         return false;
     }
     *value = parsed;

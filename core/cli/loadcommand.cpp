@@ -34,21 +34,24 @@ bool optionsFromUrl(const QString &text, client::ClientOptions *options, QString
 
 int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
-    CommandLine cl(QStringLiteral("load"),
-                   QStringLiteral("Loads a URL with the closed model, as ab does, and prints ab's report."));
+    CommandLine cl(
+        QStringLiteral("load"),
+        QStringLiteral("Loads a URL with the closed model, as ab does, and prints ab's report."));
     auto &p = cl.parser();
     p.addPositionalArgument(QStringLiteral("url"), QStringLiteral("http://host[:port]/path"));
     p.addOptions({
-        {QStringLiteral("n"), QStringLiteral("Requests to make (ab -n)."), QStringLiteral("requests"),
-         QStringLiteral("1")},
+        {QStringLiteral("n"), QStringLiteral("Requests to make (ab -n)."),
+         QStringLiteral("requests"), QStringLiteral("1")},
         {QStringLiteral("c"), QStringLiteral("Requests in flight at once (ab -c)."),
          QStringLiteral("concurrency"), QStringLiteral("1")},
         {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
-        {QStringLiteral("s"), QStringLiteral("Seconds to wait for each connect and response (ab -s)."),
+        {QStringLiteral("s"),
+         QStringLiteral("Seconds to wait for each connect and response (ab -s)."),
          QStringLiteral("seconds"), QStringLiteral("30")},
         {QStringLiteral("t"), QStringLiteral("Stop after this many seconds (ab -t); 0: no limit."),
          QStringLiteral("seconds"), QStringLiteral("0")},
-        {QStringLiteral("read-buffer"), QStringLiteral("Bytes per read; 8K reads as ab does (default 256K)."),
+        {QStringLiteral("read-buffer"),
+         QStringLiteral("Bytes per read; 8K reads as ab does (default 256K)."),
          QStringLiteral("size"), QStringLiteral("256K")},
         {QStringLiteral("json"), QStringLiteral("Print one JSON object instead of ab's report.")},
     });
@@ -57,8 +60,10 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         return code;
     const QStringList urls = p.positionalArguments();
     if (urls.size() != 1)
-        return cl.usageError(urls.isEmpty() ? QStringLiteral("a URL is required")
-                                            : QStringLiteral("one URL only, got %1").arg(urls.size()), err);
+        return cl.usageError(urls.isEmpty()
+                                 ? QStringLiteral("a URL is required")
+                                 : QStringLiteral("one URL only, got %1").arg(urls.size()),
+                             err);
     client::ClientOptions options;
     QString error;
     if (!optionsFromUrl(urls.first(), &options, &error))
@@ -73,11 +78,15 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         !cl.number(QStringLiteral("t"), 0, 86400, &limit, err))
         return exitUsage;
     if (concurrency > requests)
-        return cl.usageError(QStringLiteral("-c %1 cannot exceed -n %2, as in ab").arg(concurrency).arg(requests), err);
+        return cl.usageError(
+            QStringLiteral("-c %1 cannot exceed -n %2, as in ab").arg(concurrency).arg(requests),
+            err);
     quint64 readBuffer = 0;
-    if (!lab::parseSize(p.value(QStringLiteral("read-buffer")), &readBuffer, &error) || readBuffer > (64u << 20))
+    if (!lab::parseSize(p.value(QStringLiteral("read-buffer")), &readBuffer, &error) ||
+        readBuffer > (64u << 20))
         return cl.usageError(QStringLiteral("--read-buffer wants a size from 1K to 64M, not '%1'")
-                                 .arg(p.value(QStringLiteral("read-buffer"))), err);
+                                 .arg(p.value(QStringLiteral("read-buffer"))),
+                             err);
     options.readBufferBytes = static_cast<std::size_t>(readBuffer);
     options.requests = static_cast<std::uint64_t>(requests);
     options.concurrency = static_cast<int>(concurrency);

@@ -44,22 +44,30 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
                                            : QStringLiteral("off"));
     out += line("Total transferred:", QStringLiteral("%1 bytes").arg(r.bytesRead));
     out += line("HTML transferred:", QStringLiteral("%1 bytes").arg(r.bodyBytes));
-    out += line("Requests per second:", fixed(r.requestsPerSecond(), 2) + QStringLiteral(" [#/sec] (mean)"));
-    out += line("Time per request:", fixed(perRequestMs * r.concurrency, 3) + QStringLiteral(" [ms] (mean)"));
-    out += line("Time per request:", fixed(perRequestMs, 3) +
-                                         QStringLiteral(" [ms] (mean, across all concurrent requests)"));
-    out += line("Transfer rate:", fixed(r.kibPerSecond(), 2) + QStringLiteral(" [Kbytes/sec] received"));
+    out += line("Requests per second:",
+                fixed(r.requestsPerSecond(), 2) + QStringLiteral(" [#/sec] (mean)"));
+    out += line("Time per request:",
+                fixed(perRequestMs * r.concurrency, 3) + QStringLiteral(" [ms] (mean)"));
+    out += line("Time per request:",
+                fixed(perRequestMs, 3) +
+                    QStringLiteral(" [ms] (mean, across all concurrent requests)"));
+    out += line("Transfer rate:",
+                fixed(r.kibPerSecond(), 2) + QStringLiteral(" [Kbytes/sec] received"));
     if (r.latency.count()) {
         out += QStringLiteral("\nPercentage of the requests served within a certain time (ms)\n");
         for (double p : percentiles)
-            out += QStringLiteral(" %1% %2\n").arg(p, 4).arg(fixed(r.latency.valueAtPercentile(p) / 1000.0, 3), 9);
+            out += QStringLiteral(" %1% %2\n")
+                       .arg(p, 4)
+                       .arg(fixed(r.latency.valueAtPercentile(p) / 1000.0, 3), 9);
     }
     if (r.failed()) {
         out += QStringLiteral("\nErrors by kind:\n");
         for (std::size_t i = 0; i < r.errors.size(); ++i)
             if (r.errors[i])
-                out += QStringLiteral("  %1 %2\n").arg(r.errors[i], 8)
-                           .arg(QString::fromUtf8(client::errorKindText(static_cast<client::ErrorKind>(i))));
+                out += QStringLiteral("  %1 %2\n")
+                           .arg(r.errors[i], 8)
+                           .arg(QString::fromUtf8(
+                               client::errorKindText(static_cast<client::ErrorKind>(i))));
     }
     return out;
 }
@@ -82,8 +90,10 @@ QString formatJsonReport(const client::ClientOptions &o, const client::LoadResul
         errors.insert(QString::fromUtf8(client::errorKindKey(static_cast<client::ErrorKind>(i))),
                       qint64(r.errors[i]));
     const QJsonObject root{
-        {QStringLiteral("url"), QStringLiteral("http://%1:%2%3").arg(QString::fromStdString(o.host))
-                                    .arg(o.port).arg(QString::fromStdString(o.path))},
+        {QStringLiteral("url"), QStringLiteral("http://%1:%2%3")
+                                    .arg(QString::fromStdString(o.host))
+                                    .arg(o.port)
+                                    .arg(QString::fromStdString(o.path))},
         {QStringLiteral("model"), QStringLiteral("closed")},
         {QStringLiteral("concurrency"), r.concurrency},
         {QStringLiteral("keep_alive"), o.keepAlive},

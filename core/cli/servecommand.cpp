@@ -15,18 +15,20 @@ namespace servelab::cli {
 
 int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
-    CommandLine cl(QStringLiteral("serve"),
-                   QStringLiteral("Serves a folder with a built-in server until SIGINT or SIGTERM."));
+    CommandLine cl(
+        QStringLiteral("serve"),
+        QStringLiteral("Serves a folder with a built-in server until SIGINT or SIGTERM."));
     auto &p = cl.parser();
     p.addOptions({
-        {QStringLiteral("mode"), QStringLiteral("Server mode (available: %1).")
-                                     .arg(QString::fromStdString(server::availableModeList())),
+        {QStringLiteral("mode"),
+         QStringLiteral("Server mode (available: %1).")
+             .arg(QString::fromStdString(server::availableModeList())),
          QStringLiteral("mode"), QStringLiteral("epoll+sendfile")},
         {QStringLiteral("root"), QStringLiteral("Document root to serve."), QStringLiteral("dir")},
         {QStringLiteral("host"), QStringLiteral("Address to listen on."), QStringLiteral("address"),
          QStringLiteral("127.0.0.1")},
-        {QStringLiteral("port"), QStringLiteral("Port; 0 lets the system choose."), QStringLiteral("port"),
-         QStringLiteral("0")},
+        {QStringLiteral("port"), QStringLiteral("Port; 0 lets the system choose."),
+         QStringLiteral("port"), QStringLiteral("0")},
         {QStringLiteral("threads"), QStringLiteral("Event-loop threads."), QStringLiteral("n"),
          QStringLiteral("1")},
     });
@@ -34,7 +36,8 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     if (!cl.parse(arguments, out, err, &code))
         return code;
     if (!p.positionalArguments().isEmpty())
-        return cl.usageError(QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first()), err);
+        return cl.usageError(
+            QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first()), err);
     if (!p.isSet(QStringLiteral("root")))
         return cl.usageError(QStringLiteral("--root DIR is required"), err);
     qint64 port = 0;

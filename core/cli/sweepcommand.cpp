@@ -23,19 +23,22 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     p.addOptions({
         {QStringLiteral("sizes"), QStringLiteral("File sizes: 4K,64K,1M or 4K..32M (doubling)."),
          QStringLiteral("list"), lab::formatSizeList(defaults.sizes)},
-        {QStringLiteral("mode"), QStringLiteral("Server mode (available: %1).")
-                                     .arg(QString::fromStdString(server::availableModeList())),
+        {QStringLiteral("mode"),
+         QStringLiteral("Server mode (available: %1).")
+             .arg(QString::fromStdString(server::availableModeList())),
          QStringLiteral("mode"), defaults.mode},
         {QStringLiteral("threads"), QStringLiteral("Server threads."), QStringLiteral("n"),
          QString::number(defaults.serverThreads)},
-        {QStringLiteral("n"), QStringLiteral("Requests per file size (ab -n)."), QStringLiteral("requests"),
-         QString::number(defaults.requests)},
+        {QStringLiteral("n"), QStringLiteral("Requests per file size (ab -n)."),
+         QStringLiteral("requests"), QString::number(defaults.requests)},
         {QStringLiteral("c"), QStringLiteral("Concurrency (ab -c)."), QStringLiteral("concurrency"),
          QString::number(defaults.concurrency)},
         {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
-        {QStringLiteral("root"), QStringLiteral("Folder for the generated files (default: the user's cache)."),
+        {QStringLiteral("root"),
+         QStringLiteral("Folder for the generated files (default: the user's cache)."),
          QStringLiteral("dir")},
-        {QStringLiteral("csv"), QStringLiteral("Also write every figure to this CSV file."), QStringLiteral("file")},
+        {QStringLiteral("csv"), QStringLiteral("Also write every figure to this CSV file."),
+         QStringLiteral("file")},
         {QStringLiteral("tsv"), QStringLiteral("Also write the table to this tab-separated file."),
          QStringLiteral("file")},
     });
@@ -43,7 +46,8 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     if (!cl.parse(arguments, out, err, &code))
         return code;
     if (!p.positionalArguments().isEmpty())
-        return cl.usageError(QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first()), err);
+        return cl.usageError(
+            QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first()), err);
 
     lab::SweepSpec spec = defaults;
     QString error;
@@ -68,12 +72,16 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
 
     lab::SweepRunner runner(spec);
     QString failure;
-    QObject::connect(&runner, &lab::SweepRunner::failed, [&](const QString &reason) { failure = reason; });
+    QObject::connect(&runner, &lab::SweepRunner::failed,
+                     [&](const QString &reason) { failure = reason; });
     QObject::connect(&runner, &lab::SweepRunner::pointFinished, [&](const lab::PointResult &point) {
-        err << QStringLiteral("[%1/%2] %3: ").arg(point.index + 1).arg(spec.sizes.size())
+        err << QStringLiteral("[%1/%2] %3: ")
+                   .arg(point.index + 1)
+                   .arg(spec.sizes.size())
                    .arg(lab::formatSize(point.sizeBytes))
-            << (point.dnf ? QStringLiteral("DNF, ") + point.reason
-                          : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"))
+            << (point.dnf
+                    ? QStringLiteral("DNF, ") + point.reason
+                    : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"))
             << '\n';
         err.flush();
     });
@@ -88,8 +96,9 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     }
     out << lab::formatSeedTable(runner.results());
     out.flush();
-    for (const auto &[option, text] : {std::pair{QStringLiteral("csv"), lab::formatCsv(runner.results())},
-                                       std::pair{QStringLiteral("tsv"), lab::formatSeedTsv(runner.results())}}) {
+    for (const auto &[option, text] :
+         {std::pair{QStringLiteral("csv"), lab::formatCsv(runner.results())},
+          std::pair{QStringLiteral("tsv"), lab::formatSeedTsv(runner.results())}}) {
         if (p.isSet(option) && !lab::writeTextFile(p.value(option), text, &error)) {
             err << "servelab-cli sweep: " << error << '\n';
             return exitFailure;
@@ -97,7 +106,8 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     }
     // A DNF point is a result; a sweep where nothing could be measured is a failed run.
     const auto &results = runner.results();
-    const bool allDnf = std::all_of(results.begin(), results.end(), [](const auto &p) { return p.dnf; });
+    const bool allDnf =
+        std::all_of(results.begin(), results.end(), [](const auto &p) { return p.dnf; });
     return allDnf ? exitFailure : exitOk;
 }
 

@@ -14,8 +14,7 @@ ClientConnection::ClientConnection(int epollFd, const sockaddr_storage &address,
                                    const ClientOptions &options, std::span<char> scratch)
     : m_epollFd(epollFd), m_address(address), m_addressLength(addressLength), m_request(request),
       m_options(options), m_scratch(scratch)
-{
-}
+{}
 
 ClientConnection::~ClientConnection()
 {
@@ -105,8 +104,8 @@ ClientConnection::Outcome ClientConnection::onEvent(unsigned events)
 ClientConnection::Outcome ClientConnection::send()
 {
     while (m_sent < m_request.size()) {
-        const ssize_t n = ::send(m_fd, m_request.data() + m_sent, m_request.size() - m_sent,
-                                 MSG_NOSIGNAL);
+        const ssize_t n =
+            ::send(m_fd, m_request.data() + m_sent, m_request.size() - m_sent, MSG_NOSIGNAL);
         if (n >= 0) {
             m_sent += static_cast<std::size_t>(n);
             continue;

@@ -19,7 +19,13 @@ class ClientConnection
 public:
     struct Outcome
     {
-        enum Type { Pending, Completed, Failed, Retry } type = Pending;
+        enum Type
+        {
+            Pending,
+            Completed,
+            Failed,
+            Retry
+        } type = Pending;
         ErrorKind error = ErrorKind::ParseError; // when Failed
     };
 
@@ -47,7 +53,13 @@ public:
     std::uint64_t connectsMade() const { return m_connects; }
 
 private:
-    enum class State { Idle, Connecting, Sending, Receiving };
+    enum class State
+    {
+        Idle,
+        Connecting,
+        Sending,
+        Receiving
+    };
 
     Outcome connect();
     Outcome send();

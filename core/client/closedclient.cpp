@@ -58,8 +58,7 @@ std::string requestFor(const ClientOptions &options)
 
 ClosedClient::ClosedClient(ClientOptions options)
     : m_options(std::move(options)), m_wakeFd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
-{
-}
+{}
 
 ClosedClient::~ClosedClient()
 {
@@ -99,8 +98,8 @@ LoadResult ClosedClient::run()
 
     const std::string request = requestFor(m_options);
     std::vector<char> scratch(std::max<std::size_t>(m_options.readBufferBytes, 1024));
-    const auto slots = static_cast<std::size_t>(
-        std::min<std::uint64_t>(m_options.requests, static_cast<std::uint64_t>(m_options.concurrency)));
+    const auto slots = static_cast<std::size_t>(std::min<std::uint64_t>(
+        m_options.requests, static_cast<std::uint64_t>(m_options.concurrency)));
     std::vector<std::unique_ptr<ClientConnection>> connections;
     for (std::size_t i = 0; i < slots; ++i)
         connections.push_back(std::make_unique<ClientConnection>(epollFd, address, addressLength,
@@ -164,7 +163,8 @@ LoadResult ClosedClient::run()
         const std::int64_t after = monotonicMicros();
         for (auto &c : connections) {
             if (c->busy() && after - c->startedAt() > timeout) {
-                const auto kind = c->connecting() ? ErrorKind::ConnectTimeout : ErrorKind::ReadTimeout;
+                const auto kind =
+                    c->connecting() ? ErrorKind::ConnectTimeout : ErrorKind::ReadTimeout;
                 c->close();
                 record(*c, {ClientConnection::Outcome::Failed, kind});
                 launch(*c);

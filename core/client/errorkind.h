@@ -7,7 +7,8 @@
 namespace servelab::client {
 
 // Why a request failed (design.md, "Units and numbers"). Each request is counted once.
-enum class ErrorKind {
+enum class ErrorKind
+{
     ConnectRefused,
     ConnectTimeout,
     ConnectError, // any other connect failure (unreachable, address in use, ...)

@@ -23,7 +23,10 @@ struct LoadResult
     std::string fatalError;   // set when the run could not start at all
 
     std::uint64_t failed() const;
-    std::uint64_t errorCount(ErrorKind kind) const { return errors[static_cast<std::size_t>(kind)]; }
+    std::uint64_t errorCount(ErrorKind kind) const
+    {
+        return errors[static_cast<std::size_t>(kind)];
+    }
     void countError(ErrorKind kind) { ++errors[static_cast<std::size_t>(kind)]; }
     double elapsedSeconds() const { return static_cast<double>(elapsedMicros) / 1e6; }
     double requestsPerSecond() const;

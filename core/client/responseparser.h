@@ -12,7 +12,12 @@ namespace servelab::client {
 class ResponseParser
 {
 public:
-    enum class Status { NeedMore, Done, Error };
+    enum class Status
+    {
+        NeedMore,
+        Done,
+        Error
+    };
     static constexpr std::size_t maxHeadBytes = 64 * 1024;
 
     Status parse(std::string_view received);

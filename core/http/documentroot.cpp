@@ -37,7 +37,8 @@ int openByComponents(int dirFd, const std::string &relative)
         const auto slash = relative.find('/', start);
         const bool last = slash == std::string::npos;
         const auto name = relative.substr(start, last ? std::string::npos : slash - start);
-        const int next = openat(current, name.c_str(), openFlags | O_NOFOLLOW | (last ? 0 : O_DIRECTORY));
+        const int next =
+            openat(current, name.c_str(), openFlags | O_NOFOLLOW | (last ? 0 : O_DIRECTORY));
         const int saved = errno;
         close(current);
         errno = saved;
@@ -52,14 +53,17 @@ int openByComponents(int dirFd, const std::string &relative)
 int statusForErrno(int error)
 {
     switch (error) {
-    case ENOENT: case ENOTDIR: case EXDEV: case ELOOP: case ENAMETOOLONG:
+    case ENOENT:
+    case ENOTDIR:
+    case EXDEV:
+    case ELOOP:
+    case ENAMETOOLONG:
         return 404; // EXDEV/ELOOP: a symlink that leads out of the root is as good as absent
-    case EACCES: case EPERM:
-        return 403;
-    case EMFILE: case ENFILE:
-        return 503;
-    default:
-        return 500;
+    case EACCES:
+    case EPERM: return 403;
+    case EMFILE:
+    case ENFILE: return 503;
+    default: return 500;
     }
 }
 
@@ -68,8 +72,7 @@ int statusForErrno(int error)
 OpenedFile::OpenedFile(OpenedFile &&other) noexcept
     : status(other.status), fd(other.release()), size(other.size), modified(other.modified),
       contentType(other.contentType)
-{
-}
+{}
 
 OpenedFile &OpenedFile::operator=(OpenedFile &&other) noexcept
 {
@@ -141,7 +144,8 @@ OpenedFile DocumentRoot::openFile(const std::string &relative) const
 {
     OpenedFile file;
     file.fd = openBeneath(relative);
-    struct stat st{};
+    struct stat st
+    {};
     if (file.fd >= 0 && fstat(file.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         file = openFile(relative.empty() ? std::string("index.html") : relative + "/index.html");
         return file;

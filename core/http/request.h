@@ -5,7 +5,12 @@
 
 namespace servelab::http {
 
-enum class Method { Get, Head, Other };
+enum class Method
+{
+    Get,
+    Head,
+    Other
+};
 
 // One parsed request head. The target is copied so the request outlives the read buffer.
 struct Request

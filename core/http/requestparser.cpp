@@ -167,7 +167,9 @@ bool RequestParser::parseRequestLine(std::string_view line)
         return false;
     }
     m_request.versionMinor = version[7] - '0';
-    m_request.method = method == "GET" ? Method::Get : method == "HEAD" ? Method::Head : Method::Other;
+    m_request.method = method == "GET"    ? Method::Get
+                       : method == "HEAD" ? Method::Head
+                                          : Method::Other;
     const auto path = originFormOf(target);
     if (path.front() != '/' && !(path == "*" && m_request.method == Method::Other)) {
         fail(400);
@@ -177,7 +179,8 @@ bool RequestParser::parseRequestLine(std::string_view line)
     return true;
 }
 
-bool RequestParser::parseField(std::string_view line, int &hostCount, bool &chunked, bool &sawLength)
+bool RequestParser::parseField(std::string_view line, int &hostCount, bool &chunked,
+                               bool &sawLength)
 {
     const auto colon = line.find(':');
     // A leading SP/HTAB is obs-fold (RFC 9112 §5.2), and a name must be a token with no

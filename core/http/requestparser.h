@@ -20,7 +20,12 @@ struct ParserLimits
 class RequestParser
 {
 public:
-    enum class Status { NeedMore, Done, Error };
+    enum class Status
+    {
+        NeedMore,
+        Done,
+        Error
+    };
 
     explicit RequestParser(ParserLimits limits = {}) : m_limits(limits) {}
 
@@ -44,7 +49,7 @@ private:
     std::size_t m_scanned = 0;   // bytes checked so far
     std::size_t m_headStart = 0; // after any empty lines that precede the request line
     std::size_t m_lineStart = 0;
-    int m_lines = 0;             // complete lines of the head seen so far
+    int m_lines = 0; // complete lines of the head seen so far
     std::size_t m_headLength = 0;
     int m_errorStatus = 0;
 };

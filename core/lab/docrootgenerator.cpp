@@ -70,7 +70,8 @@ bool DocRootGenerator::ensure(const QString &dir, const QList<quint64> &sizes, Q
         // Stream in blocks: continuing one generator keeps the bytes equal to contentFor().
         ContentStream stream(size);
         for (quint64 written = 0; written < size;) {
-            const auto n = static_cast<qsizetype>(std::min<quint64>(size - written, quint64(block.size())));
+            const auto n =
+                static_cast<qsizetype>(std::min<quint64>(size - written, quint64(block.size())));
             stream.fill(block.data(), n);
             if (file.write(block.constData(), n) != n)
                 break;

@@ -12,8 +12,8 @@ struct PointResult
 {
     int index = 0;
     quint64 sizeBytes = 0;
-    QString target;      // the mode, e.g. "epoll+sendfile"
-    bool dnf = false;    // did not finish: no number, only `reason`
+    QString target;   // the mode, e.g. "epoll+sendfile"
+    bool dnf = false; // did not finish: no number, only `reason`
     QString reason;
     client::LoadResult load;
 

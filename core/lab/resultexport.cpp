@@ -64,7 +64,8 @@ QString formatSeedTable(const QList<PointResult> &points)
     for (quint64 size : grid.sizes) {
         out += QStringLiteral("%1").arg(formatSize(size), -10);
         for (int i = 0; i < grid.targets.size(); ++i)
-            out += QStringLiteral("  %1").arg(grid.cells.value({size, grid.targets[i]}, QStringLiteral("-")), widths[i]);
+            out += QStringLiteral("  %1").arg(
+                grid.cells.value({size, grid.targets[i]}, QStringLiteral("-")), widths[i]);
         out += u'\n';
     }
     return out;
@@ -88,15 +89,24 @@ QString formatSeedTsv(const QList<PointResult> &points)
 
 QStringList csvColumns()
 {
-    return {QStringLiteral("size_bytes"),    QStringLiteral("size"),
-            QStringLiteral("target"),        QStringLiteral("status"),
-            QStringLiteral("concurrency"),   QStringLiteral("completed"),
-            QStringLiteral("ok"),            QStringLiteral("failed"),
-            QStringLiteral("bytes_read"),    QStringLiteral("body_bytes"),
-            QStringLiteral("elapsed_s"),     QStringLiteral("requests_per_s"),
-            QStringLiteral("kib_per_s"),     QStringLiteral("latency_mean_ms"),
-            QStringLiteral("latency_p50_ms"), QStringLiteral("latency_p90_ms"),
-            QStringLiteral("latency_p99_ms"), QStringLiteral("latency_max_ms"),
+    return {QStringLiteral("size_bytes"),
+            QStringLiteral("size"),
+            QStringLiteral("target"),
+            QStringLiteral("status"),
+            QStringLiteral("concurrency"),
+            QStringLiteral("completed"),
+            QStringLiteral("ok"),
+            QStringLiteral("failed"),
+            QStringLiteral("bytes_read"),
+            QStringLiteral("body_bytes"),
+            QStringLiteral("elapsed_s"),
+            QStringLiteral("requests_per_s"),
+            QStringLiteral("kib_per_s"),
+            QStringLiteral("latency_mean_ms"),
+            QStringLiteral("latency_p50_ms"),
+            QStringLiteral("latency_p90_ms"),
+            QStringLiteral("latency_p99_ms"),
+            QStringLiteral("latency_max_ms"),
             QStringLiteral("reason")};
 }
 

@@ -12,7 +12,8 @@ constexpr quint64 maxSize = quint64(64) << 30; // 64 GiB: a generated file large
 
 bool parseSize(const QString &text, quint64 *bytes, QString *error)
 {
-    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d+)\\s*([kKmMgG]?)(i?B)?\\s*$"));
+    static const QRegularExpression pattern(
+        QStringLiteral("^\\s*(\\d+)\\s*([kKmMgG]?)(i?B)?\\s*$"));
     const auto match = pattern.match(text);
     bool ok = match.hasMatch();
     quint64 value = ok ? match.captured(1).toULongLong(&ok) : 0;
@@ -24,7 +25,8 @@ bool parseSize(const QString &text, quint64 *bytes, QString *error)
     if (!ok || value == 0) {
         if (error)
             *error = QStringLiteral("'%1' is not a file size: write it like 4096, 4K, 1M or 2G "
-                                    "(at most 64G)").arg(text.trimmed());
+                                    "(at most 64G)")
+                         .arg(text.trimmed());
         return false;
     }
     *bytes = value;
@@ -69,7 +71,11 @@ bool parseSizeList(const QString &text, QList<quint64> *sizes, QString *error)
 
 QString formatSize(quint64 bytes)
 {
-    static constexpr struct { int shift; char16_t unit; } units[] = {{30, u'G'}, {20, u'M'}, {10, u'K'}};
+    static constexpr struct
+    {
+        int shift;
+        char16_t unit;
+    } units[] = {{30, u'G'}, {20, u'M'}, {10, u'K'}};
     for (const auto &u : units) {
         const quint64 step = quint64(1) << u.shift;
         if (bytes >= step && bytes % step == 0)

@@ -93,7 +93,8 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port)
     } else if (aborted > 0 || load.completed < m_spec.requests) {
         point.dnf = true;
         point.reason = QStringLiteral("deadline of %1 s reached after %2 of %3 requests")
-                           .arg(m_spec.pointDeadlineMs / 1000.0).arg(load.completed - aborted)
+                           .arg(m_spec.pointDeadlineMs / 1000.0)
+                           .arg(load.completed - aborted)
                            .arg(m_spec.requests);
     } else if (load.ok == 0) {
         point.dnf = true;
@@ -101,7 +102,8 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port)
                            .arg(QString::fromUtf8(client::errorKindText(load.dominantError())));
     } else if (load.failed() > 0) {
         point.reason = QStringLiteral("%1 of %2 requests failed, mostly: %3")
-                           .arg(load.failed()).arg(load.completed)
+                           .arg(load.failed())
+                           .arg(load.completed)
                            .arg(QString::fromUtf8(client::errorKindText(load.dominantError())));
     }
     return point;

@@ -26,8 +26,10 @@ QString SweepSpec::validate() const
     if (concurrency < 1 || concurrency > 100000)
         return QStringLiteral("concurrency must be between 1 and 100000");
     if (quint64(concurrency) > requests)
-        return QStringLiteral("concurrency (%1) cannot exceed the requests per point (%2), as in ab")
-            .arg(concurrency).arg(requests);
+        return QStringLiteral(
+                   "concurrency (%1) cannot exceed the requests per point (%2), as in ab")
+            .arg(concurrency)
+            .arg(requests);
     if (timeoutMs < 1 || pointDeadlineMs < 1)
         return QStringLiteral("timeouts must be positive");
     return {};

@@ -18,7 +18,7 @@ struct SweepSpec
     bool keepAlive = false; // ab -k
     int timeoutMs = 30000;
     int pointDeadlineMs = 120000; // a point still running then is DNF
-    QString root; // the generated document root; empty: the user's cache folder
+    QString root;                 // the generated document root; empty: the user's cache folder
 
     // The checks a user can fix; returns an empty string when the spec can run.
     QString validate() const;

@@ -5,7 +5,8 @@
 
 namespace servelab::server {
 
-std::unique_ptr<BodyTransfer> createBodyTransfer(const std::string &name, const ServerOptions &options)
+std::unique_ptr<BodyTransfer> createBodyTransfer(const std::string &name,
+                                                 const ServerOptions &options)
 {
     if (name == "sendfile")
         return std::make_unique<SendfileTransfer>(options.sendfileThreshold, options.sendfileChunk);

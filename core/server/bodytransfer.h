@@ -9,7 +9,8 @@ namespace servelab::server {
 struct OutgoingResponse;
 struct ServerOptions;
 
-enum class WriteStatus {
+enum class WriteStatus
+{
     Done,  // the response is out
     Again, // the socket is full; wait for EPOLLOUT
     Yield, // this connection had its share; let the others of the thread run
@@ -27,6 +28,7 @@ public:
 };
 
 // The transfer named `name` (the part of a mode after '+'), or nullptr if there is none.
-std::unique_ptr<BodyTransfer> createBodyTransfer(const std::string &name, const ServerOptions &options);
+std::unique_ptr<BodyTransfer> createBodyTransfer(const std::string &name,
+                                                 const ServerOptions &options);
 
 } // namespace servelab::server

@@ -20,8 +20,7 @@ constexpr std::size_t readChunk = 16 * 1024;
 
 Connection::Connection(int fd, LoopContext &context)
     : m_fd(fd), m_context(context), m_parser(context.limits)
-{
-}
+{}
 
 Connection::~Connection()
 {
@@ -112,14 +111,10 @@ Connection::Next Connection::writeResponse()
     const WriteStatus status = m_context.transfer.write(m_fd, m_out, &sent);
     AtomicServerStats::bump(m_context.stats.bytesSent, sent);
     switch (status) {
-    case WriteStatus::Again:
-        return Next::Write;
-    case WriteStatus::Yield:
-        return Next::Yield;
-    case WriteStatus::Error:
-        return Next::Close;
-    case WriteStatus::Done:
-        break;
+    case WriteStatus::Again: return Next::Write;
+    case WriteStatus::Yield: return Next::Yield;
+    case WriteStatus::Error: return Next::Close;
+    case WriteStatus::Done: break;
     }
     m_writing = false;
     m_out.clear();

@@ -15,7 +15,8 @@ struct LoopContext;
 class Connection
 {
 public:
-    enum class Next {
+    enum class Next
+    {
         Read,  // wait until the socket is readable
         Write, // wait until the socket is writable
         Yield, // runnable again at once, after the thread's other connections

@@ -2,8 +2,8 @@
 
 #include "bodytransfer.h"
 #include "connection.h"
-#include "serveroptions.h"
 #include "servermode.h"
+#include "serveroptions.h"
 
 #include <QLoggingCategory>
 
@@ -38,12 +38,9 @@ ServerMode modeOf(const ServerOptions &options)
 } // namespace
 
 EpollLoop::EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options)
-    : m_listenFd(listenFd),
-      m_transfer(createBodyTransfer(modeOf(options).transfer, options)),
-      m_context{root, *m_transfer, m_stats, {}, {}},
-      m_tcpNoDelay(options.tcpNoDelay)
-{
-}
+    : m_listenFd(listenFd), m_transfer(createBodyTransfer(modeOf(options).transfer, options)),
+      m_context{root, *m_transfer, m_stats, {}, {}}, m_tcpNoDelay(options.tcpNoDelay)
+{}
 
 EpollLoop::~EpollLoop()
 {
@@ -196,7 +193,7 @@ void EpollLoop::dispatch(Connection *connection, unsigned events)
     Connection::Next next;
     if (connection->writing())
         next = (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) ? connection->onWritable()
-                                                          : Connection::Next::Write;
+                                                           : Connection::Next::Write;
     else
         next = connection->onReadable();
     apply(connection, next);
@@ -205,15 +202,10 @@ void EpollLoop::dispatch(Connection *connection, unsigned events)
 void EpollLoop::apply(Connection *connection, Connection::Next next)
 {
     switch (next) {
-    case Connection::Next::Close:
-        close(connection);
-        break;
-    case Connection::Next::Yield:
-        m_yielded.push_back(connection);
-        break;
+    case Connection::Next::Close: close(connection); break;
+    case Connection::Next::Yield: m_yielded.push_back(connection); break;
     case Connection::Next::Read:
-    case Connection::Next::Write:
-        break; // edge-triggered: the registration already covers both
+    case Connection::Next::Write: break; // edge-triggered: the registration already covers both
     }
 }
 

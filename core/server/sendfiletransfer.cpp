@@ -23,10 +23,10 @@ WriteStatus statusForErrno()
 
 SendfileTransfer::SendfileTransfer(std::size_t threshold, std::size_t chunk)
     : m_threshold(threshold), m_chunk(std::max<std::size_t>(chunk, 4096))
-{
-}
+{}
 
-WriteStatus SendfileTransfer::writeHeadWithBody(int socket, OutgoingResponse &r, std::uint64_t *sent)
+WriteStatus SendfileTransfer::writeHeadWithBody(int socket, OutgoingResponse &r,
+                                                std::uint64_t *sent)
 {
     m_scratch.resize(r.remaining);
     const ssize_t got = pread(r.file.fd, m_scratch.data(), r.remaining, r.offset);
@@ -52,7 +52,8 @@ WriteStatus SendfileTransfer::writeHead(int socket, OutgoingResponse &r, std::ui
 {
     const int flags = MSG_NOSIGNAL | (r.remaining > 0 ? MSG_MORE : 0);
     while (r.headSent < r.head.size()) {
-        const ssize_t n = send(socket, r.head.data() + r.headSent, r.head.size() - r.headSent, flags);
+        const ssize_t n =
+            send(socket, r.head.data() + r.headSent, r.head.size() - r.headSent, flags);
         if (n < 0) {
             if (errno == EINTR)
                 continue;

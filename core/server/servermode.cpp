@@ -22,7 +22,8 @@ bool parseServerMode(std::string_view text, ServerMode *mode, std::string *error
 {
     const auto plus = text.find('+');
     if (plus != std::string_view::npos) {
-        const ServerMode parsed{std::string(text.substr(0, plus)), std::string(text.substr(plus + 1))};
+        const ServerMode parsed{std::string(text.substr(0, plus)),
+                                std::string(text.substr(plus + 1))};
         for (const auto &known : availableModes()) {
             if (known.model == parsed.model && known.transfer == parsed.transfer) {
                 *mode = parsed;
@@ -31,8 +32,8 @@ bool parseServerMode(std::string_view text, ServerMode *mode, std::string *error
         }
     }
     if (error)
-        *error = "unknown server mode '" + std::string(text) + "' (available: " +
-                 availableModeList() + ")";
+        *error = "unknown server mode '" + std::string(text) +
+                 "' (available: " + availableModeList() + ")";
     return false;
 }
 

@@ -57,17 +57,22 @@ public:
     bool start(const QString &root, quint16 port = 0)
     {
         m_process.start(QStringLiteral(SERVELAB_CLI),
-                        {QStringLiteral("serve"), QStringLiteral("--root"), root, QStringLiteral("--port"),
-                         QString::number(port), QStringLiteral("--threads"), QStringLiteral("2")});
+                        {QStringLiteral("serve"), QStringLiteral("--root"), root,
+                         QStringLiteral("--port"), QString::number(port),
+                         QStringLiteral("--threads"), QStringLiteral("2")});
         if (!m_process.waitForReadyRead(10000))
             return false;
         const QString line = QString::fromUtf8(m_process.readLine());
-        const auto match = QRegularExpression(QStringLiteral("^listening on 127\\.0\\.0\\.1:(\\d+) ")).match(line);
+        const auto match =
+            QRegularExpression(QStringLiteral("^listening on 127\\.0\\.0\\.1:(\\d+) ")).match(line);
         m_port = match.hasMatch() ? match.captured(1).toUShort() : 0;
         return m_port != 0;
     }
     quint16 port() const { return m_port; }
-    QString url(const QString &path) const { return QStringLiteral("http://127.0.0.1:%1%2").arg(m_port).arg(path); }
+    QString url(const QString &path) const
+    {
+        return QStringLiteral("http://127.0.0.1:%1%2").arg(m_port).arg(path);
+    }
     Run stop()
     {
         Run run;
@@ -115,29 +120,41 @@ private Q_SLOTS:
         QTest::addColumn<QString>("mentions");
         const QString root = m_root.path();
         QTest::newRow("no command") << QStringList{} << QStringLiteral("no command");
-        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("'frobnicate'");
-        QTest::newRow("unknown option") << QStringList{QStringLiteral("serve"), QStringLiteral("--bogus")}
-                                        << QStringLiteral("bogus");
-        QTest::newRow("unknown mode") << QStringList{QStringLiteral("serve"), QStringLiteral("--root"), root,
-                                                     QStringLiteral("--mode"), QStringLiteral("carrier+pigeon")}
-                                      << QStringLiteral("unknown server mode 'carrier+pigeon'");
-        QTest::newRow("missing root") << QStringList{QStringLiteral("serve"), QStringLiteral("--root"),
-                                                     QStringLiteral("/nonexistent/servelab-root")}
-                                      << QStringLiteral("/nonexistent/servelab-root");
-        QTest::newRow("no root") << QStringList{QStringLiteral("serve")} << QStringLiteral("--root");
-        QTest::newRow("bad port") << QStringList{QStringLiteral("serve"), QStringLiteral("--root"), root,
-                                                 QStringLiteral("--port"), QStringLiteral("70000")}
+        QTest::newRow("unknown command")
+            << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("'frobnicate'");
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("serve"), QStringLiteral("--bogus")}
+            << QStringLiteral("bogus");
+        QTest::newRow("unknown mode")
+            << QStringList{QStringLiteral("serve"), QStringLiteral("--root"), root,
+                           QStringLiteral("--mode"), QStringLiteral("carrier+pigeon")}
+            << QStringLiteral("unknown server mode 'carrier+pigeon'");
+        QTest::newRow("missing root")
+            << QStringList{QStringLiteral("serve"), QStringLiteral("--root"),
+                           QStringLiteral("/nonexistent/servelab-root")}
+            << QStringLiteral("/nonexistent/servelab-root");
+        QTest::newRow("no root") << QStringList{QStringLiteral("serve")}
+                                 << QStringLiteral("--root");
+        QTest::newRow("bad port") << QStringList{QStringLiteral("serve"), QStringLiteral("--root"),
+                                                 root, QStringLiteral("--port"),
+                                                 QStringLiteral("70000")}
                                   << QStringLiteral("--port");
-        QTest::newRow("not a url") << QStringList{QStringLiteral("load"), QStringLiteral("ftp://x/")}
-                                   << QStringLiteral("ftp://x/");
-        QTest::newRow("bad -n") << QStringList{QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("many"),
+        QTest::newRow("not a url")
+            << QStringList{QStringLiteral("load"), QStringLiteral("ftp://x/")}
+            << QStringLiteral("ftp://x/");
+        QTest::newRow("bad -n") << QStringList{QStringLiteral("load"), QStringLiteral("-n"),
+                                               QStringLiteral("many"),
                                                QStringLiteral("http://127.0.0.1/")}
                                 << QStringLiteral("-n");
-        QTest::newRow("c above n") << QStringList{QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("2"),
-                                                  QStringLiteral("-c"), QStringLiteral("3"), QStringLiteral("http://127.0.0.1/")}
-                                   << QStringLiteral("-c 3");
-        QTest::newRow("bad sizes") << QStringList{QStringLiteral("sweep"), QStringLiteral("--sizes"), QStringLiteral("4K,lots")}
-                                   << QStringLiteral("'lots'");
+        QTest::newRow("c above n")
+            << QStringList{QStringLiteral("load"), QStringLiteral("-n"),
+                           QStringLiteral("2"),    QStringLiteral("-c"),
+                           QStringLiteral("3"),    QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("-c 3");
+        QTest::newRow("bad sizes")
+            << QStringList{QStringLiteral("sweep"), QStringLiteral("--sizes"),
+                           QStringLiteral("4K,lots")}
+            << QStringLiteral("'lots'");
     }
     void badArgumentsExitTwoWithOneLine()
     {
@@ -164,17 +181,19 @@ private Q_SLOTS:
         ServeProcess serve;
         QVERIFY(serve.start(m_root.path()));
 
-        Run load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("100"), QStringLiteral("-c"),
-                           QStringLiteral("4"), QStringLiteral("-k"), serve.url(QStringLiteral("/hello.txt"))});
+        Run load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("100"),
+                           QStringLiteral("-c"), QStringLiteral("4"), QStringLiteral("-k"),
+                           serve.url(QStringLiteral("/hello.txt"))});
         QCOMPARE(load.code, 0);
-        QVERIFY2(load.out.contains(QStringLiteral("Complete requests:      100\n")), qPrintable(load.out));
+        QVERIFY2(load.out.contains(QStringLiteral("Complete requests:      100\n")),
+                 qPrintable(load.out));
         QVERIFY(load.out.contains(QStringLiteral("Failed requests:        0\n")));
         QVERIFY(load.out.contains(QStringLiteral("HTML transferred:       1000000 bytes\n")));
         QVERIFY(load.out.contains(QStringLiteral("[Kbytes/sec] received")));
         QVERIFY(load.out.contains(QStringLiteral(" 100%")));
 
-        load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("10"), QStringLiteral("--json"),
-                       serve.url(QStringLiteral("/hello.txt"))});
+        load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("10"),
+                       QStringLiteral("--json"), serve.url(QStringLiteral("/hello.txt"))});
         QCOMPARE(load.code, 0);
         const auto json = QJsonDocument::fromJson(load.out.toUtf8()).object();
         QCOMPARE(json.value(QStringLiteral("ok")).toInt(), 10);
@@ -184,7 +203,8 @@ private Q_SLOTS:
         const Run clash = runCli({QStringLiteral("serve"), QStringLiteral("--root"), m_root.path(),
                                   QStringLiteral("--port"), QString::number(serve.port())});
         QCOMPARE(clash.code, 1);
-        QVERIFY2(clash.err.contains(QStringLiteral("Address already in use")), qPrintable(clash.err));
+        QVERIFY2(clash.err.contains(QStringLiteral("Address already in use")),
+                 qPrintable(clash.err));
         QVERIFY(clash.err.contains(QString::number(serve.port())));
         QCOMPARE(clash.err.count(u'\n'), 1);
 
@@ -198,16 +218,21 @@ private Q_SLOTS:
         QTemporaryDir out;
         const QString csv = out.filePath(QStringLiteral("results.csv"));
         const QString tsv = out.filePath(QStringLiteral("table.tsv"));
-        const Run run = runCli({QStringLiteral("sweep"), QStringLiteral("--sizes"), QStringLiteral("4K,64K"),
-                                QStringLiteral("-n"), QStringLiteral("20"), QStringLiteral("--root"), out.filePath(QStringLiteral("root")),
-                                QStringLiteral("--csv"), csv, QStringLiteral("--tsv"), tsv});
+        const Run run =
+            runCli({QStringLiteral("sweep"), QStringLiteral("--sizes"), QStringLiteral("4K,64K"),
+                    QStringLiteral("-n"), QStringLiteral("20"), QStringLiteral("--root"),
+                    out.filePath(QStringLiteral("root")), QStringLiteral("--csv"), csv,
+                    QStringLiteral("--tsv"), tsv});
         QCOMPARE(run.code, 0);
         const auto lines = run.out.trimmed().split(u'\n');
         QCOMPARE(lines.size(), 4);
         QVERIFY(lines[0].startsWith(QStringLiteral("File Size")));
         QVERIFY(lines[0].contains(QStringLiteral("epoll+sendfile")));
-        QVERIFY(QRegularExpression(QStringLiteral("^4K\\s+\\d+\\.\\d\\d$")).match(lines[2]).hasMatch());
-        QVERIFY(QRegularExpression(QStringLiteral("^64K\\s+\\d+\\.\\d\\d$")).match(lines[3]).hasMatch());
+        QVERIFY(
+            QRegularExpression(QStringLiteral("^4K\\s+\\d+\\.\\d\\d$")).match(lines[2]).hasMatch());
+        QVERIFY(QRegularExpression(QStringLiteral("^64K\\s+\\d+\\.\\d\\d$"))
+                    .match(lines[3])
+                    .hasMatch());
         QFile csvFile(csv);
         QVERIFY(csvFile.open(QIODevice::ReadOnly));
         QCOMPARE(csvFile.readAll().count('\n'), 3);

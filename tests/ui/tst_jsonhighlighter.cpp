@@ -1,9 +1,9 @@
 #include "jsonhighlighter.h"
 #include "servelab_config.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QTest>
 #include <QTextBlock>
-#include <QAbstractTextDocumentLayout>
 #include <QTextDocument>
 #include <QTextLayout>
 
@@ -24,7 +24,8 @@ private Q_SLOTS:
         QTextDocument document;
         document.documentLayout(); // as in a view: without a layout, no contentsChange is emitted
         new ui::JsonHighlighter(&document);
-        document.setPlainText(QStringLiteral(R"({"servelab": 1, "mode": "epoll+sendfile", "k": true})"));
+        document.setPlainText(
+            QStringLiteral(R"({"servelab": 1, "mode": "epoll+sendfile", "k": true})"));
         QTRY_VERIFY(!formatsOf(document).isEmpty());
         const auto formats = formatsOf(document);
         auto colourAt = [&](int position) {

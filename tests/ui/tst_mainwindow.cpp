@@ -89,7 +89,8 @@ private Q_SLOTS:
         window.spec(&problem);
         QVERIFY(problem.contains(QStringLiteral("concurrency")));
         const auto buttons = window.findChildren<QPushButton *>();
-        auto runButton = std::find_if(buttons.begin(), buttons.end(), [](auto *b) { return b->text() == QStringLiteral("Run"); });
+        auto runButton = std::find_if(buttons.begin(), buttons.end(),
+                                      [](auto *b) { return b->text() == QStringLiteral("Run"); });
         QVERIFY(runButton != buttons.end());
         QVERIFY(!(*runButton)->isEnabled());
         QVERIFY(!window.startRun());

@@ -13,7 +13,8 @@ private Q_SLOTS:
     void rowsAndSorting()
     {
         ui::ResultsTableModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         lab::PointResult big;
         big.sizeBytes = 1 << 20;
         big.target = QStringLiteral("epoll+sendfile");
@@ -31,10 +32,16 @@ private Q_SLOTS:
         model.addPoint(small);
         model.addPoint(dnf);
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(model.index(0, ui::ResultsTableModel::Size).data().toString(), QStringLiteral("1M"));
-        QCOMPARE(model.index(0, ui::ResultsTableModel::KibPerSecond).data().toString(), QStringLiteral("2048.00"));
-        QCOMPARE(model.index(2, ui::ResultsTableModel::KibPerSecond).data().toString(), QStringLiteral("DNF"));
-        QVERIFY(model.index(2, ui::ResultsTableModel::Status).data().toString().contains(QStringLiteral("refused")));
+        QCOMPARE(model.index(0, ui::ResultsTableModel::Size).data().toString(),
+                 QStringLiteral("1M"));
+        QCOMPARE(model.index(0, ui::ResultsTableModel::KibPerSecond).data().toString(),
+                 QStringLiteral("2048.00"));
+        QCOMPARE(model.index(2, ui::ResultsTableModel::KibPerSecond).data().toString(),
+                 QStringLiteral("DNF"));
+        QVERIFY(model.index(2, ui::ResultsTableModel::Status)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("refused")));
         QCOMPARE(model.index(2, 0).data(Qt::ToolTipRole).toString(), dnf.reason);
 
         // Sizes sort as numbers, not as text ("4K" < "64K" < "1M").

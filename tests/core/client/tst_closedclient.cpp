@@ -119,7 +119,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QString error;
-        QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), {4096, 1 << 20}, &error), qPrintable(error));
+        QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), {4096, 1 << 20}, &error),
+                 qPrintable(error));
         server::ServerOptions options;
         options.root = m_root.path().toStdString();
         options.threads = 2;
@@ -161,11 +162,12 @@ private Q_SLOTS:
         QVERIFY(r.elapsedMicros > 0);
         // Every byte the server sent was read, heads included (ab's "Total transferred").
         // The server counts a write after the syscall returns, so it may trail the client a little.
-        QTRY_COMPARE_WITH_TIMEOUT(m_server->stats().bytesSent - before.bytesSent, r.bytesRead, 2000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->stats().bytesSent - before.bytesSent, r.bytesRead,
+                                  2000);
         QVERIFY(r.bytesRead > r.bodyBytes);
         QCOMPARE(r.connects, keepAlive ? quint64(concurrency) : 64u);
-        QTRY_COMPARE_WITH_TIMEOUT(m_server->stats().connectionsAccepted - before.connectionsAccepted,
-                                  r.connects, 2000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            m_server->stats().connectionsAccepted - before.connectionsAccepted, r.connects, 2000);
         // KiB/s as ab computes it: all bytes read / 1024 / elapsed seconds.
         QCOMPARE(r.kibPerSecond(), double(r.bytesRead) / 1024.0 / (double(r.elapsedMicros) / 1e6));
     }
@@ -203,15 +205,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("reply");
         QTest::addColumn<int>("kind");
-        QTest::newRow("short body") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
-                                    << int(ErrorKind::WrongLength);
+        QTest::newRow("short body")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
+            << int(ErrorKind::WrongLength);
         QTest::newRow("long body") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabc")
                                    << int(ErrorKind::WrongLength);
-        QTest::newRow("garbage") << QByteArray("SSH-2.0-OpenSSH\r\n\r\n") << int(ErrorKind::ParseError);
+        QTest::newRow("garbage") << QByteArray("SSH-2.0-OpenSSH\r\n\r\n")
+                                 << int(ErrorKind::ParseError);
         QTest::newRow("never answers") << QByteArray() << int(ErrorKind::ReadTimeout);
         QTest::newRow("500") << QByteArray("HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n")
                              << int(ErrorKind::Status5xx);
-        QTest::newRow("head cut") << QByteArray("HTTP/1.1 200 OK\r\nContent-Le") << int(ErrorKind::EofBeforeResponse);
+        QTest::newRow("head cut") << QByteArray("HTTP/1.1 200 OK\r\nContent-Le")
+                                  << int(ErrorKind::EofBeforeResponse);
     }
     void misbehavingServers()
     {

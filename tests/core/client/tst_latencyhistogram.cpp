@@ -16,9 +16,9 @@ namespace {
 constexpr std::int64_t continuityLimit = std::int64_t(1) << 20;
 
 // Percentiles as parts per million, so the reference rank is computed in exact integers.
-constexpr std::int64_t percentilesPpm[] = {0,      1,      10'000, 100'000, 250'000, 500'000,
-                                           750'000, 900'000, 950'000, 990'000, 999'000,
-                                           999'900, 999'990, 1'000'000};
+constexpr std::int64_t percentilesPpm[] = {0,       1,       10'000,  100'000,  250'000,
+                                           500'000, 750'000, 900'000, 950'000,  990'000,
+                                           999'000, 999'900, 999'990, 1'000'000};
 
 // The smallest recorded value v such that at least ppm/10^6 of the values are <= v.
 std::int64_t referencePercentile(const std::vector<std::int64_t> &sorted, std::int64_t ppm)
@@ -85,16 +85,18 @@ void TestLatencyHistogram::bucketMappingIsContinuous()
         const int bucket = LatencyHistogram::bucketOf(v);
         if (bucket < previous || bucket > previous + 1)
             QFAIL(qPrintable(QStringLiteral("bucketOf(%1) = %2 after bucket %3")
-                                 .arg(v).arg(bucket).arg(previous)));
-        if (bucket == previous + 1
-            && LatencyHistogram::bucketLowest(bucket)
-                   != LatencyHistogram::bucketHighest(previous) + 1)
-            QFAIL(qPrintable(QStringLiteral("gap between buckets %1 and %2").arg(previous)
-                                 .arg(bucket)));
-        if (LatencyHistogram::bucketLowest(bucket) > v
-            || LatencyHistogram::bucketHighest(bucket) < v)
+                                 .arg(v)
+                                 .arg(bucket)
+                                 .arg(previous)));
+        if (bucket == previous + 1 &&
+            LatencyHistogram::bucketLowest(bucket) != LatencyHistogram::bucketHighest(previous) + 1)
+            QFAIL(qPrintable(
+                QStringLiteral("gap between buckets %1 and %2").arg(previous).arg(bucket)));
+        if (LatencyHistogram::bucketLowest(bucket) > v ||
+            LatencyHistogram::bucketHighest(bucket) < v)
             QFAIL(qPrintable(QStringLiteral("%1 outside its bucket %2 [%3, %4]")
-                                 .arg(v).arg(bucket)
+                                 .arg(v)
+                                 .arg(bucket)
                                  .arg(LatencyHistogram::bucketLowest(bucket))
                                  .arg(LatencyHistogram::bucketHighest(bucket))));
         previous = bucket;
@@ -109,12 +111,14 @@ void TestLatencyHistogram::bucketEnds()
     for (int bucket = 0; bucket < count; ++bucket) {
         const auto lowest = LatencyHistogram::bucketLowest(bucket);
         const auto highest = LatencyHistogram::bucketHighest(bucket);
-        if (lowest > highest || LatencyHistogram::bucketOf(lowest) != bucket
-            || (highest <= LatencyHistogram::maxTrackable
-                && LatencyHistogram::bucketOf(highest) != bucket)
-            || (bucket > 0 && lowest != LatencyHistogram::bucketHighest(bucket - 1) + 1))
+        if (lowest > highest || LatencyHistogram::bucketOf(lowest) != bucket ||
+            (highest <= LatencyHistogram::maxTrackable &&
+             LatencyHistogram::bucketOf(highest) != bucket) ||
+            (bucket > 0 && lowest != LatencyHistogram::bucketHighest(bucket - 1) + 1))
             QFAIL(qPrintable(QStringLiteral("bucket %1 [%2, %3] is inconsistent")
-                                 .arg(bucket).arg(lowest).arg(highest)));
+                                 .arg(bucket)
+                                 .arg(lowest)
+                                 .arg(highest)));
     }
     const int last = count - 1;
     QCOMPARE(LatencyHistogram::bucketOf(LatencyHistogram::maxTrackable), last);
@@ -183,8 +187,8 @@ void TestLatencyHistogram::percentiles()
         const double percentile = double(ppm) / 10'000.0;
         const auto expected = referencePercentile(values, ppm);
         const auto actual = histogram.valueAtPercentile(percentile);
-        const auto message = QStringLiteral("p%1: histogram %2, exact %3")
-                                 .arg(percentile).arg(actual).arg(expected);
+        const auto message =
+            QStringLiteral("p%1: histogram %2, exact %3").arg(percentile).arg(actual).arg(expected);
         QVERIFY2(std::abs(double(actual - expected)) <= 0.01 * double(expected),
                  qPrintable(message));
         QVERIFY2(actual >= values.front() && actual <= values.back(), qPrintable(message));
@@ -205,9 +209,10 @@ void TestLatencyHistogram::percentileRanksAreExact()
     QCOMPARE(hundred.valueAtPercentile(0.5), std::int64_t(1));
     QCOMPARE(hundred.valueAtPercentile(1.5), std::int64_t(2));
     for (int p = 1; p <= 100; ++p) {
-        QVERIFY2(hundred.valueAtPercentile(p) == p,
-                 qPrintable(QStringLiteral("p%1 of 1..100 is %2")
-                                .arg(p).arg(hundred.valueAtPercentile(p))));
+        QVERIFY2(
+            hundred.valueAtPercentile(p) == p,
+            qPrintable(
+                QStringLiteral("p%1 of 1..100 is %2").arg(p).arg(hundred.valueAtPercentile(p))));
     }
 
     // 999 fast requests and one slow one: p99.9 is still fast, anything above is the slow one.
@@ -287,8 +292,10 @@ void TestLatencyHistogram::mergeEqualsRecordingIntoOne()
     for (int tenThousandths = 0; tenThousandths <= 1'000'000; tenThousandths += 250) {
         const double p = tenThousandths / 10'000.0;
         if (merged.valueAtPercentile(p) != all.valueAtPercentile(p))
-            QFAIL(qPrintable(QStringLiteral("p%1: merged %2, recorded %3").arg(p)
-                                 .arg(merged.valueAtPercentile(p)).arg(all.valueAtPercentile(p))));
+            QFAIL(qPrintable(QStringLiteral("p%1: merged %2, recorded %3")
+                                 .arg(p)
+                                 .arg(merged.valueAtPercentile(p))
+                                 .arg(all.valueAtPercentile(p))));
     }
 }
 

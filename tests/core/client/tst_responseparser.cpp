@@ -43,8 +43,7 @@ void error(const char *name, const QByteArray &raw)
 
 void needMore(const char *name, const QByteArray &raw)
 {
-    QTest::newRow(name) << raw << Status::NeedMore << 0 << false << noLength << false << false
-                        << 0;
+    QTest::newRow(name) << raw << Status::NeedMore << 0 << false << noLength << false << false << 0;
 }
 
 } // namespace
@@ -103,8 +102,8 @@ void TestResponseParser::parse_data()
     // Bodyless statuses (RFC 9112 §6.3)
     done("204", "HTTP/1.1 204 No Content\r\n\r\n", 204, true, noLength, false, true);
     done("304", "HTTP/1.1 304 Not Modified\r\n\r\n", 304, true, noLength, false, true);
-    done("304 with Content-Length", "HTTP/1.1 304 Not Modified\r\nContent-Length: 100\r\n\r\n",
-         304, true, 100, false, true);
+    done("304 with Content-Length", "HTTP/1.1 304 Not Modified\r\nContent-Length: 100\r\n\r\n", 304,
+         true, 100, false, true);
     done("100 Continue", "HTTP/1.1 100 Continue\r\n\r\n", 100, true, noLength, false, true);
     done("205 has a body", "HTTP/1.1 205 Reset Content\r\nContent-Length: 0\r\n\r\n", 205, true, 0,
          false, false);

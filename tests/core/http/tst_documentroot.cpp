@@ -384,8 +384,8 @@ void TestDocumentRoot::openedFileMovesOwnership()
 
 void TestDocumentRoot::openMissingDirectoryNamesIt()
 {
-    const std::string missing = QFile::encodeName(m_root.filePath(QStringLiteral("no/such")))
-                                    .toStdString();
+    const std::string missing =
+        QFile::encodeName(m_root.filePath(QStringLiteral("no/such"))).toStdString();
     DocumentRoot root;
     std::string error;
     QVERIFY(!root.open(missing, &error));

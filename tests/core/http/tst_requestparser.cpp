@@ -107,8 +107,7 @@ void TestRequestParser::parse_data()
 
     // Methods
     done("GET", get11(), true, Method::Get, "/");
-    done("HEAD", "HEAD /index.html HTTP/1.1\r\nHost: x\r\n\r\n", true, Method::Head,
-         "/index.html");
+    done("HEAD", "HEAD /index.html HTTP/1.1\r\nHost: x\r\n\r\n", true, Method::Head, "/index.html");
     done("POST is Other", "POST /form HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n", true,
          Method::Other, "/form", 3);
     done("DELETE is Other", "DELETE /x HTTP/1.1\r\nHost: x\r\n\r\n", true, Method::Other, "/x");
@@ -191,8 +190,14 @@ void TestRequestParser::parse_data()
     done("value OWS and tab inside", get11("X-A: \t a\tb \t\r\n"), true, Method::Get, "/");
     done("obs-text in value", get11("X-A: caf\xc3\xa9\r\n"), true, Method::Get, "/");
     error("NUL in value", get11("X-A: a" + nul + "b\r\n"), 400);
-    error("DEL in value", get11("X-A: a\x7f" "b\r\n"), 400);
-    error("control byte in value", get11("X-A: a\x01" "b\r\n"), 400);
+    error("DEL in value",
+          get11("X-A: a\x7f"
+                "b\r\n"),
+          400);
+    error("control byte in value",
+          get11("X-A: a\x01"
+                "b\r\n"),
+          400);
     error("bare LF after request line", "GET / HTTP/1.1\nHost: x\r\n\r\n", 400);
     error("bare LF ending the head", "GET / HTTP/1.1\r\nHost: x\n\n", 400);
     error("bare LF in value", get11("X-A: a\nb\r\n"), 400);
@@ -242,8 +247,7 @@ void TestRequestParser::parse_data()
     error("Content-Length 0x10", get11("Content-Length: 0x10\r\n"), 400);
     error("Content-Length overflow", get11("Content-Length: 99999999999999999999\r\n"), 400);
     error("Content-Length 2^63", get11("Content-Length: 9223372036854775808\r\n"), 400);
-    error("two different Content-Length", get11("Content-Length: 1\r\nContent-Length: 2\r\n"),
-          400);
+    error("two different Content-Length", get11("Content-Length: 1\r\nContent-Length: 2\r\n"), 400);
 
     // Transfer-Encoding (RFC 9112 §6.1)
     error("CL + TE", get11("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n"), 400);
@@ -342,8 +346,8 @@ void TestRequestParser::headLength_data()
     QTest::newRow("body follows") << post + "hello" << int(post.size());
     QTest::newRow("body holds CRLFCRLF") << post + "\r\n\r\n\r" << int(post.size());
     QTest::newRow("part of a body") << post + "he" << int(post.size());
-    QTest::newRow("pipelined request follows")
-        << get11() + "HEAD / HTTP/1.1\r\nHost: x\r\n\r\n" << int(get11().size());
+    QTest::newRow("pipelined request follows") << get11() + "HEAD / HTTP/1.1\r\nHost: x\r\n\r\n"
+                                               << int(get11().size());
     QTest::newRow("leading empty lines count")
         << "\r\n\r\n" + post + "hello" << int(post.size() + 4);
     QTest::newRow("1.0 with body bytes")

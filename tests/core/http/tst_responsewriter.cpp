@@ -86,48 +86,45 @@ void TestResponseWriter::appendResponseHead_data()
     const QByteArray start = "Server: ServeLab\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n";
     QTest::newRow("200 keep-alive 1.1")
         << 200 << 1000ull << QByteArray("text/plain") << -1ll << true << false
-        << "HTTP/1.1 200 OK\r\n" + start
-               + "Content-Type: text/plain\r\nContent-Length: 1000\r\n\r\n";
+        << "HTTP/1.1 200 OK\r\n" + start +
+               "Content-Type: text/plain\r\nContent-Length: 1000\r\n\r\n";
     QTest::newRow("200 keep-alive 1.0")
         << 200 << 1000ull << QByteArray("text/plain") << -1ll << true << true
-        << "HTTP/1.1 200 OK\r\n" + start
-               + "Content-Type: text/plain\r\nContent-Length: 1000\r\n"
-                 "Connection: keep-alive\r\n\r\n";
+        << "HTTP/1.1 200 OK\r\n" + start +
+               "Content-Type: text/plain\r\nContent-Length: 1000\r\n"
+               "Connection: keep-alive\r\n\r\n";
     QTest::newRow("200 close 1.1")
         << 200 << 1000ull << QByteArray("text/plain") << -1ll << false << false
-        << "HTTP/1.1 200 OK\r\n" + start
-               + "Content-Type: text/plain\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n";
+        << "HTTP/1.1 200 OK\r\n" + start +
+               "Content-Type: text/plain\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n";
     QTest::newRow("200 close 1.0")
         << 200 << 1000ull << QByteArray("text/plain") << -1ll << false << true
-        << "HTTP/1.1 200 OK\r\n" + start
-               + "Content-Type: text/plain\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n";
+        << "HTTP/1.1 200 OK\r\n" + start +
+               "Content-Type: text/plain\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n";
     QTest::newRow("Last-Modified")
         << 200 << 5ull << QByteArray("text/html") << 784111777ll << true << false
-        << "HTTP/1.1 200 OK\r\n" + start
-               + "Content-Type: text/html\r\nContent-Length: 5\r\n"
-                 "Last-Modified: Sun, 06 Nov 1994 08:49:37 GMT\r\n\r\n";
+        << "HTTP/1.1 200 OK\r\n" + start +
+               "Content-Type: text/html\r\nContent-Length: 5\r\n"
+               "Last-Modified: Sun, 06 Nov 1994 08:49:37 GMT\r\n\r\n";
     QTest::newRow("Last-Modified at the epoch")
         << 200 << 5ull << QByteArray("text/html") << 0ll << true << false
-        << "HTTP/1.1 200 OK\r\n" + start
-               + "Content-Type: text/html\r\nContent-Length: 5\r\n"
-                 "Last-Modified: Thu, 01 Jan 1970 00:00:00 GMT\r\n\r\n";
-    QTest::newRow("no Content-Type")
-        << 200 << 0ull << QByteArray() << -1ll << true << false
-        << "HTTP/1.1 200 OK\r\n" + start + "Content-Length: 0\r\n\r\n";
+        << "HTTP/1.1 200 OK\r\n" + start +
+               "Content-Type: text/html\r\nContent-Length: 5\r\n"
+               "Last-Modified: Thu, 01 Jan 1970 00:00:00 GMT\r\n\r\n";
+    QTest::newRow("no Content-Type") << 200 << 0ull << QByteArray() << -1ll << true << false
+                                     << "HTTP/1.1 200 OK\r\n" + start + "Content-Length: 0\r\n\r\n";
     QTest::newRow("largest Content-Length")
         << 200 << std::numeric_limits<qulonglong>::max() << QByteArray() << -1ll << true << false
         << "HTTP/1.1 200 OK\r\n" + start + "Content-Length: 18446744073709551615\r\n\r\n";
-    QTest::newRow("405 has Allow")
-        << 405 << 0ull << QByteArray() << -1ll << true << false
-        << "HTTP/1.1 405 Method Not Allowed\r\n" + start
-               + "Content-Length: 0\r\nAllow: GET, HEAD\r\n\r\n";
-    QTest::newRow("304")
-        << 304 << 0ull << QByteArray() << -1ll << true << false
-        << "HTTP/1.1 304 Not Modified\r\n" + start + "Content-Length: 0\r\n\r\n";
+    QTest::newRow("405 has Allow") << 405 << 0ull << QByteArray() << -1ll << true << false
+                                   << "HTTP/1.1 405 Method Not Allowed\r\n" + start +
+                                          "Content-Length: 0\r\nAllow: GET, HEAD\r\n\r\n";
+    QTest::newRow("304") << 304 << 0ull << QByteArray() << -1ll << true << false
+                         << "HTTP/1.1 304 Not Modified\r\n" + start + "Content-Length: 0\r\n\r\n";
     QTest::newRow("404 close")
         << 404 << 9ull << QByteArray("text/html") << -1ll << false << false
-        << "HTTP/1.1 404 Not Found\r\n" + start
-               + "Content-Type: text/html\r\nContent-Length: 9\r\nConnection: close\r\n\r\n";
+        << "HTTP/1.1 404 Not Found\r\n" + start +
+               "Content-Type: text/html\r\nContent-Length: 9\r\nConnection: close\r\n\r\n";
     QTest::newRow("unknown status")
         << 299 << 0ull << QByteArray() << -1ll << true << false
         << "HTTP/1.1 299 Unknown\r\n" + start + "Content-Length: 0\r\n\r\n";
@@ -224,8 +221,7 @@ void TestResponseWriter::errorResponse()
 
     // HEAD gets the same Content-Length as GET (RFC 9110 §9.3.2) but no body.
     const QByteArray getBody =
-        bytes(servelab::http::errorResponse(status, keepAlive, http10, false, date))
-            .mid(end + 4);
+        bytes(servelab::http::errorResponse(status, keepAlive, http10, false, date)).mid(end + 4);
     QCOMPARE(headerValue(response, "Content-Length"), QByteArray::number(getBody.size()));
     if (headOnly) {
         QVERIFY(body.isEmpty());
@@ -280,8 +276,8 @@ void TestResponseWriter::dateCacheIsCurrent()
     const std::time_t before = std::time(nullptr);
     const QByteArray text = bytes(std::string(cache.now()));
     const std::time_t after = std::time(nullptr);
-    QVERIFY(text == bytes(servelab::http::formatHttpDate(before))
-            || text == bytes(servelab::http::formatHttpDate(after)));
+    QVERIFY(text == bytes(servelab::http::formatHttpDate(before)) ||
+            text == bytes(servelab::http::formatHttpDate(after)));
 }
 
 QTEST_GUILESS_MAIN(TestResponseWriter)

@@ -80,7 +80,8 @@ void TestUriPath::normalizedPath_data()
     refused("%0a", "/a%0a");
     refused("%1f", "/a%1f");
     refused("%7f", "/a%7f");
-    refused("raw control byte", "/a\x01" "b");
+    refused("raw control byte", "/a\x01"
+                                "b");
     refused("raw DEL", "/a\x7f");
 
     // Bad escapes

@@ -93,10 +93,14 @@ void TestSizeList::parseSizeErrorNamesElement_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("named");
 
-    QTest::newRow("abc") << "abc" << "'abc'";
-    QTest::newRow("0") << "0" << "'0'";
-    QTest::newRow("65G") << "65G" << "'65G'";
-    QTest::newRow("spaces trimmed") << "  1.5M " << "'1.5M'";
+    QTest::newRow("abc") << "abc"
+                         << "'abc'";
+    QTest::newRow("0") << "0"
+                       << "'0'";
+    QTest::newRow("65G") << "65G"
+                         << "'65G'";
+    QTest::newRow("spaces trimmed") << "  1.5M "
+                                    << "'1.5M'";
 }
 
 void TestSizeList::parseSizeErrorNamesElement()
@@ -130,8 +134,7 @@ void TestSizeList::parseSizeList_data()
     QTest::newRow("range 4K..32M") << "4K..32M" << doubling;
     QTest::newRow("range with spaces") << "4K .. 32M" << doubling;
     QTest::newRow("range of one") << "8K..8K" << QList<quint64>{8 * K};
-    QTest::newRow("range not a power of two")
-        << "3K..13K" << QList<quint64>{3 * K, 6 * K, 12 * K};
+    QTest::newRow("range not a power of two") << "3K..13K" << QList<quint64>{3 * K, 6 * K, 12 * K};
     QTest::newRow("range and elements merged")
         << "1M,4K..16K,8K,1536" << QList<quint64>{1536, 4 * K, 8 * K, 16 * K, M};
     QTest::newRow("range up to 64G") << "16G..64G" << QList<quint64>{16 * G, 32 * G, 64 * G};
@@ -153,17 +156,28 @@ void TestSizeList::parseSizeListError_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("named"); // what the message must mention
 
-    QTest::newRow("empty") << "" << "no file sizes";
-    QTest::newRow("only commas") << ",," << "no file sizes";
-    QTest::newRow("bad element named") << "4K,abc,1M" << "'abc'";
-    QTest::newRow("zero element") << "4K,0" << "'0'";
-    QTest::newRow("too large element") << "1M,65G" << "'65G'";
-    QTest::newRow("range runs backwards") << "32M..4K" << "'32M..4K'";
-    QTest::newRow("bad range start") << "x..4K" << "'x'";
-    QTest::newRow("bad range end") << "4K..y" << "'y'";
-    QTest::newRow("range past 64G") << "4K..65G" << "'65G'";
-    QTest::newRow("open range") << "4K.." << "''";
-    QTest::newRow("three-part range") << "4K..8K..16K" << "'4K..8K..16K'";
+    QTest::newRow("empty") << ""
+                           << "no file sizes";
+    QTest::newRow("only commas") << ",,"
+                                 << "no file sizes";
+    QTest::newRow("bad element named") << "4K,abc,1M"
+                                       << "'abc'";
+    QTest::newRow("zero element") << "4K,0"
+                                  << "'0'";
+    QTest::newRow("too large element") << "1M,65G"
+                                       << "'65G'";
+    QTest::newRow("range runs backwards") << "32M..4K"
+                                          << "'32M..4K'";
+    QTest::newRow("bad range start") << "x..4K"
+                                     << "'x'";
+    QTest::newRow("bad range end") << "4K..y"
+                                   << "'y'";
+    QTest::newRow("range past 64G") << "4K..65G"
+                                    << "'65G'";
+    QTest::newRow("open range") << "4K.."
+                                << "''";
+    QTest::newRow("three-part range") << "4K..8K..16K"
+                                      << "'4K..8K..16K'";
 }
 
 void TestSizeList::parseSizeListError()

@@ -17,7 +17,9 @@ namespace {
 
 int countOpenFds()
 {
-    return static_cast<int>(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size());
+    return static_cast<int>(QDir(QStringLiteral("/proc/self/fd"))
+                                .entryList(QDir::NoDotAndDotDot | QDir::AllEntries)
+                                .size());
 }
 
 // A deliberately simple blocking client: the test must not trust the code it checks.
@@ -37,7 +39,10 @@ public:
     }
     ~RawConnection() { ::close(m_fd); }
     bool connected() const { return m_connected; }
-    void send(const QByteArray &bytes) { QCOMPARE(::send(m_fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), bytes.size()); }
+    void send(const QByteArray &bytes)
+    {
+        QCOMPARE(::send(m_fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), bytes.size());
+    }
     // Reads one response: the head, then exactly Content-Length body bytes.
     bool readResponse(QByteArray *head, QByteArray *body)
     {
@@ -181,7 +186,8 @@ private Q_SLOTS:
         QVERIFY(c.closedByPeer());
 
         RawConnection k(s->port());
-        k.send("GET /4K.bin HTTP/1.0\r\nConnection: keep-alive\r\n\r\nHEAD /4K.bin HTTP/1.0\r\n\r\n");
+        k.send(
+            "GET /4K.bin HTTP/1.0\r\nConnection: keep-alive\r\n\r\nHEAD /4K.bin HTTP/1.0\r\n\r\n");
         QVERIFY(k.readResponse(&head, &body));
         QVERIFY(head.contains("Connection: keep-alive"));
         k.m_headRequest = true;
@@ -196,16 +202,24 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("request");
         QTest::addColumn<QByteArray>("status");
         QTest::addColumn<bool>("closes");
-        QTest::newRow("missing") << QByteArray("GET /nope HTTP/1.1\r\nHost: t\r\n\r\n") << QByteArray("404") << false;
-        QTest::newRow("post") << QByteArray("POST /4K.bin HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc")
-                              << QByteArray("405") << false;
-        QTest::newRow("traversal") << QByteArray("GET /../etc/passwd HTTP/1.1\r\nHost: t\r\n\r\n") << QByteArray("400") << true;
-        QTest::newRow("encoded traversal") << QByteArray("GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: t\r\n\r\n")
-                                           << QByteArray("400") << true;
-        QTest::newRow("no host") << QByteArray("GET / HTTP/1.1\r\n\r\n") << QByteArray("400") << true;
-        QTest::newRow("long uri") << "GET /" + QByteArray(9000, 'a') + " HTTP/1.1\r\nHost: t\r\n\r\n" << QByteArray("414") << true;
-        QTest::newRow("long field") << "GET / HTTP/1.1\r\nHost: t\r\nX: " + QByteArray(9000, 'a') + "\r\n\r\n"
-                                    << QByteArray("431") << true;
+        QTest::newRow("missing") << QByteArray("GET /nope HTTP/1.1\r\nHost: t\r\n\r\n")
+                                 << QByteArray("404") << false;
+        QTest::newRow("post")
+            << QByteArray("POST /4K.bin HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc")
+            << QByteArray("405") << false;
+        QTest::newRow("traversal") << QByteArray("GET /../etc/passwd HTTP/1.1\r\nHost: t\r\n\r\n")
+                                   << QByteArray("400") << true;
+        QTest::newRow("encoded traversal")
+            << QByteArray("GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: t\r\n\r\n")
+            << QByteArray("400") << true;
+        QTest::newRow("no host") << QByteArray("GET / HTTP/1.1\r\n\r\n") << QByteArray("400")
+                                 << true;
+        QTest::newRow("long uri") << "GET /" + QByteArray(9000, 'a') +
+                                         " HTTP/1.1\r\nHost: t\r\n\r\n"
+                                  << QByteArray("414") << true;
+        QTest::newRow("long field")
+            << "GET / HTTP/1.1\r\nHost: t\r\nX: " + QByteArray(9000, 'a') + "\r\n\r\n"
+            << QByteArray("431") << true;
     }
     void errorStatuses()
     {
@@ -252,7 +266,8 @@ private Q_SLOTS:
         options.mode = "bogus+copy";
         std::string error;
         QVERIFY(!server::createServer(options, &error));
-        QVERIFY2(error.find("unknown server mode 'bogus+copy'") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("unknown server mode 'bogus+copy'") != std::string::npos,
+                 error.c_str());
         options.mode = "epoll+sendfile";
         options.root = "/nonexistent/servelab";
         QVERIFY(!server::createServer(options, &error));
