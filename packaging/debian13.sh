@@ -62,7 +62,7 @@ in_chroot "
 say "Debian 13 leg: building and testing (Qt $(in_chroot 'qtpaths6 --qt-version 2>/dev/null || echo 6.x'))"
 in_chroot '
     set -e
-    export CCACHE_DIR=/root/.cache/ccache
+    export CCACHE_DIR=/root/.cache/ccache CCACHE_BASEDIR=/src CCACHE_NOHASHDIR=true
     if [ ! -f /root/build/build.ninja ]; then
         cmake -S /src -B /root/build -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/root/configure.log 2>&1 ||
             { cat /root/configure.log; exit 1; }

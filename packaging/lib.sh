@@ -46,6 +46,8 @@ build_preset() {
     local preset=$1 launcher=() log
     if command -v ccache >/dev/null; then
         export CCACHE_DIR=${CCACHE_DIR:-$SERVELAB_CACHE/ccache-$(. /etc/os-release; echo "$ID$VERSION_ID")}
+        # Relative paths in the hash: a fresh clone elsewhere (CI) still hits the cache.
+        export CCACHE_BASEDIR=$SERVELAB_SRC CCACHE_NOHASHDIR=true
         launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     fi
     cd "$SERVELAB_SRC" || die "cannot enter $SERVELAB_SRC"

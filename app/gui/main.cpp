@@ -90,10 +90,12 @@ int main(int argc, char *argv[])
         QObject::connect(&window, &ui::MainWindow::runFinished, &app, [&](bool ok) {
             QString failure;
             if (!ok)
-                failure = QStringLiteral("the experiment did not finish");
-            else if (!png.isEmpty() && !window.exportChartPng(png, &failure)) {
-            } else if (!csv.isEmpty() && !window.exportCsv(csv, &failure)) {
-            }
+                failure =
+                    QStringLiteral("the experiment did not finish: ") + window.statusMessage();
+            if (failure.isEmpty() && !png.isEmpty())
+                window.exportChartPng(png, &failure);
+            if (failure.isEmpty() && !csv.isEmpty())
+                window.exportCsv(csv, &failure);
             if (!failure.isEmpty())
                 err << "servelab: " << failure << '\n';
             err.flush();

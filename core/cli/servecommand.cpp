@@ -70,9 +70,12 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         err << "servelab-cli serve: " << QString::fromStdString(error) << '\n';
         return exitFailure;
     }
-    out << "listening on " << QString::fromStdString(options.host) << ':' << server->port()
-        << " (mode " << QString::fromStdString(options.mode) << ", " << threads << " thread"
-        << (threads > 1 ? "s" : "") << ", root " << QString::fromStdString(options.root) << ")\n";
+    // The first line is the contract scripts read (design.md); the details follow on their own.
+    const QString host = QString::fromStdString(options.host);
+    out << "listening on " << (host.contains(u':') ? u'[' + host + u']' : host) << ':'
+        << server->port() << '\n'
+        << "mode " << QString::fromStdString(options.mode) << ", " << threads << " thread"
+        << (threads > 1 ? "s" : "") << ", root " << QString::fromStdString(options.root) << '\n';
     out.flush();
     int signal = 0;
     sigwait(&stopSignals, &signal);

@@ -64,7 +64,8 @@ public:
             return false;
         const QString line = QString::fromUtf8(m_process.readLine());
         const auto match =
-            QRegularExpression(QStringLiteral("^listening on 127\\.0\\.0\\.1:(\\d+) ")).match(line);
+            QRegularExpression(QStringLiteral("^listening on 127\\.0\\.0\\.1:(\\d+)\n$"))
+                .match(line);
         m_port = match.hasMatch() ? match.captured(1).toUShort() : 0;
         return m_port != 0;
     }
