@@ -9,6 +9,10 @@ namespace servelab::http {
 // IMF-fixdate (RFC 9110 §5.6.7), e.g. "Sun, 06 Nov 1994 08:49:37 GMT".
 std::string formatHttpDate(std::time_t t);
 
+// Parses an IMF-fixdate; -1 for anything else. RFC 9110 §5.6.7 also lists two obsolete forms,
+// which a recipient may accept; ignoring an If-Modified-Since it cannot read only costs a 200.
+std::time_t parseHttpDate(std::string_view text);
+
 // The current Date header value, formatted at most once a second. One per server thread.
 class DateCache
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ctime>
 #include <string>
 
 namespace servelab::http {
@@ -20,6 +21,9 @@ struct Request
     int versionMinor = 1; // HTTP/1.<minor>
     bool keepAlive = true;
     std::uint64_t contentLength = 0;
+    bool chunked = false;             // the body is framed by chunked transfer coding
+    std::time_t ifModifiedSince = -1; // -1: absent or not a valid HTTP date (then ignored)
+    std::string range;                // the raw Range value, empty when absent
 };
 
 } // namespace servelab::http

@@ -1,5 +1,6 @@
 #include "requestparser.h"
 
+#include "httpdate.h"
 #include "textutil.h"
 
 namespace servelab::http {
@@ -126,11 +127,10 @@ RequestParser::Status RequestParser::parseHead(std::string_view head)
         return fail(400);
     if (chunked) {
         // RFC 9112 §6.1: Transfer-Encoding in HTTP/1.0 is a smuggling vector, and with
-        // Content-Length the framing is ambiguous: refuse both. Chunked request bodies are
-        // not decoded yet, so say so rather than guess the framing.
+        // Content-Length the framing is ambiguous: refuse both (and close).
         if (!http11 || sawLength)
             return fail(400);
-        return fail(501);
+        m_request.chunked = true;
     }
     m_request.keepAlive = http11 ? !close : (keepAliveToken && !close);
     return Status::Done;
@@ -215,7 +215,27 @@ bool RequestParser::parseField(std::string_view line, int &hostCount, bool &chun
             return false;
         }
     } else if (equalsIgnoreCase(name, "transfer-encoding")) {
+        // We only need the framing, so the one coding we accept is a lone "chunked"; anything
+        // else would need decoding we do not do (RFC 9112 §6.1: 501 for an unknown coding).
+        int codings = 0;
+        bool lastChunked = false;
+        forEachListElement(value, [&](std::string_view coding) {
+            ++codings;
+            lastChunked = equalsIgnoreCase(coding, "chunked");
+        });
+        if (chunked || codings == 0) { // chunked twice, or an empty list: broken framing
+            fail(400);
+            return false;
+        }
+        if (codings != 1 || !lastChunked) {
+            fail(501);
+            return false;
+        }
         chunked = true;
+    } else if (equalsIgnoreCase(name, "if-modified-since")) {
+        m_request.ifModifiedSince = parseHttpDate(value);
+    } else if (equalsIgnoreCase(name, "range")) {
+        m_request.range.assign(value);
     }
     return true;
 }

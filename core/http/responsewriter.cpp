@@ -17,6 +17,7 @@ std::string_view reasonPhrase(int status)
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
+    case 416: return "Range Not Satisfiable";
     case 413: return "Content Too Large";
     case 414: return "URI Too Long";
     case 431: return "Request Header Fields Too Large";
@@ -30,7 +31,8 @@ std::string_view reasonPhrase(int status)
 
 bool statusClosesConnection(int status)
 {
-    return status == 400 || status == 414 || status == 431 || status == 501 || status == 505;
+    return status == 400 || status == 408 || status == 413 || status == 414 || status == 431 ||
+           status == 501 || status == 505;
 }
 
 static void appendNumber(std::string &out, std::uint64_t value)
@@ -52,8 +54,23 @@ void appendResponseHead(std::string &out, const ResponseHead &head, std::string_
         out += "\r\nContent-Type: ";
         out += head.contentType;
     }
-    out += "\r\nContent-Length: ";
-    appendNumber(out, head.contentLength);
+    if (!head.omitContentLength) {
+        out += "\r\nContent-Length: ";
+        appendNumber(out, head.contentLength);
+    }
+    if (head.range == ResponseHead::Range::Partial) {
+        out += "\r\nContent-Range: bytes ";
+        appendNumber(out, head.rangeFirst);
+        out += '-';
+        appendNumber(out, head.rangeLast);
+        out += '/';
+        appendNumber(out, head.completeLength);
+    } else if (head.range == ResponseHead::Range::Unsatisfiable) {
+        out += "\r\nContent-Range: bytes */";
+        appendNumber(out, head.completeLength);
+    }
+    if (head.acceptRanges)
+        out += "\r\nAccept-Ranges: bytes";
     if (head.lastModified >= 0) {
         out += "\r\nLast-Modified: ";
         out += formatHttpDate(head.lastModified);

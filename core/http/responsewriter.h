@@ -15,6 +15,13 @@ struct ResponseHead
     std::time_t lastModified = -1; // -1: no Last-Modified
     bool keepAlive = true;
     bool http10 = false; // an HTTP/1.0 client needs "Connection: keep-alive" spelled out
+    bool acceptRanges = false;
+    bool omitContentLength = false; // 304: the length would describe the unsent representation
+    // 206: "Content-Range: bytes first-last/complete"; 416: "bytes */complete"
+    enum class Range { None, Partial, Unsatisfiable } range = Range::None;
+    std::uint64_t rangeFirst = 0;
+    std::uint64_t rangeLast = 0;
+    std::uint64_t completeLength = 0;
 };
 
 std::string_view reasonPhrase(int status);
@@ -23,7 +30,7 @@ std::string_view reasonPhrase(int status);
 void appendResponseHead(std::string &out, const ResponseHead &head, std::string_view date);
 
 // A complete error response with a short text/html body (none for HEAD). Codes that leave the
-// connection unusable (400, 414, 431, 501, 505) always close it.
+// connection unusable (400, 408, 413, 414, 431, 501, 505) always close it.
 std::string errorResponse(int status, bool keepAlive, bool http10, bool headOnly,
                           std::string_view date);
 

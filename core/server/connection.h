@@ -1,8 +1,10 @@
 #pragma once
 
+#include "http/chunkeddecoder.h"
 #include "http/requestparser.h"
 #include "outgoingresponse.h"
 
+#include <cstdint>
 #include <string>
 
 namespace servelab::server {
@@ -10,13 +12,13 @@ namespace servelab::server {
 struct LoopContext;
 
 // The HTTP/1.1 state machine of one accepted socket, independent of the event model: the
-// model calls onReadable()/onWritable() and acts on what they return. Reads stop while a
-// response is being written, so a pipelining client gets back-pressure, not a growing buffer.
+// model calls onReadable()/onWritable()/onTimer() and acts on what they return. Reads stop
+// while a response is being written, so a pipelining client gets back-pressure, not a growing
+// buffer. Every phase has a deadline (LoopContext::options), checked by onTimer().
 class Connection
 {
 public:
-    enum class Next
-    {
+    enum class Next {
         Read,  // wait until the socket is readable
         Write, // wait until the socket is writable
         Yield, // runnable again at once, after the thread's other connections
@@ -29,27 +31,47 @@ public:
     ~Connection();
 
     int fd() const { return m_fd; }
-    bool writing() const { return m_writing; }
+    bool writing() const { return m_phase == Phase::Writing; }
+    std::int64_t deadlineMs() const { return m_deadlineMs; }
 
     Next onReadable();
     Next onWritable();
+    // Called by the event model once the deadline has passed.
+    Next onTimer();
 
 private:
+    enum class Phase {
+        Idle,      // between requests (keep-alive) or just accepted: no byte of a request yet
+        Head,      // part of a request head has arrived
+        Writing,   // a response is going out
+        Body,      // draining the body of a request already answered
+        Lingering, // answered with an error and half-closed: reading until EOF, then close
+    };
+
     Next process();
     Next writeResponse();
+    Next responseDone();
+    bool drainBody();
     void startResponse(const http::Request &request);
+    void startFile(const http::Request &request, http::OpenedFile file);
     void startError(int status, bool keepAlive, bool http10, bool headOnly);
     void consume(std::size_t bytes);
+    void setPhase(Phase phase, int timeoutMs);
 
     int m_fd;
     LoopContext &m_context;
     std::string m_in;
     std::size_t m_inStart = 0;
     http::RequestParser m_parser;
+    Phase m_phase = Phase::Idle;
+    std::int64_t m_deadlineMs = 0;
     std::uint64_t m_bodyToSkip = 0;
+    bool m_bodyChunked = false;
+    http::ChunkedDecoder m_chunked;
     OutgoingResponse m_out;
-    bool m_writing = false;
+    int m_requests = 0;
     bool m_closeAfterResponse = false;
+    bool m_lingerAfterResponse = false;
     bool m_peerClosed = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include "bodytransfer.h"
 #include "connection.h"
+#include "metrics/clock.h"
 #include "servermode.h"
 #include "serveroptions.h"
 
@@ -28,6 +29,14 @@ char listenTag;
 char wakeTag;
 constexpr int acceptBatch = 64;
 constexpr auto acceptPause = std::chrono::milliseconds(100);
+// Deadlines are checked by a scan of the thread's connections this often: O(n) four times a
+// second is cheaper than keeping a timer structure ordered on every request.
+constexpr std::int64_t timerScanMs = 250;
+
+std::int64_t nowMs()
+{
+    return metrics::monotonicMicros() / 1000;
+}
 
 ServerMode modeOf(const ServerOptions &options)
 {
@@ -39,7 +48,7 @@ ServerMode modeOf(const ServerOptions &options)
 
 EpollLoop::EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options)
     : m_listenFd(listenFd), m_transfer(createBodyTransfer(modeOf(options).transfer, options)),
-      m_context{root, *m_transfer, m_stats, {}, {}}, m_tcpNoDelay(options.tcpNoDelay)
+      m_context{root, *m_transfer, m_stats, options, {}, {}, nowMs()}, m_tcpNoDelay(options.tcpNoDelay)
 {}
 
 EpollLoop::~EpollLoop()
@@ -84,19 +93,24 @@ void EpollLoop::run()
 {
     epoll_event events[256];
     while (!m_stopping.load(std::memory_order_acquire)) {
+        m_context.nowMs = nowMs();
         int timeout = -1;
+        if (!m_connections.empty())
+            timeout = static_cast<int>(std::clamp<std::int64_t>(m_nextTimerScanMs - m_context.nowMs, 0, timerScanMs));
         if (!m_yielded.empty()) {
             timeout = 0;
         } else if (!m_acceptEnabled) {
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                 m_acceptResume - std::chrono::steady_clock::now());
-            timeout = static_cast<int>(std::max<std::int64_t>(left.count(), 0));
+            const int pause = static_cast<int>(std::max<std::int64_t>(left.count(), 0));
+            timeout = timeout < 0 ? pause : std::min(timeout, pause);
         }
         const int n = epoll_wait(m_epollFd, events, std::size(events), timeout);
         if (n < 0 && errno != EINTR) {
             qCCritical(lcEpoll, "epoll_wait failed: %s", std::strerror(errno));
             break;
         }
+        m_context.nowMs = nowMs();
         for (int i = 0; i < n; ++i) {
             void *tag = events[i].data.ptr;
             if (tag == &listenTag) {
@@ -111,6 +125,10 @@ void EpollLoop::run()
         if (!m_acceptEnabled && std::chrono::steady_clock::now() >= m_acceptResume)
             setAcceptEnabled(true);
         runYielded();
+        if (m_context.nowMs >= m_nextTimerScanMs) {
+            expireTimers();
+            m_nextTimerScanMs = m_context.nowMs + timerScanMs;
+        }
     }
     m_yielded.clear();
     m_connections.clear();
@@ -213,6 +231,16 @@ void EpollLoop::close(Connection *connection)
 {
     std::erase(m_yielded, connection);
     m_connections.erase(connection); // closing the fd also removes it from the epoll set
+}
+
+void EpollLoop::expireTimers()
+{
+    std::vector<Connection *> expired;
+    for (const auto &[connection, owned] : m_connections)
+        if (connection->deadlineMs() <= m_context.nowMs)
+            expired.push_back(connection);
+    for (Connection *connection : expired)
+        apply(connection, connection->onTimer());
 }
 
 void EpollLoop::runYielded()

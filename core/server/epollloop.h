@@ -38,6 +38,7 @@ private:
     void apply(Connection *connection, Connection::Next next);
     void close(Connection *connection);
     void runYielded();
+    void expireTimers();
 
     int m_listenFd;
     int m_epollFd = -1;
@@ -54,6 +55,7 @@ private:
     std::chrono::steady_clock::time_point m_acceptResume;
     std::chrono::steady_clock::time_point m_lastEmfileLog;
     std::uint64_t m_emfileSinceLog = 0;
+    std::int64_t m_nextTimerScanMs = 0;
 };
 
 } // namespace servelab::server

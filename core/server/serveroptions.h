@@ -21,6 +21,19 @@ struct ServerOptions
     // others of its thread (nginx sendfile_max_chunk).
     std::size_t sendfileChunk = 2 * 1024 * 1024;
     bool tcpNoDelay = true;
+    // Send the head with MSG_MORE so it shares a segment with the body. Off shows the stall
+    // that two small segments meet with Nagle and delayed ACK when TCP_NODELAY is off too.
+    bool coalesceHeader = true;
+    std::size_t bufferSize = 8 * 1024; // the copy transfer's read/write buffer (B)
+
+    // Timers (ms). The header deadline runs from the first byte of a request (from accept for
+    // the first one) and is not reset by more bytes: that is what stops a slowloris.
+    int keepAliveTimeoutMs = 5000;
+    int headerTimeoutMs = 10000;
+    int sendTimeoutMs = 60000; // without progress
+    int lingerTimeoutMs = 2000;
+    int maxRequestsPerConnection = 1000; // 0: unlimited
+    std::uint64_t maxBodyBytes = 1 << 20; // a larger request body gets 413
 };
 
 } // namespace servelab::server

@@ -91,7 +91,27 @@ private slots:
     void resetClearsError();
     void resetClearsPartialState();
     void customLimits();
+    void framingAndConditionalFields();
 };
+
+void TestRequestParser::framingAndConditionalFields()
+{
+    RequestParser parser;
+    QCOMPARE(parser.parse(view(get11("Transfer-Encoding: Chunked\r\n"
+                                "If-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
+                                "Range: bytes=0-99\r\n"))),
+             Status::Done);
+    QVERIFY(parser.request().chunked);
+    QCOMPARE(qint64(parser.request().ifModifiedSince), qint64(784111777));
+    QCOMPARE(QByteArray::fromStdString(parser.request().range), QByteArray("bytes=0-99"));
+
+    parser.reset();
+    // A date we cannot read is ignored, not an error (the response is then a full 200).
+    QCOMPARE(parser.parse(view(get11("If-Modified-Since: yesterday\r\n"))), Status::Done);
+    QCOMPARE(qint64(parser.request().ifModifiedSince), qint64(-1));
+    QVERIFY(!parser.request().chunked);
+    QVERIFY(parser.request().range.empty());
+}
 
 void TestRequestParser::parse_data()
 {
@@ -252,7 +272,12 @@ void TestRequestParser::parse_data()
     // Transfer-Encoding (RFC 9112 §6.1)
     error("CL + TE", get11("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n"), 400);
     error("TE + CL", get11("Transfer-Encoding: chunked\r\nContent-Length: 5\r\n"), 400);
-    error("TE chunked in 1.1 is 501", get11("Transfer-Encoding: chunked\r\n"), 501);
+    done("TE chunked in 1.1", get11("Transfer-Encoding: chunked\r\n"), true, Method::Get, "/");
+    error("TE chunked twice", get11("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n"),
+          400);
+    error("TE chunked, chunked", get11("Transfer-Encoding: chunked, chunked\r\n"), 501);
+    error("TE empty", get11("Transfer-Encoding: \r\n"), 400);
+    error("TE gzip alone is 501", get11("Transfer-Encoding: gzip\r\n"), 501);
     error("TE gzip, chunked in 1.1 is 501", get11("Transfer-Encoding: gzip, chunked\r\n"), 501);
     error("TE in 1.0", "GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400);
 

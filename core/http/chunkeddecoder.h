@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace servelab::http {
+
+// Finds the end of a chunked request body (RFC 9112 §7.1) so it can be drained: sizes,
+// extensions, data, the last chunk and any trailer section. The data itself is discarded.
+class ChunkedDecoder
+{
+public:
+    enum class Status { NeedMore, Done, Error };
+
+    explicit ChunkedDecoder(std::uint64_t maxBody = 1 << 20) : m_maxBody(maxBody) {}
+
+    // Consumes bytes from `in`; *used tells how many. Done: the body ended within them.
+    Status feed(std::string_view in, std::size_t *used);
+    std::uint64_t bodyBytes() const { return m_body; }
+    bool tooLarge() const { return m_tooLarge; }
+
+private:
+    enum class State { Size, Extension, SizeLf, Data, DataCr, DataLf, Trailer, TrailerLf };
+
+    State m_state = State::Size;
+    std::uint64_t m_chunk = 0;
+    std::uint64_t m_body = 0;
+    std::uint64_t m_maxBody;
+    int m_sizeDigits = 0;
+    std::size_t m_lineLength = 0;
+    bool m_tooLarge = false;
+};
+
+} // namespace servelab::http
