@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,8 +10,7 @@ namespace servelab::server {
 struct OutgoingResponse;
 struct ServerOptions;
 
-enum class WriteStatus
-{
+enum class WriteStatus {
     Done,  // the response is out
     Again, // the socket is full; wait for EPOLLOUT
     Yield, // this connection had its share; let the others of the thread run
@@ -25,6 +25,16 @@ public:
     virtual ~BodyTransfer() = default;
     // Sends what it can of `response`, adding the bytes written to *sent.
     virtual WriteStatus write(int socket, OutgoingResponse &response, std::uint64_t *sent) = 0;
+
+protected:
+    // The unsent head, with MSG_MORE when `more` (so it shares a segment with the body).
+    static WriteStatus sendHead(int socket, OutgoingResponse &response, std::uint64_t *sent,
+                                bool more);
+    // One writev() of the unsent head (if any) and `length` body bytes at the response's offset;
+    // advances the response by what went out. Done only when all of it did.
+    static WriteStatus writeHeadAndBody(int socket, OutgoingResponse &response, const char *body,
+                                        std::size_t length, std::uint64_t *sent);
+    static WriteStatus statusForErrno();
 };
 
 // The transfer named `name` (the part of a mode after '+'), or nullptr if there is none.

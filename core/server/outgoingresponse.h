@@ -1,5 +1,6 @@
 #pragma once
 
+#include "filemapping.h"
 #include "http/documentroot.h"
 
 #include <cstdint>
@@ -16,12 +17,14 @@ struct OutgoingResponse
     http::OpenedFile file;
     off_t offset = 0;
     std::uint64_t remaining = 0;
+    FileMapping mapping; // used by the mmap transfer
 
     bool done() const { return headSent == head.size() && remaining == 0; }
     void clear()
     {
         head.clear();
         headSent = 0;
+        mapping.reset();
         file = http::OpenedFile{};
         offset = 0;
         remaining = 0;

@@ -12,15 +12,13 @@ namespace servelab::server {
 class SendfileTransfer final : public BodyTransfer
 {
 public:
-    SendfileTransfer(std::size_t threshold, std::size_t chunk);
+    explicit SendfileTransfer(const ServerOptions &options);
     WriteStatus write(int socket, OutgoingResponse &response, std::uint64_t *sent) override;
 
 private:
-    WriteStatus writeHeadWithBody(int socket, OutgoingResponse &response, std::uint64_t *sent);
-    WriteStatus writeHead(int socket, OutgoingResponse &response, std::uint64_t *sent);
-
     std::size_t m_threshold;
     std::size_t m_chunk;
+    bool m_coalesce;
     std::vector<char> m_scratch;
 };
 

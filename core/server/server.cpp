@@ -4,6 +4,8 @@
 #include "servermode.h"
 #include "serveroptions.h"
 
+#include <csignal>
+
 namespace servelab::server {
 
 std::unique_ptr<Server> createServer(const ServerOptions &options, std::string *error)
@@ -21,6 +23,9 @@ std::unique_ptr<Server> createServer(const ServerOptions &options, std::string *
             *error = "the listen backlog must be at least 1";
         return nullptr;
     }
+    // sendfile() has no MSG_NOSIGNAL: a client that leaves mid-body would raise SIGPIPE and
+    // kill the process. Every server ignores it, as nginx does; EPIPE is handled where it occurs.
+    std::signal(SIGPIPE, SIG_IGN);
     auto server = std::make_unique<EpollServer>(options);
     if (!server->openRoot(error))
         return nullptr;

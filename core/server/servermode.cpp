@@ -4,7 +4,7 @@ namespace servelab::server {
 
 std::vector<ServerMode> availableModes()
 {
-    return {{"epoll", "sendfile"}};
+    return {{"epoll", "sendfile"}, {"epoll", "copy"}, {"epoll", "mmap"}};
 }
 
 std::string availableModeList()
