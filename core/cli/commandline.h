@@ -20,6 +20,12 @@ public:
     bool parse(const QStringList &arguments, QTextStream &out, QTextStream &err, int *exitCode);
     // The value of `option` as a whole number in [min, max]; false after printing a line.
     bool number(const QString &option, qint64 min, qint64 max, qint64 *value, QTextStream &err);
+    // A size like 8K or 81000, within [min, max] bytes.
+    bool size(const QString &option, quint64 min, quint64 max, quint64 *bytes, QTextStream &err);
+    // A duration: "500ms", "5s" or plain seconds ("2.5"); at least 1 ms, at most maxMs.
+    bool duration(const QString &option, qint64 maxMs, int *ms, QTextStream &err);
+    // "on"/"off" (also yes/no, true/false, 1/0).
+    bool onOff(const QString &option, bool *value, QTextStream &err);
     int usageError(const QString &message, QTextStream &err) const;
 
 private:

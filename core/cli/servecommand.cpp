@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "commandline.h"
+#include "serveroptionsparser.h"
 
 #include "server/server.h"
 #include "server/servermode.h"
@@ -8,10 +9,19 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <pthread.h>
+#include <sys/resource.h>
 
 namespace servelab::cli {
+
+namespace {
+// stdio, the listening socket, an epoll set, an eventfd and a reserve fd per thread, and room to
+// open a file and accept a connection: below this the server cannot serve anything.
+constexpr qint64 minimumFdLimit = 16;
+} // namespace
 
 int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
@@ -20,18 +30,17 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         QStringLiteral("Serves a folder with a built-in server until SIGINT or SIGTERM."));
     auto &p = cl.parser();
     p.addOptions({
-        {QStringLiteral("mode"),
-         QStringLiteral("Server mode (available: %1).")
-             .arg(QString::fromStdString(server::availableModeList())),
-         QStringLiteral("mode"), QStringLiteral("epoll+sendfile")},
         {QStringLiteral("root"), QStringLiteral("Document root to serve."), QStringLiteral("dir")},
         {QStringLiteral("host"), QStringLiteral("Address to listen on."), QStringLiteral("address"),
          QStringLiteral("127.0.0.1")},
         {QStringLiteral("port"), QStringLiteral("Port; 0 lets the system choose."),
          QStringLiteral("port"), QStringLiteral("0")},
-        {QStringLiteral("threads"), QStringLiteral("Event-loop threads."), QStringLiteral("n"),
-         QStringLiteral("1")},
+        {QStringLiteral("fd-limit"),
+         QStringLiteral("Set RLIMIT_NOFILE of this process to n (the seeds' ulimit -n 1024); "
+                        "0 keeps the current limit."),
+         QStringLiteral("n"), QStringLiteral("0")},
     });
+    addServerOptions(cl);
     int code = exitOk;
     if (!cl.parse(arguments, out, err, &code))
         return code;
@@ -40,22 +49,37 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
             QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first()), err);
     if (!p.isSet(QStringLiteral("root")))
         return cl.usageError(QStringLiteral("--root DIR is required"), err);
-    qint64 port = 0;
-    qint64 threads = 1;
-    if (!cl.number(QStringLiteral("port"), 0, 65535, &port, err) ||
-        !cl.number(QStringLiteral("threads"), 1, 1024, &threads, err))
-        return exitUsage;
-
     server::ServerOptions options;
+    qint64 port = 0;
+    qint64 fdLimit = 0;
+    if (!cl.number(QStringLiteral("port"), 0, 65535, &port, err) ||
+        !cl.number(QStringLiteral("fd-limit"), 0, 1 << 20, &fdLimit, err) ||
+        !readServerOptions(cl, &options, err))
+        return exitUsage;
+    if (fdLimit != 0 && fdLimit < minimumFdLimit)
+        return cl.usageError(
+            QStringLiteral("--fd-limit %1 is too low: the server needs at least %2 "
+                           "descriptors for itself")
+                .arg(fdLimit)
+                .arg(minimumFdLimit),
+            err);
     options.root = QFileInfo(p.value(QStringLiteral("root"))).absoluteFilePath().toStdString();
-    options.mode = p.value(QStringLiteral("mode")).toStdString();
     options.host = p.value(QStringLiteral("host")).toStdString();
     options.port = static_cast<std::uint16_t>(port);
-    options.threads = static_cast<int>(threads);
+    const qint64 threads = options.threads;
     std::string error;
     auto server = server::createServer(options, &error);
     if (!server)
         return cl.usageError(QString::fromStdString(error), err);
+    if (fdLimit != 0) {
+        // Soft and hard alike: this process is the isolated target, and must not raise it back.
+        const rlimit limit{rlim_t(fdLimit), rlim_t(fdLimit)};
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+            err << "servelab-cli serve: cannot set the fd limit to " << fdLimit << ": "
+                << std::strerror(errno) << '\n';
+            return exitFailure;
+        }
+    }
 
     // Block the stop signals before the server threads exist, so they inherit the mask and
     // only this thread receives them, through sigwait().
@@ -75,7 +99,11 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     out << "listening on " << (host.contains(u':') ? u'[' + host + u']' : host) << ':'
         << server->port() << '\n'
         << "mode " << QString::fromStdString(options.mode) << ", " << threads << " thread"
-        << (threads > 1 ? "s" : "") << ", root " << QString::fromStdString(options.root) << '\n';
+        << (threads > 1 ? "s" : "") << ", root " << QString::fromStdString(options.root)
+        << ", max connections "
+        << (server->maxConnections() < 0 ? QStringLiteral("unlimited")
+                                         : QString::number(server->maxConnections()))
+        << '\n';
     out.flush();
     int signal = 0;
     sigwait(&stopSignals, &signal);
@@ -84,7 +112,8 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     const auto stats = server->stats();
     out << "stopped: " << stats.connectionsAccepted << " connections, " << stats.requests
         << " requests (" << stats.responses4xx << " 4xx, " << stats.responses5xx << " 5xx), "
-        << stats.bytesSent << " bytes sent\n";
+        << stats.bytesSent << " bytes sent, " << stats.refused << " connections refused, "
+        << stats.acceptEmfile << " EMFILE\n";
     out.flush();
     return exitOk;
 }

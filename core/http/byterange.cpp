@@ -30,7 +30,8 @@ ByteRange resolveByteRange(std::string_view header, std::uint64_t size)
         return range;
     }
     const auto first = parseDecimal(firstText);
-    const auto last = lastText.empty() ? std::optional<std::uint64_t>(UINT64_MAX) : parseDecimal(lastText);
+    const auto last =
+        lastText.empty() ? std::optional<std::uint64_t>(UINT64_MAX) : parseDecimal(lastText);
     if (!first || !last || *last < *first)
         return range; // invalid: ignore the header
     if (*first >= size) {

@@ -8,7 +8,8 @@ namespace servelab::http {
 // A Range request header applied to a representation of `size` bytes (RFC 9110 §14).
 struct ByteRange
 {
-    enum Kind {
+    enum Kind
+    {
         Whole,         // no usable Range: send 200 with everything
         Partial,       // send 206 with bytes [first, last]
         Unsatisfiable, // send 416 with "Content-Range: bytes */size"

@@ -65,7 +65,8 @@ ChunkedDecoder::Status ChunkedDecoder::feed(std::string_view in, std::size_t *us
             m_state = m_chunk == 0 ? State::Trailer : State::Data;
             break;
         case State::Data: {
-            const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(m_chunk, in.size() - i));
+            const auto n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(m_chunk, in.size() - i));
             i += n;
             m_chunk -= n;
             if (m_chunk == 0)

@@ -11,7 +11,12 @@ namespace servelab::http {
 class ChunkedDecoder
 {
 public:
-    enum class Status { NeedMore, Done, Error };
+    enum class Status
+    {
+        NeedMore,
+        Done,
+        Error
+    };
 
     explicit ChunkedDecoder(std::uint64_t maxBody = 1 << 20) : m_maxBody(maxBody) {}
 
@@ -21,7 +26,17 @@ public:
     bool tooLarge() const { return m_tooLarge; }
 
 private:
-    enum class State { Size, Extension, SizeLf, Data, DataCr, DataLf, Trailer, TrailerLf };
+    enum class State
+    {
+        Size,
+        Extension,
+        SizeLf,
+        Data,
+        DataCr,
+        DataLf,
+        Trailer,
+        TrailerLf
+    };
 
     State m_state = State::Size;
     std::uint64_t m_chunk = 0;

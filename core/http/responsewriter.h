@@ -18,7 +18,12 @@ struct ResponseHead
     bool acceptRanges = false;
     bool omitContentLength = false; // 304: the length would describe the unsent representation
     // 206: "Content-Range: bytes first-last/complete"; 416: "bytes */complete"
-    enum class Range { None, Partial, Unsatisfiable } range = Range::None;
+    enum class Range
+    {
+        None,
+        Partial,
+        Unsatisfiable
+    } range = Range::None;
     std::uint64_t rangeFirst = 0;
     std::uint64_t rangeLast = 0;
     std::uint64_t completeLength = 0;

@@ -13,7 +13,8 @@
 
 namespace servelab::server {
 
-std::unique_ptr<BodyTransfer> createBodyTransfer(const std::string &name, const ServerOptions &options)
+std::unique_ptr<BodyTransfer> createBodyTransfer(const std::string &name,
+                                                 const ServerOptions &options)
 {
     if (name == "sendfile")
         return std::make_unique<SendfileTransfer>(options);
@@ -33,7 +34,8 @@ WriteStatus BodyTransfer::sendHead(int socket, OutgoingResponse &r, std::uint64_
 {
     const int flags = MSG_NOSIGNAL | (more && r.remaining > 0 ? MSG_MORE : 0);
     while (r.headSent < r.head.size()) {
-        const ssize_t n = ::send(socket, r.head.data() + r.headSent, r.head.size() - r.headSent, flags);
+        const ssize_t n =
+            ::send(socket, r.head.data() + r.headSent, r.head.size() - r.headSent, flags);
         if (n < 0) {
             if (errno == EINTR)
                 continue;

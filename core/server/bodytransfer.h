@@ -10,7 +10,8 @@ namespace servelab::server {
 struct OutgoingResponse;
 struct ServerOptions;
 
-enum class WriteStatus {
+enum class WriteStatus
+{
     Done,  // the response is out
     Again, // the socket is full; wait for EPOLLOUT
     Yield, // this connection had its share; let the others of the thread run

@@ -257,7 +257,8 @@ void Connection::startFile(const http::Request &request, http::OpenedFile file)
     m_out.clear();
     http::appendResponseHead(m_out.head, head, m_context.date.now());
     m_out.offset = static_cast<off_t>(offset);
-    m_out.remaining = (headOnly || head.status == 304 || head.status == 416) ? 0 : head.contentLength;
+    m_out.remaining =
+        (headOnly || head.status == 304 || head.status == 416) ? 0 : head.contentLength;
     m_out.file = std::move(file);
     m_closeAfterResponse = !request.keepAlive;
     m_lingerAfterResponse = false;

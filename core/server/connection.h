@@ -18,7 +18,8 @@ struct LoopContext;
 class Connection
 {
 public:
-    enum class Next {
+    enum class Next
+    {
         Read,  // wait until the socket is readable
         Write, // wait until the socket is writable
         Yield, // runnable again at once, after the thread's other connections
@@ -40,7 +41,8 @@ public:
     Next onTimer();
 
 private:
-    enum class Phase {
+    enum class Phase
+    {
         Idle,      // between requests (keep-alive) or just accepted: no byte of a request yet
         Head,      // part of a request head has arrived
         Writing,   // a response is going out

@@ -10,8 +10,8 @@
 namespace servelab::server {
 
 CopyTransfer::CopyTransfer(const ServerOptions &options)
-    : m_chunk(std::max<std::size_t>(options.sendfileChunk, 4096)), m_coalesce(options.coalesceHeader),
-      m_buffer(std::max<std::size_t>(options.bufferSize, 512))
+    : m_chunk(std::max<std::size_t>(options.sendfileChunk, 4096)),
+      m_coalesce(options.coalesceHeader), m_buffer(std::max<std::size_t>(options.bufferSize, 512))
 {}
 
 WriteStatus CopyTransfer::write(int socket, OutgoingResponse &r, std::uint64_t *sent)
@@ -25,7 +25,8 @@ WriteStatus CopyTransfer::write(int socket, OutgoingResponse &r, std::uint64_t *
     while (r.remaining > 0) {
         if (budget == 0)
             return WriteStatus::Yield;
-        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(r.remaining, m_buffer.size()));
+        const auto want =
+            static_cast<std::size_t>(std::min<std::uint64_t>(r.remaining, m_buffer.size()));
         ssize_t got;
         do {
             got = pread(r.file.fd, m_buffer.data(), want, r.offset);
@@ -33,7 +34,8 @@ WriteStatus CopyTransfer::write(int socket, OutgoingResponse &r, std::uint64_t *
         if (got <= 0)
             return WriteStatus::Error; // read error, or the file was truncated
         const std::uint64_t before = *sent;
-        const auto status = writeHeadAndBody(socket, r, m_buffer.data(), static_cast<std::size_t>(got), sent);
+        const auto status =
+            writeHeadAndBody(socket, r, m_buffer.data(), static_cast<std::size_t>(got), sent);
         budget -= std::min<std::uint64_t>(budget, *sent - before);
         if (status != WriteStatus::Done)
             return status;

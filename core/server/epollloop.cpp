@@ -28,7 +28,6 @@ namespace {
 char listenTag;
 char wakeTag;
 constexpr int acceptBatch = 64;
-constexpr auto acceptPause = std::chrono::milliseconds(100);
 // Deadlines are checked by a scan of the thread's connections this often: O(n) four times a
 // second is cheaper than keeping a timer structure ordered on every request.
 constexpr std::int64_t timerScanMs = 250;
@@ -46,15 +45,18 @@ ServerMode modeOf(const ServerOptions &options)
 }
 } // namespace
 
-EpollLoop::EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options)
-    : m_listenFd(listenFd), m_transfer(createBodyTransfer(modeOf(options).transfer, options)),
-      m_context{root, *m_transfer, m_stats, options, {}, {}, nowMs()}, m_tcpNoDelay(options.tcpNoDelay)
+EpollLoop::EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options,
+                     ConnectionLimit &limit)
+    : m_listenFd(listenFd), m_acceptGuard(options.acceptStrategy, limit, m_stats),
+      m_transfer(createBodyTransfer(modeOf(options).transfer, options)),
+      m_context{root, *m_transfer, m_stats, options, {}, {}, nowMs()},
+      m_tcpNoDelay(options.tcpNoDelay)
 {}
 
 EpollLoop::~EpollLoop()
 {
     m_connections.clear();
-    for (int fd : {m_epollFd, m_wakeFd, m_reserveFd})
+    for (int fd : {m_epollFd, m_wakeFd})
         if (fd >= 0)
             ::close(fd);
 }
@@ -63,16 +65,13 @@ bool EpollLoop::init(std::string *error)
 {
     m_epollFd = epoll_create1(EPOLL_CLOEXEC);
     m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    // The reserve fd lets us accept-and-close when the process is out of fds, instead of
-    // spinning on a listening socket that stays readable (field-notes: EMFILE on accept).
-    m_reserveFd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     epoll_event listen{};
     listen.events = EPOLLIN | EPOLLEXCLUSIVE;
     listen.data.ptr = &listenTag;
     epoll_event wake{};
     wake.events = EPOLLIN;
     wake.data.ptr = &wakeTag;
-    if (m_epollFd < 0 || m_wakeFd < 0 ||
+    if (m_epollFd < 0 || m_wakeFd < 0 || !m_acceptGuard.init() ||
         epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
         epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_wakeFd, &wake) != 0) {
         if (error)
@@ -96,7 +95,8 @@ void EpollLoop::run()
         m_context.nowMs = nowMs();
         int timeout = -1;
         if (!m_connections.empty())
-            timeout = static_cast<int>(std::clamp<std::int64_t>(m_nextTimerScanMs - m_context.nowMs, 0, timerScanMs));
+            timeout = static_cast<int>(
+                std::clamp<std::int64_t>(m_nextTimerScanMs - m_context.nowMs, 0, timerScanMs));
         if (!m_yielded.empty()) {
             timeout = 0;
         } else if (!m_acceptEnabled) {
@@ -131,6 +131,8 @@ void EpollLoop::run()
         }
     }
     m_yielded.clear();
+    for (std::size_t i = 0; i < m_connections.size(); ++i)
+        m_acceptGuard.released();
     m_connections.clear();
 }
 
@@ -141,12 +143,19 @@ void EpollLoop::acceptAll()
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
-            if (errno == EMFILE || errno == ENFILE)
-                onAcceptExhausted();
-            else if (errno != EAGAIN && errno != EWOULDBLOCK)
+            if (errno == EMFILE || errno == ENFILE) {
+                const auto pause = m_acceptGuard.onExhausted(m_listenFd);
+                if (pause.count() > 0) {
+                    setAcceptEnabled(false);
+                    m_acceptResume = std::chrono::steady_clock::now() + pause;
+                }
+            } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
                 qCWarning(lcEpoll, "accept failed: %s", std::strerror(errno));
+            }
             return;
         }
+        if (!m_acceptGuard.admit(fd))
+            continue;
         if (m_tcpNoDelay) {
             const int one = 1;
             setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -157,39 +166,12 @@ void EpollLoop::acceptAll()
         event.data.ptr = connection.get();
         if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &event) != 0) {
             qCWarning(lcEpoll, "cannot watch a connection: %s", std::strerror(errno));
+            m_acceptGuard.released();
             continue; // the unique_ptr closes it
         }
         AtomicServerStats::bump(m_stats.connectionsAccepted);
         m_connections.emplace(connection.get(), std::move(connection));
     }
-}
-
-void EpollLoop::onAcceptExhausted()
-{
-    AtomicServerStats::bump(m_stats.acceptEmfile);
-    ++m_emfileSinceLog;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - m_lastEmfileLog >= std::chrono::seconds(1)) {
-        qCWarning(lcEpoll, "accept: %s (%llu times since the last report); refusing connections",
-                  std::strerror(EMFILE), static_cast<unsigned long long>(m_emfileSinceLog));
-        m_emfileSinceLog = 0;
-        m_lastEmfileLog = now;
-    }
-    // Spend the reserve fd to take the waiting connections off the queue and close them, so
-    // their clients hear a clear close rather than time out, then take it back.
-    if (m_reserveFd >= 0) {
-        ::close(m_reserveFd);
-        for (int i = 0; i < acceptBatch; ++i) {
-            const int fd = accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC);
-            if (fd < 0)
-                break;
-            ::close(fd);
-        }
-        m_reserveFd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    }
-    // Back off either way: the listening socket is level-triggered and would wake us at once.
-    setAcceptEnabled(false);
-    m_acceptResume = now + acceptPause;
 }
 
 void EpollLoop::setAcceptEnabled(bool enabled)
@@ -231,6 +213,7 @@ void EpollLoop::close(Connection *connection)
 {
     std::erase(m_yielded, connection);
     m_connections.erase(connection); // closing the fd also removes it from the epoll set
+    m_acceptGuard.released();
 }
 
 void EpollLoop::expireTimers()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "acceptguard.h"
 #include "connection.h"
 #include "loopcontext.h"
 #include "serverstats.h"
@@ -20,7 +21,8 @@ struct ServerOptions;
 class EpollLoop
 {
 public:
-    EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options);
+    EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options,
+              ConnectionLimit &limit);
     EpollLoop(const EpollLoop &) = delete;
     EpollLoop &operator=(const EpollLoop &) = delete;
     ~EpollLoop();
@@ -32,7 +34,6 @@ public:
 
 private:
     void acceptAll();
-    void onAcceptExhausted();
     void setAcceptEnabled(bool enabled);
     void dispatch(Connection *connection, unsigned events);
     void apply(Connection *connection, Connection::Next next);
@@ -43,9 +44,9 @@ private:
     int m_listenFd;
     int m_epollFd = -1;
     int m_wakeFd = -1;
-    int m_reserveFd = -1;
     std::atomic<bool> m_stopping{false};
     AtomicServerStats m_stats;
+    AcceptGuard m_acceptGuard;
     std::unique_ptr<BodyTransfer> m_transfer;
     LoopContext m_context;
     std::unordered_map<Connection *, std::unique_ptr<Connection>> m_connections;
@@ -53,8 +54,6 @@ private:
     bool m_tcpNoDelay;
     bool m_acceptEnabled = true;
     std::chrono::steady_clock::time_point m_acceptResume;
-    std::chrono::steady_clock::time_point m_lastEmfileLog;
-    std::uint64_t m_emfileSinceLog = 0;
     std::int64_t m_nextTimerScanMs = 0;
 };
 

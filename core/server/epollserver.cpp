@@ -25,10 +25,12 @@ bool EpollServer::start(std::string *error)
         return false;
     }
     m_loops.clear();
+    m_limit = std::make_unique<ConnectionLimit>(
+        ConnectionLimit::resolve(m_options.maxConnections, m_options.threads));
     if (!m_listener.open(m_options.host, m_options.port, m_options.backlog, error))
         return false;
     for (int i = 0; i < m_options.threads; ++i) {
-        auto loop = std::make_unique<EpollLoop>(m_listener.fd(), m_root, m_options);
+        auto loop = std::make_unique<EpollLoop>(m_listener.fd(), m_root, m_options, *m_limit);
         if (!loop->init(error)) {
             m_loops.clear();
             m_listener.close();

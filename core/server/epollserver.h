@@ -1,5 +1,6 @@
 #pragma once
 
+#include "acceptguard.h"
 #include "http/documentroot.h"
 #include "listener.h"
 #include "server.h"
@@ -28,11 +29,13 @@ public:
     void stop() override;
     std::uint16_t port() const override { return m_listener.port(); }
     ServerStats stats() const override;
+    int maxConnections() const override { return m_limit ? m_limit->max() : 0; }
 
 private:
     ServerOptions m_options;
     http::DocumentRoot m_root;
     Listener m_listener;
+    std::unique_ptr<ConnectionLimit> m_limit;
     std::vector<std::unique_ptr<EpollLoop>> m_loops;
     std::vector<std::thread> m_threads;
     std::mutex m_lifecycle;

@@ -16,7 +16,8 @@ constexpr std::uint64_t sendfileMax = 0x7ffff000;
 } // namespace
 
 SendfileTransfer::SendfileTransfer(const ServerOptions &options)
-    : m_threshold(options.sendfileThreshold), m_chunk(std::max<std::size_t>(options.sendfileChunk, 4096)),
+    : m_threshold(options.sendfileThreshold),
+      m_chunk(std::max<std::size_t>(options.sendfileChunk, 4096)),
       m_coalesce(options.coalesceHeader)
 {}
 

@@ -21,6 +21,8 @@ public:
     virtual void stop() = 0;
     virtual std::uint16_t port() const = 0;
     virtual ServerStats stats() const = 0;
+    // The connection limit in force once started (< 0: unlimited).
+    virtual int maxConnections() const = 0;
 };
 
 // Validates options.mode and the other options, opens the root, and builds the server.

@@ -6,6 +6,15 @@
 
 namespace servelab::server {
 
+// What a server does when accept() fails with EMFILE/ENFILE (field-notes: a level-triggered
+// listening socket stays readable, so doing nothing spins).
+enum class AcceptStrategy
+{
+    ReserveFd, // close a reserved fd, accept-and-close the waiting connections, reopen it, pause
+    Backoff,   // stop accepting for 100 ms (nginx)
+    None,      // retry at once: reproduces the seed's flood (logs stay rate-limited)
+};
+
 struct ServerOptions
 {
     std::string root;
@@ -33,6 +42,11 @@ struct ServerOptions
     int sendTimeoutMs = 60000; // without progress
     int lingerTimeoutMs = 2000;
     int maxRequestsPerConnection = 1000; // 0: unlimited
+    // Open connections allowed at once, across threads; beyond it new ones are accepted and
+    // closed at once. 0: derived from RLIMIT_NOFILE so each connection can also open its file
+    // (two fds each); -1: unlimited, so the fd limit itself is what stops accept (EMFILE).
+    int maxConnections = 0;
+    AcceptStrategy acceptStrategy = AcceptStrategy::ReserveFd;
     std::uint64_t maxBodyBytes = 1 << 20; // a larger request body gets 413
 };
 

@@ -11,6 +11,7 @@ ServerStats &ServerStats::operator+=(const ServerStats &o)
     responses5xx += o.responses5xx;
     bytesSent += o.bytesSent;
     acceptEmfile += o.acceptEmfile;
+    refused += o.refused;
     return *this;
 }
 
@@ -36,6 +37,7 @@ ServerStats AtomicServerStats::snapshot() const
     s.responses5xx = responses5xx.load(r);
     s.bytesSent = bytesSent.load(r);
     s.acceptEmfile = acceptEmfile.load(r);
+    s.refused = refused.load(r);
     return s;
 }
 

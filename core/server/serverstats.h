@@ -15,6 +15,7 @@ struct ServerStats
     std::uint64_t responses5xx = 0;
     std::uint64_t bytesSent = 0;
     std::uint64_t acceptEmfile = 0;
+    std::uint64_t refused = 0; // accepted and closed at once: over the limit, or out of fds
 
     ServerStats &operator+=(const ServerStats &other);
 };
@@ -29,6 +30,7 @@ struct AtomicServerStats
     std::atomic<std::uint64_t> responses5xx{0};
     std::atomic<std::uint64_t> bytesSent{0};
     std::atomic<std::uint64_t> acceptEmfile{0};
+    std::atomic<std::uint64_t> refused{0};
 
     static void bump(std::atomic<std::uint64_t> &counter, std::uint64_t by = 1)
     {

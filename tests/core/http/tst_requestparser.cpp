@@ -98,8 +98,8 @@ void TestRequestParser::framingAndConditionalFields()
 {
     RequestParser parser;
     QCOMPARE(parser.parse(view(get11("Transfer-Encoding: Chunked\r\n"
-                                "If-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
-                                "Range: bytes=0-99\r\n"))),
+                                     "If-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
+                                     "Range: bytes=0-99\r\n"))),
              Status::Done);
     QVERIFY(parser.request().chunked);
     QCOMPARE(qint64(parser.request().ifModifiedSince), qint64(784111777));

@@ -9,9 +9,9 @@
 #include <QTest>
 
 #include <arpa/inet.h>
+#include <atomic>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <atomic>
 #include <thread>
 #include <unistd.h>
 
@@ -110,8 +110,9 @@ private:
     std::string m_mode;
     bool m_coalesce;
     QTemporaryDir m_root;
-    QList<quint64> m_sizes{0,          1,       4096,         48 * 1024 - 1, 48 * 1024,
-                           48 * 1024 + 1, 1 << 20, (1 << 20) + 7, 5 << 20,       32 << 20};
+    QList<quint64> m_sizes{
+        0,       1,       4096, 48 * 1024 - 1, 48 * 1024, 48 * 1024 + 1, 1 << 20, (1 << 20) + 7,
+        5 << 20, 32 << 20};
 
     server::ServerOptions defaults(int threads = 2)
     {
@@ -287,7 +288,8 @@ private Q_SLOTS:
         QVERIFY2(head.startsWith("HTTP/1.1 304 Not Modified\r\n"), head.constData());
         QVERIFY(!head.contains("Content-Length"));
         QVERIFY(body.isEmpty());
-        c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nIf-Modified-Since: Thu, 01 Jan 1970 00:00:01 GMT\r\n\r\n");
+        c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nIf-Modified-Since: Thu, 01 Jan 1970 00:00:01 "
+               "GMT\r\n\r\n");
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY(head.startsWith("HTTP/1.1 200"));
         QCOMPARE(body.size(), 4096);
@@ -300,15 +302,18 @@ private Q_SLOTS:
         QTest::addColumn<int>("status");
         QTest::addColumn<qint64>("first");
         QTest::addColumn<qint64>("last");
-        QTest::newRow("small middle") << quint64(4096) << QByteArray("bytes=100-199") << 206 << qint64(100) << qint64(199);
-        QTest::newRow("small suffix") << quint64(4096) << QByteArray("bytes=-10") << 206 << qint64(4086) << qint64(4095);
+        QTest::newRow("small middle")
+            << quint64(4096) << QByteArray("bytes=100-199") << 206 << qint64(100) << qint64(199);
+        QTest::newRow("small suffix")
+            << quint64(4096) << QByteArray("bytes=-10") << 206 << qint64(4086) << qint64(4095);
         QTest::newRow("large open end") << quint64(5 << 20) << QByteArray("bytes=5000000-") << 206
                                         << qint64(5000000) << qint64((5 << 20) - 1);
-        QTest::newRow("large middle") << quint64(5 << 20) << QByteArray("bytes=1000000-3999999") << 206
-                                      << qint64(1000000) << qint64(3999999);
-        QTest::newRow("past the end") << quint64(4096) << QByteArray("bytes=5000-") << 416 << qint64(0) << qint64(-1);
-        QTest::newRow("multi is whole") << quint64(4096) << QByteArray("bytes=0-1,5-6") << 200 << qint64(0)
-                                        << qint64(4095);
+        QTest::newRow("large middle") << quint64(5 << 20) << QByteArray("bytes=1000000-3999999")
+                                      << 206 << qint64(1000000) << qint64(3999999);
+        QTest::newRow("past the end")
+            << quint64(4096) << QByteArray("bytes=5000-") << 416 << qint64(0) << qint64(-1);
+        QTest::newRow("multi is whole")
+            << quint64(4096) << QByteArray("bytes=0-1,5-6") << 200 << qint64(0) << qint64(4095);
     }
     void byteRanges()
     {
@@ -319,14 +324,15 @@ private Q_SLOTS:
         QFETCH(qint64, last);
         auto s = startServer(1);
         RawConnection c(s->port());
-        c.send("GET /" + lab::DocRootGenerator::fileNameFor(size).toUtf8() + " HTTP/1.1\r\nHost: t\r\nRange: " +
-               range + "\r\n\r\n");
+        c.send("GET /" + lab::DocRootGenerator::fileNameFor(size).toUtf8() +
+               " HTTP/1.1\r\nHost: t\r\nRange: " + range + "\r\n\r\n");
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY2(head.startsWith("HTTP/1.1 " + QByteArray::number(status)), head.constData());
         if (status == 206)
             QVERIFY(head.contains("Content-Range: bytes " + QByteArray::number(first) + '-' +
-                                  QByteArray::number(last) + '/' + QByteArray::number(size) + "\r\n"));
+                                  QByteArray::number(last) + '/' + QByteArray::number(size) +
+                                  "\r\n"));
         if (status == 416)
             QVERIFY(head.contains("Content-Range: bytes */" + QByteArray::number(size) + "\r\n"));
         QCOMPARE(body, lab::DocRootGenerator::contentFor(size).mid(first, last - first + 1));
@@ -408,7 +414,8 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         QVERIFY(c.closedByPeer()); // blocks until the server closes (or the 5 s receive timeout)
-        QVERIFY2(clock.elapsed() >= 250 && clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(clock.elapsed() >= 250 && clock.elapsed() < 2000,
+                 qPrintable(QString::number(clock.elapsed())));
     }
 
     void slowlorisIsCutAtTheHeaderDeadline()
@@ -561,7 +568,8 @@ int main(int argc, char *argv[])
     int failures = 0;
     for (const auto &mode : server::availableModes()) {
         for (bool coalesce : {true, false}) {
-            qInfo("=== mode %s, header coalescing %s", mode.name().c_str(), coalesce ? "on" : "off");
+            qInfo("=== mode %s, header coalescing %s", mode.name().c_str(),
+                  coalesce ? "on" : "off");
             TestServer test(mode.name(), coalesce);
             failures += QTest::qExec(&test, argc, argv);
         }

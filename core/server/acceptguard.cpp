@@ -1,0 +1,152 @@
+#include "acceptguard.h"
+
+#include "serverstats.h"
+
+#include <QLoggingCategory>
+
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcAccept, "servelab.server.accept")
+
+namespace servelab::server {
+
+namespace {
+constexpr int acceptBatch = 64;
+constexpr std::chrono::milliseconds acceptPause{100};
+
+int openFdCount()
+{
+    int count = 0;
+    if (DIR *dir = opendir("/proc/self/fd")) {
+        while (readdir(dir))
+            ++count;
+        closedir(dir);
+        count -= 3; // ".", ".." and the directory's own fd
+    }
+    return count;
+}
+} // namespace
+
+int ConnectionLimit::resolve(int requested, int threads)
+{
+    if (requested != 0)
+        return requested;
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return -1;
+    // What is open now, three fds per thread (epoll, eventfd, reserve) and a little slack;
+    // each connection may hold its socket and the file it is sending.
+    const long spare = long(limit.rlim_cur) - openFdCount() - 3L * threads - 4;
+    return static_cast<int>(std::max(1L, spare / 2));
+}
+
+bool ConnectionLimit::tryAcquire()
+{
+    if (m_max < 0) {
+        m_open.fetch_add(1, std::memory_order_relaxed);
+        return true;
+    }
+    int open = m_open.load(std::memory_order_relaxed);
+    while (open < m_max) {
+        if (m_open.compare_exchange_weak(open, open + 1, std::memory_order_relaxed))
+            return true;
+    }
+    return false;
+}
+
+bool AcceptGuard::RateLimited::due()
+{
+    ++count;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last < std::chrono::seconds(1))
+        return false;
+    last = now;
+    return true;
+}
+
+AcceptGuard::AcceptGuard(AcceptStrategy strategy, ConnectionLimit &limit, AtomicServerStats &stats)
+    : m_strategy(strategy), m_limit(limit), m_stats(stats)
+{}
+
+AcceptGuard::~AcceptGuard()
+{
+    if (m_reserveFd >= 0)
+        ::close(m_reserveFd);
+}
+
+bool AcceptGuard::init()
+{
+    reopenReserve();
+    return m_strategy != AcceptStrategy::ReserveFd || m_reserveFd >= 0;
+}
+
+void AcceptGuard::reopenReserve()
+{
+    if (m_strategy == AcceptStrategy::ReserveFd && m_reserveFd < 0)
+        m_reserveFd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+void AcceptGuard::released()
+{
+    m_limit.release();
+    // Another thread may have taken the fd we freed before we could reopen the reserve; a
+    // closed connection gives one back.
+    reopenReserve();
+}
+
+bool AcceptGuard::admit(int fd)
+{
+    if (m_limit.tryAcquire())
+        return true;
+    // Refused with a clear close rather than left to time out in the backlog.
+    ::close(fd);
+    AtomicServerStats::bump(m_stats.refused);
+    if (m_refusedLog.due()) {
+        qCWarning(lcAccept,
+                  "connection limit %d reached: %llu connections refused in the last second",
+                  m_limit.max(), static_cast<unsigned long long>(m_refusedLog.count));
+        m_refusedLog.count = 0;
+    }
+    return false;
+}
+
+std::chrono::milliseconds AcceptGuard::onExhausted(int listenFd)
+{
+    AtomicServerStats::bump(m_stats.acceptEmfile);
+    if (m_emfileLog.due()) {
+        qCWarning(lcAccept, "accept: %s (%llu times in the last second, %d connections open)",
+                  std::strerror(EMFILE), static_cast<unsigned long long>(m_emfileLog.count),
+                  m_limit.open());
+        m_emfileLog.count = 0;
+    }
+    switch (m_strategy) {
+    case AcceptStrategy::ReserveFd:
+        if (m_reserveFd >= 0) {
+            ::close(m_reserveFd);
+            for (int i = 0; i < acceptBatch; ++i) {
+                const int fd = accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+                if (fd < 0)
+                    break; // EAGAIN: the queue is empty (stop here: libuv once looped forever)
+                ::close(fd);
+                AtomicServerStats::bump(m_stats.refused);
+            }
+            m_reserveFd = -1;
+            reopenReserve();
+        } else {
+            reopenReserve();
+        }
+        // Back off as well: the listening socket is level-triggered and would wake us at once.
+        return acceptPause;
+    case AcceptStrategy::Backoff: return acceptPause;
+    case AcceptStrategy::None: return std::chrono::milliseconds(0);
+    }
+    return acceptPause;
+}
+
+} // namespace servelab::server
