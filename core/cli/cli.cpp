@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "servelab_config.h"
+#include "server/servermode.h"
 
 #include <QTextStream>
 
@@ -16,7 +17,8 @@ void printUsage(QTextStream &out)
            "  serve   run a built-in server:     serve --mode epoll+sendfile --root DIR [--port "
            "0]\n"
            "  load    load a URL as ab does:     load URL [-n N] [-c N] [-k] [--json]\n"
-           "  sweep   KiB/s for each file size:  sweep [--sizes 4K..32M] [-c 1] [-n 200]\n\n"
+           "  sweep   KiB/s for each file size:  sweep [--sizes 4K..32M] [-c 1] [-n 200]\n"
+           "  modes   the server modes this build has, one per line\n\n"
            "'servelab-cli COMMAND --help' tells more. Exit status: 0 done, 1 the run failed,\n"
            "2 bad arguments.\n";
     out.flush();
@@ -35,6 +37,12 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return loadCommand(rest, out, err);
     if (command == u"sweep")
         return sweepCommand(rest, out, err);
+    if (command == u"modes") {
+        for (const auto &mode : server::availableModes())
+            out << QString::fromStdString(mode.name()) << '\n';
+        out.flush();
+        return exitOk;
+    }
     if (command == u"--help" || command == u"-h" || command == u"help") {
         printUsage(out);
         return exitOk;

@@ -73,6 +73,12 @@ void addServerOptions(CommandLine &commandLine)
             QStringLiteral("On EMFILE: reserve-fd (accept-and-close with a spare fd, pause), "
                            "backoff (pause 100 ms) or none (retry at once, as the seed's flood)."),
             "strategy", QStringLiteral("reserve-fd")),
+        option("open-file-cache",
+               QStringLiteral("Files kept open per thread (nginx open_file_cache); 0: open each "
+                              "request's file anew."),
+               "entries", QString::number(d.openFileCacheEntries)),
+        option("open-file-valid", QStringLiteral("How long a cached file is trusted."), "time",
+               msText(d.openFileCacheValidMs)),
     });
 }
 
@@ -82,6 +88,7 @@ bool readServerOptions(CommandLine &cl, server::ServerOptions *o, QTextStream &e
     qint64 threads = 0;
     qint64 backlog = 0;
     qint64 maxRequests = 0;
+    qint64 cacheEntries = 0;
     quint64 buffer = 0;
     quint64 threshold = 0;
     quint64 chunk = 0;
@@ -89,6 +96,8 @@ bool readServerOptions(CommandLine &cl, server::ServerOptions *o, QTextStream &e
     if (!cl.number(QStringLiteral("threads"), 1, 1024, &threads, err) ||
         !cl.number(QStringLiteral("backlog"), 1, 65535, &backlog, err) ||
         !cl.number(QStringLiteral("max-requests"), 0, 1'000'000'000, &maxRequests, err) ||
+        !cl.number(QStringLiteral("open-file-cache"), 0, 1'000'000, &cacheEntries, err) ||
+        !cl.duration(QStringLiteral("open-file-valid"), 3'600'000, &o->openFileCacheValidMs, err) ||
         !cl.size(QStringLiteral("buffer"), 512, 64 << 20, &buffer, err) ||
         !cl.size(QStringLiteral("sendfile-threshold"), 1, 64 << 20, &threshold, err) ||
         !cl.size(QStringLiteral("chunk"), 4096, quint64(1) << 31, &chunk, err) ||
@@ -128,6 +137,7 @@ bool readServerOptions(CommandLine &cl, server::ServerOptions *o, QTextStream &e
     o->threads = static_cast<int>(threads);
     o->backlog = static_cast<int>(backlog);
     o->maxRequestsPerConnection = static_cast<int>(maxRequests);
+    o->openFileCacheEntries = static_cast<int>(cacheEntries);
     o->bufferSize = static_cast<std::size_t>(buffer);
     o->sendfileThreshold = static_cast<std::size_t>(threshold);
     o->sendfileChunk = static_cast<std::size_t>(chunk);

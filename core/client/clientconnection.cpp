@@ -38,6 +38,7 @@ ClientConnection::Outcome ClientConnection::failed(ErrorKind kind)
 ClientConnection::Outcome ClientConnection::begin(std::int64_t now)
 {
     m_startedAt = now;
+    m_hangUp = false;
     m_sent = 0;
     m_head.clear();
     m_parser.reset();
@@ -80,6 +81,7 @@ ClientConnection::Outcome ClientConnection::connect()
 
 ClientConnection::Outcome ClientConnection::onEvent(unsigned events)
 {
+    m_hangUp = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
     if (m_state == State::Connecting) {
         if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
             return {};
@@ -171,6 +173,10 @@ ClientConnection::Outcome ClientConnection::receive()
         const Outcome outcome = consumeBody(bodyPart, false);
         if (outcome.type != Outcome::Pending)
             return outcome;
+        // A short read emptied the socket; the next bytes raise a new edge (saves the EAGAIN).
+        // Not after a hang-up: the EOF's edge is this one, so read on to it.
+        if (static_cast<std::size_t>(n) < m_scratch.size() && m_headDone && !m_hangUp)
+            return {};
     }
 }
 

@@ -71,14 +71,15 @@ int statusForErrno(int error)
 
 OpenedFile::OpenedFile(OpenedFile &&other) noexcept
     : status(other.status), fd(other.release()), size(other.size), modified(other.modified),
-      contentType(other.contentType)
+      contentType(other.contentType), owner(std::move(other.owner))
 {}
 
 OpenedFile &OpenedFile::operator=(OpenedFile &&other) noexcept
 {
     if (this != &other) {
-        if (fd >= 0)
+        if (fd >= 0 && !owner)
             close(fd);
+        owner = std::move(other.owner);
         status = other.status;
         size = other.size;
         modified = other.modified;
@@ -90,7 +91,7 @@ OpenedFile &OpenedFile::operator=(OpenedFile &&other) noexcept
 
 OpenedFile::~OpenedFile()
 {
-    if (fd >= 0)
+    if (fd >= 0 && !owner)
         close(fd);
 }
 

@@ -2,12 +2,14 @@
 
 #include <cstdint>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace servelab::http {
 
-// An open file ready to be served. Owns fd; move-only.
+// An open file ready to be served. Owns fd unless `owner` is set: then the fd belongs to an
+// open-file cache entry, which `owner` keeps alive until this response is done. Move-only.
 struct OpenedFile
 {
     int status = 0; // 200 when fd is valid, else 403, 404 or 500
@@ -15,6 +17,7 @@ struct OpenedFile
     std::uint64_t size = 0;
     std::time_t modified = 0;
     std::string_view contentType;
+    std::shared_ptr<const void> owner;
 
     OpenedFile() = default;
     OpenedFile(OpenedFile &&other) noexcept;

@@ -59,7 +59,11 @@ std::time_t parseHttpDate(std::string_view text)
 
 std::string_view DateCache::now()
 {
-    const std::time_t t = std::time(nullptr);
+    return format(std::time(nullptr));
+}
+
+std::string_view DateCache::format(std::time_t t)
+{
     if (t != m_second) {
         m_second = t;
         m_text = formatHttpDate(t);

@@ -18,6 +18,8 @@ class DateCache
 {
 public:
     std::string_view now();
+    // t formatted, remembered until a different t is asked for.
+    std::string_view format(std::time_t t);
 
 private:
     std::time_t m_second = -1;

@@ -73,7 +73,10 @@ void appendResponseHead(std::string &out, const ResponseHead &head, std::string_
         out += "\r\nAccept-Ranges: bytes";
     if (head.lastModified >= 0) {
         out += "\r\nLast-Modified: ";
-        out += formatHttpDate(head.lastModified);
+        if (!head.lastModifiedText.empty())
+            out += head.lastModifiedText;
+        else
+            out += formatHttpDate(head.lastModified);
     }
     if (head.status == 405)
         out += "\r\nAllow: GET, HEAD";

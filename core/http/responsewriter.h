@@ -12,7 +12,8 @@ struct ResponseHead
     int status = 200;
     std::uint64_t contentLength = 0;
     std::string_view contentType;
-    std::time_t lastModified = -1; // -1: no Last-Modified
+    std::time_t lastModified = -1;     // -1: no Last-Modified
+    std::string_view lastModifiedText; // lastModified already formatted, when the caller has it
     bool keepAlive = true;
     bool http10 = false; // an HTTP/1.0 client needs "Connection: keep-alive" spelled out
     bool acceptRanges = false;

@@ -16,7 +16,7 @@
 namespace servelab::server {
 
 namespace {
-constexpr std::size_t readChunk = 16 * 1024;
+constexpr std::size_t readChunk = 4096; // request heads are small; bodies are only drained
 }
 
 Connection::Connection(int fd, LoopContext &context)
@@ -38,21 +38,24 @@ void Connection::setPhase(Phase phase, int timeoutMs)
     m_deadlineMs = m_context.nowMs + timeoutMs;
 }
 
-Connection::Next Connection::onReadable()
+Connection::Next Connection::onReadable(bool hangUp)
 {
     if (m_phase == Phase::Writing)
         return Next::Write;
     // Read until EAGAIN (edge-triggered), but never hold more than one maximal head plus a
     // chunk: past that the parser has already refused the request.
     const std::size_t cap = m_context.limits.maxHeadBytes + readChunk;
-    while (!m_peerClosed && m_in.size() - m_inStart < cap) {
-        const std::size_t used = m_in.size();
-        m_in.resize(used + readChunk);
-        const ssize_t n = ::recv(m_fd, m_in.data() + used, readChunk, 0);
-        m_in.resize(used + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+    while (!m_peerClosed && m_in.size() < cap) {
+        const ssize_t n = ::recv(m_fd, m_in.prepare(readChunk), readChunk, 0);
         if (n > 0) {
+            m_in.commit(static_cast<std::size_t>(n));
             if (m_phase == Phase::Lingering)
-                m_in.clear(); // discarded: we only wait for the client to finish sending
+                m_in.consume(m_in.size()); // discarded: we only wait for the client to finish
+            // A short read emptied the socket: the next byte raises a new edge, so skip the
+            // recv() that would only say EAGAIN (one syscall per request). Unless the peer
+            // hung up: then read on to the EOF, whose edge has been spent already.
+            if (static_cast<std::size_t>(n) < readChunk && !hangUp)
+                break;
             continue;
         }
         if (n == 0)
@@ -93,20 +96,13 @@ Connection::Next Connection::onTimer()
 
 void Connection::consume(std::size_t bytes)
 {
-    m_inStart += bytes;
-    if (m_inStart == m_in.size()) {
-        m_in.clear();
-        m_inStart = 0;
-    } else if (m_inStart > readChunk) {
-        m_in.erase(0, m_inStart);
-        m_inStart = 0;
-    }
+    m_in.consume(bytes);
 }
 
 // Returns true once the body of the answered request is fully drained.
 bool Connection::drainBody()
 {
-    const std::string_view available = std::string_view(m_in).substr(m_inStart);
+    const std::string_view available = m_in.data();
     if (m_bodyChunked) {
         std::size_t used = 0;
         const auto status = m_chunked.feed(available, &used);
@@ -134,11 +130,11 @@ Connection::Next Connection::process()
                 return m_peerClosed ? Next::Close : Next::Read;
             setPhase(Phase::Idle, m_context.options.keepAliveTimeoutMs);
         }
-        if (m_inStart == m_in.size())
+        if (m_in.empty())
             return m_peerClosed ? Next::Close : Next::Read;
         if (m_phase == Phase::Idle)
             setPhase(Phase::Head, m_context.options.headerTimeoutMs);
-        const auto status = m_parser.parse(std::string_view(m_in).substr(m_inStart));
+        const auto status = m_parser.parse(m_in.data());
         if (status == http::RequestParser::Status::NeedMore)
             return m_peerClosed ? Next::Close : Next::Read;
         if (status == http::RequestParser::Status::Error) {
@@ -183,14 +179,13 @@ Connection::Next Connection::writeResponse()
 Connection::Next Connection::responseDone()
 {
     m_out.clear();
-    const bool unread = m_inStart != m_in.size() || m_bodyToSkip > 0 || m_bodyChunked;
+    const bool unread = !m_in.empty() || m_bodyToSkip > 0 || m_bodyChunked;
     if (m_closeAfterResponse) {
         // Closing with unread input makes the kernel send RST, which can destroy the response
         // still in flight to the client. Half-close and read until the client is done instead.
         if ((m_lingerAfterResponse || unread) && !m_peerClosed) {
             ::shutdown(m_fd, SHUT_WR);
             m_in.clear();
-            m_inStart = 0;
             setPhase(Phase::Lingering, m_context.options.lingerTimeoutMs);
             return Next::Read;
         }
@@ -200,6 +195,8 @@ Connection::Next Connection::responseDone()
         setPhase(Phase::Body, m_context.options.headerTimeoutMs);
     else
         setPhase(Phase::Idle, m_context.options.keepAliveTimeoutMs);
+    if (m_in.empty())
+        m_in.clear(); // an idle keep-alive connection holds no buffer
     return Next::Read;
 }
 
@@ -214,7 +211,8 @@ void Connection::startResponse(const http::Request &request)
     const auto path = http::normalizedPath(request.target);
     if (!path)
         return startError(400, false, http10, headOnly);
-    http::OpenedFile file = m_context.root.openFile(*path);
+    http::OpenedFile file = m_context.fileCache ? m_context.fileCache->open(*path, m_context.nowMs)
+                                                : m_context.root.openFile(*path);
     if (file.status != 200)
         return startError(file.status, keepAlive, http10, headOnly);
     http::Request effective = request;
@@ -228,6 +226,7 @@ void Connection::startFile(const http::Request &request, http::OpenedFile file)
     http::ResponseHead head;
     head.contentType = file.contentType;
     head.lastModified = file.modified;
+    head.lastModifiedText = m_context.lastModified.format(file.modified);
     head.keepAlive = request.keepAlive;
     head.http10 = request.versionMinor == 0;
     head.acceptRanges = true;

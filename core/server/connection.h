@@ -3,6 +3,7 @@
 #include "http/chunkeddecoder.h"
 #include "http/requestparser.h"
 #include "outgoingresponse.h"
+#include "readbuffer.h"
 
 #include <cstdint>
 #include <string>
@@ -35,7 +36,8 @@ public:
     bool writing() const { return m_phase == Phase::Writing; }
     std::int64_t deadlineMs() const { return m_deadlineMs; }
 
-    Next onReadable();
+    // hangUp: the event model saw the peer close its side (EPOLLRDHUP) with this readiness.
+    Next onReadable(bool hangUp = true);
     Next onWritable();
     // Called by the event model once the deadline has passed.
     Next onTimer();
@@ -62,8 +64,7 @@ private:
 
     int m_fd;
     LoopContext &m_context;
-    std::string m_in;
-    std::size_t m_inStart = 0;
+    ReadBuffer m_in;
     http::RequestParser m_parser;
     Phase m_phase = Phase::Idle;
     std::int64_t m_deadlineMs = 0;

@@ -49,7 +49,19 @@ EpollLoop::EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerO
                      ConnectionLimit &limit)
     : m_listenFd(listenFd), m_acceptGuard(options.acceptStrategy, limit, m_stats),
       m_transfer(createBodyTransfer(modeOf(options).transfer, options)),
-      m_context{root, *m_transfer, m_stats, options, {}, {}, nowMs()},
+      m_context{root,
+                *m_transfer,
+                m_stats,
+                options,
+                {},
+                {},
+                {},
+                nowMs(),
+                options.openFileCacheEntries > 0
+                    ? std::make_unique<OpenFileCache>(root,
+                                                      std::size_t(options.openFileCacheEntries),
+                                                      options.openFileCacheValidMs)
+                    : nullptr},
       m_tcpNoDelay(options.tcpNoDelay)
 {}
 
@@ -195,7 +207,7 @@ void EpollLoop::dispatch(Connection *connection, unsigned events)
         next = (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) ? connection->onWritable()
                                                            : Connection::Next::Write;
     else
-        next = connection->onReadable();
+        next = connection->onReadable((events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0);
     apply(connection, next);
 }
 

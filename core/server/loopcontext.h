@@ -4,7 +4,10 @@
 #include "http/requestparser.h"
 #include "serveroptions.h"
 
+#include "openfilecache.h"
+
 #include <cstdint>
+#include <memory>
 
 namespace servelab::http {
 class DocumentRoot;
@@ -24,7 +27,9 @@ struct LoopContext
     const ServerOptions &options;
     http::ParserLimits limits;
     http::DateCache date;
-    std::int64_t nowMs = 0; // the loop's clock (CLOCK_MONOTONIC), updated once per wake-up
+    http::DateCache lastModified; // files served in a row tend to share their mtime
+    std::int64_t nowMs = 0;       // the loop's clock (CLOCK_MONOTONIC), updated once per wake-up
+    std::unique_ptr<OpenFileCache> fileCache; // null when the cache is off
 };
 
 } // namespace servelab::server

@@ -47,6 +47,9 @@ struct ServerOptions
     // (two fds each); -1: unlimited, so the fd limit itself is what stops accept (EMFILE).
     int maxConnections = 0;
     AcceptStrategy acceptStrategy = AcceptStrategy::ReserveFd;
+    // Files kept open per thread, by path (nginx open_file_cache); 0: open per request.
+    int openFileCacheEntries = 0;
+    int openFileCacheValidMs = 1000;      // trusted this long before the path is opened again
     std::uint64_t maxBodyBytes = 1 << 20; // a larger request body gets 413
 };
 

@@ -104,11 +104,14 @@ class TestServer : public QObject
 {
     Q_OBJECT
 public:
-    TestServer(std::string mode, bool coalesce) : m_mode(std::move(mode)), m_coalesce(coalesce) {}
+    TestServer(std::string mode, bool coalesce, int fileCache)
+        : m_mode(std::move(mode)), m_coalesce(coalesce), m_fileCache(fileCache)
+    {}
 
 private:
     std::string m_mode;
     bool m_coalesce;
+    int m_fileCache;
     QTemporaryDir m_root;
     QList<quint64> m_sizes{
         0,       1,       4096, 48 * 1024 - 1, 48 * 1024, 48 * 1024 + 1, 1 << 20, (1 << 20) + 7,
@@ -122,8 +125,21 @@ private:
         options.sendfileChunk = 256 * 1024; // several chunks per large file: exercises yielding
         options.mode = m_mode;
         options.coalesceHeader = m_coalesce;
+        options.openFileCacheEntries = m_fileCache;
         return options;
     }
+    // With the open-file cache on, a file stays open once served: serve it once before a test
+    // takes its fd baseline, so the baseline includes it.
+    void warm(server::Server &s, const QByteArray &path)
+    {
+        if (m_fileCache == 0)
+            return;
+        RawConnection c(s.port());
+        c.send("GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n");
+        QByteArray head, body;
+        QVERIFY(c.readResponse(&head, &body));
+    }
+
     std::unique_ptr<server::Server> startServer(int threads = 2)
     {
         return startServer(defaults(threads));
@@ -423,6 +439,7 @@ private Q_SLOTS:
         auto options = defaults(2);
         options.headerTimeoutMs = 600;
         auto s = startServer(options);
+        warm(*s, "/4K.bin");
         const int before = countOpenFds();
         std::vector<std::unique_ptr<RawConnection>> dribblers;
         for (int i = 0; i < 20; ++i) {
@@ -461,7 +478,10 @@ private Q_SLOTS:
         dribble.join();
         QVERIFY2(cut < 2000, qPrintable(QString::number(cut)));
         dribblers.clear();
-        QTRY_COMPARE_WITH_TIMEOUT(countOpenFds(), before, 2000);
+        // With the cache on, the second thread may have opened the file for a normal client too.
+        const int extra = m_fileCache ? 1 : 0;
+        QTRY_VERIFY_WITH_TIMEOUT(countOpenFds() >= before && countOpenFds() <= before + extra,
+                                 2000);
     }
 
     void stalledReaderIsCutAtTheSendTimeout()
@@ -469,6 +489,7 @@ private Q_SLOTS:
         auto options = defaults(1);
         options.sendTimeoutMs = 300;
         auto s = startServer(options);
+        warm(*s, "/5M.bin");
         const int before = countOpenFds();
         {
             RawConnection c(s->port());
@@ -493,6 +514,8 @@ private Q_SLOTS:
     {
         QFETCH(bool, reset);
         auto s = startServer(1);
+        warm(*s, "/32M.bin");
+        warm(*s, "/4K.bin");
         const int before = countOpenFds();
         for (int i = 0; i < 5; ++i) {
             RawConnection c(s->port());
@@ -566,11 +589,16 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     int failures = 0;
+    struct Variant
+    {
+        bool coalesce;
+        int fileCache;
+    };
     for (const auto &mode : server::availableModes()) {
-        for (bool coalesce : {true, false}) {
-            qInfo("=== mode %s, header coalescing %s", mode.name().c_str(),
-                  coalesce ? "on" : "off");
-            TestServer test(mode.name(), coalesce);
+        for (const Variant v : {Variant{true, 0}, Variant{false, 0}, Variant{true, 64}}) {
+            qInfo("=== mode %s, header coalescing %s, open-file cache %d", mode.name().c_str(),
+                  v.coalesce ? "on" : "off", v.fileCache);
+            TestServer test(mode.name(), v.coalesce, v.fileCache);
             failures += QTest::qExec(&test, argc, argv);
         }
     }

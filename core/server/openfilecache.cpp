@@ -1,0 +1,59 @@
+#include "openfilecache.h"
+
+namespace servelab::server {
+
+OpenFileCache::OpenFileCache(const http::DocumentRoot &root, std::size_t entries, int validMs)
+    : m_root(root), m_capacity(std::max<std::size_t>(entries, 1)), m_validMs(validMs)
+{}
+
+http::OpenedFile OpenFileCache::borrow(const std::shared_ptr<Entry> &entry)
+{
+    http::OpenedFile out;
+    out.status = entry->file.status;
+    out.fd = entry->file.fd;
+    out.size = entry->file.size;
+    out.modified = entry->file.modified;
+    out.contentType = entry->file.contentType;
+    out.owner = entry;
+    return out;
+}
+
+http::OpenedFile OpenFileCache::open(const std::string &relative, std::int64_t nowMs)
+{
+    auto it = m_map.find(relative);
+    if (it != m_map.end() && nowMs < it->second->validUntilMs) {
+        ++m_hits;
+        m_lru.splice(m_lru.begin(), m_lru, it->second->lru);
+        return borrow(it->second);
+    }
+    ++m_misses;
+    http::OpenedFile file = m_root.openFile(relative);
+    if (file.status != 200) {
+        // Errors are not cached: a file that appears is served at once.
+        if (it != m_map.end()) {
+            m_lru.erase(it->second->lru);
+            m_map.erase(it);
+        }
+        return file;
+    }
+    auto entry = std::make_shared<Entry>();
+    entry->file = std::move(file);
+    entry->validUntilMs = nowMs + m_validMs;
+    if (it != m_map.end()) {
+        // Revalidated: the old entry's fd stays open as long as a response still uses it.
+        entry->lru = it->second->lru;
+        m_lru.splice(m_lru.begin(), m_lru, entry->lru);
+        it->second = entry;
+    } else {
+        if (m_map.size() >= m_capacity) {
+            m_map.erase(m_lru.back());
+            m_lru.pop_back();
+        }
+        m_lru.push_front(relative);
+        entry->lru = m_lru.begin();
+        m_map.emplace(relative, entry);
+    }
+    return borrow(entry);
+}
+
+} // namespace servelab::server
