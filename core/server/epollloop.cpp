@@ -2,8 +2,6 @@
 
 #include "bodytransfer.h"
 #include "connection.h"
-#include "metrics/clock.h"
-#include "servermode.h"
 #include "serveroptions.h"
 
 #include <QLoggingCategory>
@@ -31,38 +29,11 @@ constexpr int acceptBatch = 64;
 // Deadlines are checked by a scan of the thread's connections this often: O(n) four times a
 // second is cheaper than keeping a timer structure ordered on every request.
 constexpr std::int64_t timerScanMs = 250;
-
-std::int64_t nowMs()
-{
-    return metrics::monotonicMicros() / 1000;
-}
-
-ServerMode modeOf(const ServerOptions &options)
-{
-    ServerMode mode;
-    parseServerMode(options.mode, &mode, nullptr);
-    return mode;
-}
 } // namespace
 
 EpollLoop::EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options,
                      ConnectionLimit &limit)
-    : m_listenFd(listenFd), m_acceptGuard(options.acceptStrategy, limit, m_stats),
-      m_transfer(createBodyTransfer(modeOf(options).transfer, options)),
-      m_context{root,
-                *m_transfer,
-                m_stats,
-                options,
-                {},
-                {},
-                {},
-                nowMs(),
-                options.openFileCacheEntries > 0
-                    ? std::make_unique<OpenFileCache>(root,
-                                                      std::size_t(options.openFileCacheEntries),
-                                                      options.openFileCacheValidMs)
-                    : nullptr},
-      m_tcpNoDelay(options.tcpNoDelay)
+    : m_listenFd(listenFd), m_state(root, options, limit), m_tcpNoDelay(options.tcpNoDelay)
 {}
 
 EpollLoop::~EpollLoop()
@@ -83,7 +54,7 @@ bool EpollLoop::init(std::string *error)
     epoll_event wake{};
     wake.events = EPOLLIN;
     wake.data.ptr = &wakeTag;
-    if (m_epollFd < 0 || m_wakeFd < 0 || !m_acceptGuard.init() ||
+    if (m_epollFd < 0 || m_wakeFd < 0 || !m_state.acceptGuard.init() ||
         epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
         epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_wakeFd, &wake) != 0) {
         if (error)
@@ -104,11 +75,11 @@ void EpollLoop::run()
 {
     epoll_event events[256];
     while (!m_stopping.load(std::memory_order_acquire)) {
-        m_context.nowMs = nowMs();
+        m_state.context.nowMs = monotonicMs();
         int timeout = -1;
         if (!m_connections.empty())
             timeout = static_cast<int>(
-                std::clamp<std::int64_t>(m_nextTimerScanMs - m_context.nowMs, 0, timerScanMs));
+                std::clamp<std::int64_t>(m_nextTimerScanMs - m_state.context.nowMs, 0, timerScanMs));
         if (!m_yielded.empty()) {
             timeout = 0;
         } else if (!m_acceptEnabled) {
@@ -122,7 +93,7 @@ void EpollLoop::run()
             qCCritical(lcEpoll, "epoll_wait failed: %s", std::strerror(errno));
             break;
         }
-        m_context.nowMs = nowMs();
+        m_state.context.nowMs = monotonicMs();
         for (int i = 0; i < n; ++i) {
             void *tag = events[i].data.ptr;
             if (tag == &listenTag) {
@@ -137,14 +108,14 @@ void EpollLoop::run()
         if (!m_acceptEnabled && std::chrono::steady_clock::now() >= m_acceptResume)
             setAcceptEnabled(true);
         runYielded();
-        if (m_context.nowMs >= m_nextTimerScanMs) {
+        if (m_state.context.nowMs >= m_nextTimerScanMs) {
             expireTimers();
-            m_nextTimerScanMs = m_context.nowMs + timerScanMs;
+            m_nextTimerScanMs = m_state.context.nowMs + timerScanMs;
         }
     }
     m_yielded.clear();
     for (std::size_t i = 0; i < m_connections.size(); ++i)
-        m_acceptGuard.released();
+        m_state.acceptGuard.released();
     m_connections.clear();
 }
 
@@ -156,7 +127,7 @@ void EpollLoop::acceptAll()
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
             if (errno == EMFILE || errno == ENFILE) {
-                const auto pause = m_acceptGuard.onExhausted(m_listenFd);
+                const auto pause = m_state.acceptGuard.onExhausted(m_listenFd);
                 if (pause.count() > 0) {
                     setAcceptEnabled(false);
                     m_acceptResume = std::chrono::steady_clock::now() + pause;
@@ -166,22 +137,22 @@ void EpollLoop::acceptAll()
             }
             return;
         }
-        if (!m_acceptGuard.admit(fd))
+        if (!m_state.acceptGuard.admit(fd))
             continue;
         if (m_tcpNoDelay) {
             const int one = 1;
             setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         }
-        auto connection = std::make_unique<Connection>(fd, m_context);
+        auto connection = std::make_unique<Connection>(fd, m_state.context);
         epoll_event event{};
         event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
         event.data.ptr = connection.get();
         if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &event) != 0) {
             qCWarning(lcEpoll, "cannot watch a connection: %s", std::strerror(errno));
-            m_acceptGuard.released();
+            m_state.acceptGuard.released();
             continue; // the unique_ptr closes it
         }
-        AtomicServerStats::bump(m_stats.connectionsAccepted);
+        AtomicServerStats::bump(m_state.stats.connectionsAccepted);
         m_connections.emplace(connection.get(), std::move(connection));
     }
 }
@@ -225,14 +196,14 @@ void EpollLoop::close(Connection *connection)
 {
     std::erase(m_yielded, connection);
     m_connections.erase(connection); // closing the fd also removes it from the epoll set
-    m_acceptGuard.released();
+    m_state.acceptGuard.released();
 }
 
 void EpollLoop::expireTimers()
 {
     std::vector<Connection *> expired;
     for (const auto &[connection, owned] : m_connections)
-        if (connection->deadlineMs() <= m_context.nowMs)
+        if (connection->deadlineMs() <= m_state.context.nowMs)
             expired.push_back(connection);
     for (Connection *connection : expired)
         apply(connection, connection->onTimer());

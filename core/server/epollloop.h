@@ -1,9 +1,8 @@
 #pragma once
 
-#include "acceptguard.h"
 #include "connection.h"
-#include "loopcontext.h"
-#include "serverstats.h"
+#include "threadstate.h"
+#include "worker.h"
 
 #include <atomic>
 #include <chrono>
@@ -18,19 +17,19 @@ struct ServerOptions;
 
 // One thread of the epoll model. Connections are edge-triggered; the listening socket is
 // level-triggered and shared. Stop is an atomic flag plus an eventfd that wakes epoll_wait.
-class EpollLoop
+class EpollLoop final : public Worker
 {
 public:
     EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options,
               ConnectionLimit &limit);
     EpollLoop(const EpollLoop &) = delete;
     EpollLoop &operator=(const EpollLoop &) = delete;
-    ~EpollLoop();
+    ~EpollLoop() override;
 
-    bool init(std::string *error);
-    void run();
-    void requestStop();
-    const AtomicServerStats &stats() const { return m_stats; }
+    bool init(std::string *error) override;
+    void run() override;
+    void requestStop() override;
+    ServerStats stats() const override { return m_state.stats.snapshot(); }
 
 private:
     void acceptAll();
@@ -45,10 +44,7 @@ private:
     int m_epollFd = -1;
     int m_wakeFd = -1;
     std::atomic<bool> m_stopping{false};
-    AtomicServerStats m_stats;
-    AcceptGuard m_acceptGuard;
-    std::unique_ptr<BodyTransfer> m_transfer;
-    LoopContext m_context;
+    ThreadState m_state;
     std::unordered_map<Connection *, std::unique_ptr<Connection>> m_connections;
     std::vector<Connection *> m_yielded;
     bool m_tcpNoDelay;

@@ -26,7 +26,7 @@ std::unique_ptr<Server> createServer(const ServerOptions &options, std::string *
     // sendfile() has no MSG_NOSIGNAL: a client that leaves mid-body would raise SIGPIPE and
     // kill the process. Every server ignores it, as nginx does; EPIPE is handled where it occurs.
     std::signal(SIGPIPE, SIG_IGN);
-    auto server = std::make_unique<EpollServer>(options);
+    std::unique_ptr<ThreadedServer> server = std::make_unique<EpollServer>(options);
     if (!server->openRoot(error))
         return nullptr;
     return server;

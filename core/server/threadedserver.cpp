@@ -1,0 +1,65 @@
+#include "threadedserver.h"
+
+namespace servelab::server {
+
+ThreadedServer::ThreadedServer(const ServerOptions &options) : m_options(options) {}
+
+ThreadedServer::~ThreadedServer()
+{
+    // Subclasses' workers refer to their members: derived destructors call stop() first; this
+    // is the last resort for a server that was never started.
+    stop();
+}
+
+bool ThreadedServer::openRoot(std::string *error)
+{
+    return m_root.open(m_options.root, error);
+}
+
+bool ThreadedServer::start(std::string *error)
+{
+    std::lock_guard lock(m_lifecycle);
+    if (!m_threads.empty()) {
+        if (error)
+            *error = "the server is already running";
+        return false;
+    }
+    m_workers.clear();
+    m_limit = std::make_unique<ConnectionLimit>(
+        ConnectionLimit::resolve(m_options.maxConnections, m_options.threads));
+    if (!m_listener.open(m_options.host, m_options.port, m_options.backlog, error))
+        return false;
+    m_workers = createWorkers();
+    for (auto &worker : m_workers) {
+        if (!worker->init(error)) {
+            m_workers.clear();
+            m_listener.close();
+            return false;
+        }
+    }
+    for (auto &worker : m_workers)
+        m_threads.emplace_back([w = worker.get()] { w->run(); });
+    return true;
+}
+
+void ThreadedServer::stop()
+{
+    std::lock_guard lock(m_lifecycle);
+    for (auto &worker : m_workers)
+        worker->requestStop();
+    for (auto &thread : m_threads)
+        thread.join();
+    m_threads.clear();
+    // Keep the workers (and their final counters) until the next start; close the port now.
+    m_listener.close();
+}
+
+ServerStats ThreadedServer::stats() const
+{
+    ServerStats total;
+    for (const auto &worker : m_workers)
+        total += worker->stats();
+    return total;
+}
+
+} // namespace servelab::server

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "acceptguard.h"
+#include "http/documentroot.h"
+#include "listener.h"
+#include "server.h"
+#include "serveroptions.h"
+#include "worker.h"
+
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace servelab::server {
+
+// The life cycle every built-in model shares: the root, the listening socket, the connection
+// limit, and one thread per Worker that the model creates. stop() joins them all.
+class ThreadedServer : public Server
+{
+public:
+    explicit ThreadedServer(const ServerOptions &options);
+    ~ThreadedServer() override;
+
+    bool openRoot(std::string *error);
+    bool start(std::string *error) override;
+    void stop() override;
+    std::uint16_t port() const override { return m_listener.port(); }
+    ServerStats stats() const override;
+    int maxConnections() const override { return m_limit ? m_limit->max() : 0; }
+
+protected:
+    virtual std::vector<std::unique_ptr<Worker>> createWorkers() = 0;
+
+    const ServerOptions m_options;
+    http::DocumentRoot m_root;
+    Listener m_listener;
+    std::unique_ptr<ConnectionLimit> m_limit;
+
+private:
+    std::vector<std::unique_ptr<Worker>> m_workers;
+    std::vector<std::thread> m_threads;
+    std::mutex m_lifecycle;
+};
+
+} // namespace servelab::server

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "serverstats.h"
+
+#include <string>
+
+namespace servelab::server {
+
+// One thread's share of a threaded server (an event loop, a pooled blocking worker, a poller).
+class Worker
+{
+public:
+    virtual ~Worker() = default;
+    virtual bool init(std::string *error) = 0;
+    virtual void run() = 0;         // until requestStop(); closes what it owns before returning
+    virtual void requestStop() = 0; // from any thread
+    virtual ServerStats stats() const = 0;
+};
+
+} // namespace servelab::server
