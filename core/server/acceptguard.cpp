@@ -33,17 +33,62 @@ int openFdCount()
 }
 } // namespace
 
-int ConnectionLimit::resolve(int requested, int threads)
+int ConnectionLimit::resolve(int requested)
 {
     if (requested != 0)
         return requested;
     rlimit limit{};
     if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
         return -1;
-    // What is open now, three fds per thread (epoll, eventfd, reserve) and a little slack;
-    // each connection may hold its socket and the file it is sending.
-    const long spare = long(limit.rlim_cur) - openFdCount() - 3L * threads - 4;
+    // What is open now (the server's own fds included) and a little slack; each connection
+    // may hold its socket and the file it is sending.
+    const long spare = long(limit.rlim_cur) - openFdCount() - 4;
     return static_cast<int>(std::max(1L, spare / 2));
+}
+
+ConnectionLimit::~ConnectionLimit()
+{
+    if (m_reserveFd >= 0)
+        ::close(m_reserveFd);
+}
+
+bool ConnectionLimit::openReserve()
+{
+    std::lock_guard lock(m_reserveMutex);
+    if (m_reserveFd < 0)
+        m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    return m_reserveFd >= 0;
+}
+
+void ConnectionLimit::topUpReserve()
+{
+    if (!m_reserveMissing.load(std::memory_order_relaxed))
+        return; // the usual case, on every closed connection: no lock
+    std::unique_lock lock(m_reserveMutex, std::try_to_lock);
+    if (lock.owns_lock() && m_reserveFd < 0) {
+        m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        m_reserveMissing.store(m_reserveFd < 0, std::memory_order_relaxed);
+    }
+}
+
+int ConnectionLimit::refuseWaiting(int listenFd)
+{
+    std::lock_guard lock(m_reserveMutex);
+    int refused = 0;
+    if (m_reserveFd >= 0) {
+        ::close(m_reserveFd);
+        for (int i = 0; i < acceptBatch; ++i) {
+            const int fd = accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (fd < 0)
+                break; // EAGAIN: the queue is empty (stop here: libuv once looped forever)
+            ::close(fd);
+            ++refused;
+        }
+    }
+    // Another thread may take the fd we freed first; then a closing connection gives one back.
+    m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    m_reserveMissing.store(m_reserveFd < 0, std::memory_order_relaxed);
+    return refused;
 }
 
 bool ConnectionLimit::tryAcquire()
@@ -74,30 +119,17 @@ AcceptGuard::AcceptGuard(AcceptStrategy strategy, ConnectionLimit &limit, Atomic
     : m_strategy(strategy), m_limit(limit), m_stats(stats)
 {}
 
-AcceptGuard::~AcceptGuard()
-{
-    if (m_reserveFd >= 0)
-        ::close(m_reserveFd);
-}
+AcceptGuard::~AcceptGuard() = default;
 
 bool AcceptGuard::init()
 {
-    reopenReserve();
-    return m_strategy != AcceptStrategy::ReserveFd || m_reserveFd >= 0;
-}
-
-void AcceptGuard::reopenReserve()
-{
-    if (m_strategy == AcceptStrategy::ReserveFd && m_reserveFd < 0)
-        m_reserveFd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    return m_strategy != AcceptStrategy::ReserveFd || m_limit.openReserve();
 }
 
 void AcceptGuard::released()
 {
     m_limit.release();
-    // Another thread may have taken the fd we freed before we could reopen the reserve; a
-    // closed connection gives one back.
-    reopenReserve();
+    m_limit.topUpReserve();
 }
 
 bool AcceptGuard::admit(int fd)
@@ -127,20 +159,7 @@ std::chrono::milliseconds AcceptGuard::onExhausted(int listenFd)
     }
     switch (m_strategy) {
     case AcceptStrategy::ReserveFd:
-        if (m_reserveFd >= 0) {
-            ::close(m_reserveFd);
-            for (int i = 0; i < acceptBatch; ++i) {
-                const int fd = accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
-                if (fd < 0)
-                    break; // EAGAIN: the queue is empty (stop here: libuv once looped forever)
-                ::close(fd);
-                AtomicServerStats::bump(m_stats.refused);
-            }
-            m_reserveFd = -1;
-            reopenReserve();
-        } else {
-            reopenReserve();
-        }
+        AtomicServerStats::bump(m_stats.refused, std::uint64_t(m_limit.refuseWaiting(listenFd)));
         // Back off as well: the listening socket is level-triggered and would wake us at once.
         return acceptPause;
     case AcceptStrategy::Backoff: return acceptPause;

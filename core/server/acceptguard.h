@@ -5,27 +5,41 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 
 namespace servelab::server {
 
 struct AtomicServerStats;
 
-// The connection count shared by the threads of one server, against its limit.
+// The connection count shared by the threads of one server, against its limit, and the
+// server's one reserve fd (one per server, not per thread: a pool of 200 threads would spend
+// 200 fds on it).
 class ConnectionLimit
 {
 public:
     explicit ConnectionLimit(int max) : m_max(max) {}
-    // The limit `requested` resolves to under the current RLIMIT_NOFILE (see ServerOptions).
-    static int resolve(int requested, int threads);
+    ~ConnectionLimit();
+    // The limit `requested` resolves to under the current RLIMIT_NOFILE (see ServerOptions),
+    // given the fds open now: call it once the server's own fds are all open.
+    static int resolve(int requested);
+    void setMax(int max) { m_max = max; } // before the threads start
 
     bool tryAcquire();
     void release() { m_open.fetch_sub(1, std::memory_order_relaxed); }
     int max() const { return m_max; }
     int open() const { return m_open.load(std::memory_order_relaxed); }
 
+    bool openReserve();  // false if no fd could be had for it
+    void topUpReserve(); // reopens the reserve if a refusal spent it and an fd is free again
+    // Spends the reserve to accept-and-close what waits on `listenFd`; returns how many.
+    int refuseWaiting(int listenFd);
+
 private:
-    const int m_max; // < 0: unlimited
+    int m_max; // < 0: unlimited
     std::atomic<int> m_open{0};
+    std::mutex m_reserveMutex;
+    int m_reserveFd = -1;
+    std::atomic<bool> m_reserveMissing{false};
 };
 
 // Decides, for one server thread, what happens to accepted connections and to EMFILE: the
@@ -38,7 +52,7 @@ public:
     AcceptGuard &operator=(const AcceptGuard &) = delete;
     ~AcceptGuard();
 
-    bool init(); // opens the reserve fd when the strategy needs one
+    bool init(); // opens the server's reserve fd when the strategy needs one
     // A connection was just accepted: true if it may be served, else it has been closed.
     bool admit(int fd);
     void released();
@@ -46,8 +60,6 @@ public:
     std::chrono::milliseconds onExhausted(int listenFd);
 
 private:
-    void reopenReserve();
-
     struct RateLimited
     {
         std::chrono::steady_clock::time_point last;
@@ -58,7 +70,6 @@ private:
     AcceptStrategy m_strategy;
     ConnectionLimit &m_limit;
     AtomicServerStats &m_stats;
-    int m_reserveFd = -1;
     RateLimited m_emfileLog;
     RateLimited m_refusedLog;
 };

@@ -20,7 +20,7 @@ constexpr std::size_t readChunk = 4096; // request heads are small; bodies are o
 }
 
 Connection::Connection(int fd, LoopContext &context)
-    : m_fd(fd), m_context(context), m_parser(context.limits),
+    : m_fd(fd), m_context(&context), m_parser(context.limits),
       m_chunked(context.options.maxBodyBytes)
 {
     // The first request's header deadline runs from accept (nginx client_header_timeout).
@@ -35,7 +35,7 @@ Connection::~Connection()
 void Connection::setPhase(Phase phase, int timeoutMs)
 {
     m_phase = phase;
-    m_deadlineMs = m_context.nowMs + timeoutMs;
+    m_deadlineMs = m_context->nowMs + timeoutMs;
 }
 
 Connection::Next Connection::onReadable(bool hangUp)
@@ -44,7 +44,7 @@ Connection::Next Connection::onReadable(bool hangUp)
         return Next::Write;
     // Read until EAGAIN (edge-triggered), but never hold more than one maximal head plus a
     // chunk: past that the parser has already refused the request.
-    const std::size_t cap = m_context.limits.maxHeadBytes + readChunk;
+    const std::size_t cap = m_context->limits.maxHeadBytes + readChunk;
     while (!m_peerClosed && m_in.size() < cap) {
         const ssize_t n = ::recv(m_fd, m_in.prepare(readChunk), readChunk, 0);
         if (n > 0) {
@@ -83,13 +83,13 @@ Connection::Next Connection::onWritable()
 
 Connection::Next Connection::onTimer()
 {
-    if (m_context.nowMs < m_deadlineMs)
+    if (m_context->nowMs < m_deadlineMs)
         return m_phase == Phase::Writing ? Next::Write : Next::Read;
     if (m_phase == Phase::Head) {
         // The slowloris case: answer 408 if it fits in the socket now, then close anyway.
         startError(408, false, false, false);
         std::uint64_t sent = 0;
-        m_context.transfer.write(m_fd, m_out, &sent);
+        m_context->transfer.write(m_fd, m_out, &sent);
     }
     return Next::Close;
 }
@@ -128,12 +128,12 @@ Connection::Next Connection::process()
         if (m_phase == Phase::Body) {
             if (!drainBody())
                 return m_peerClosed ? Next::Close : Next::Read;
-            setPhase(Phase::Idle, m_context.options.keepAliveTimeoutMs);
+            setPhase(Phase::Idle, m_context->options.keepAliveTimeoutMs);
         }
         if (m_in.empty())
             return m_peerClosed ? Next::Close : Next::Read;
         if (m_phase == Phase::Idle)
-            setPhase(Phase::Head, m_context.options.headerTimeoutMs);
+            setPhase(Phase::Head, m_context->options.headerTimeoutMs);
         const auto status = m_parser.parse(m_in.data());
         if (status == http::RequestParser::Status::NeedMore)
             return m_peerClosed ? Next::Close : Next::Read;
@@ -145,8 +145,8 @@ Connection::Next Connection::process()
             m_parser.reset();
             m_bodyToSkip = request.chunked ? 0 : request.contentLength;
             m_bodyChunked = request.chunked;
-            m_chunked = http::ChunkedDecoder(m_context.options.maxBodyBytes);
-            if (request.contentLength > m_context.options.maxBodyBytes)
+            m_chunked = http::ChunkedDecoder(m_context->options.maxBodyBytes);
+            if (request.contentLength > m_context->options.maxBodyBytes)
                 startError(413, false, request.versionMinor == 0, false);
             else
                 startResponse(request);
@@ -163,10 +163,10 @@ Connection::Next Connection::process()
 Connection::Next Connection::writeResponse()
 {
     std::uint64_t sent = 0;
-    const WriteStatus status = m_context.transfer.write(m_fd, m_out, &sent);
-    AtomicServerStats::bump(m_context.stats.bytesSent, sent);
+    const WriteStatus status = m_context->transfer.write(m_fd, m_out, &sent);
+    AtomicServerStats::bump(m_context->stats.bytesSent, sent);
     if (sent > 0)
-        m_deadlineMs = m_context.nowMs + m_context.options.sendTimeoutMs;
+        m_deadlineMs = m_context->nowMs + m_context->options.sendTimeoutMs;
     switch (status) {
     case WriteStatus::Again: return Next::Write;
     case WriteStatus::Yield: return Next::Yield;
@@ -186,15 +186,15 @@ Connection::Next Connection::responseDone()
         if ((m_lingerAfterResponse || unread) && !m_peerClosed) {
             ::shutdown(m_fd, SHUT_WR);
             m_in.clear();
-            setPhase(Phase::Lingering, m_context.options.lingerTimeoutMs);
+            setPhase(Phase::Lingering, m_context->options.lingerTimeoutMs);
             return Next::Read;
         }
         return Next::Close;
     }
     if (m_bodyToSkip > 0 || m_bodyChunked)
-        setPhase(Phase::Body, m_context.options.headerTimeoutMs);
+        setPhase(Phase::Body, m_context->options.headerTimeoutMs);
     else
-        setPhase(Phase::Idle, m_context.options.keepAliveTimeoutMs);
+        setPhase(Phase::Idle, m_context->options.keepAliveTimeoutMs);
     if (m_in.empty())
         m_in.clear(); // an idle keep-alive connection holds no buffer
     return Next::Read;
@@ -204,15 +204,16 @@ void Connection::startResponse(const http::Request &request)
 {
     const bool headOnly = request.method == http::Method::Head;
     const bool http10 = request.versionMinor == 0;
-    const int max = m_context.options.maxRequestsPerConnection;
+    const int max = m_context->options.maxRequestsPerConnection;
     const bool keepAlive = request.keepAlive && (max == 0 || ++m_requests < max);
     if (request.method == http::Method::Other)
         return startError(405, keepAlive, http10, false);
     const auto path = http::normalizedPath(request.target);
     if (!path)
         return startError(400, false, http10, headOnly);
-    http::OpenedFile file = m_context.fileCache ? m_context.fileCache->open(*path, m_context.nowMs)
-                                                : m_context.root.openFile(*path);
+    http::OpenedFile file = m_context->fileCache
+                                ? m_context->fileCache->open(*path, m_context->nowMs)
+                                : m_context->root.openFile(*path);
     if (file.status != 200)
         return startError(file.status, keepAlive, http10, headOnly);
     http::Request effective = request;
@@ -226,7 +227,7 @@ void Connection::startFile(const http::Request &request, http::OpenedFile file)
     http::ResponseHead head;
     head.contentType = file.contentType;
     head.lastModified = file.modified;
-    head.lastModifiedText = m_context.lastModified.format(file.modified);
+    head.lastModifiedText = m_context->lastModified.format(file.modified);
     head.keepAlive = request.keepAlive;
     head.http10 = request.versionMinor == 0;
     head.acceptRanges = true;
@@ -254,25 +255,25 @@ void Connection::startFile(const http::Request &request, http::OpenedFile file)
         }
     }
     m_out.clear();
-    http::appendResponseHead(m_out.head, head, m_context.date.now());
+    http::appendResponseHead(m_out.head, head, m_context->date.now());
     m_out.offset = static_cast<off_t>(offset);
     m_out.remaining =
         (headOnly || head.status == 304 || head.status == 416) ? 0 : head.contentLength;
     m_out.file = std::move(file);
     m_closeAfterResponse = !request.keepAlive;
     m_lingerAfterResponse = false;
-    setPhase(Phase::Writing, m_context.options.sendTimeoutMs);
-    m_context.stats.countResponse(head.status);
+    setPhase(Phase::Writing, m_context->options.sendTimeoutMs);
+    m_context->stats.countResponse(head.status);
 }
 
 void Connection::startError(int status, bool keepAlive, bool http10, bool headOnly)
 {
     m_out.clear();
-    m_out.head = http::errorResponse(status, keepAlive, http10, headOnly, m_context.date.now());
+    m_out.head = http::errorResponse(status, keepAlive, http10, headOnly, m_context->date.now());
     m_closeAfterResponse = !keepAlive || http::statusClosesConnection(status);
     m_lingerAfterResponse = http::statusClosesConnection(status);
-    setPhase(Phase::Writing, m_context.options.sendTimeoutMs);
-    m_context.stats.countResponse(status);
+    setPhase(Phase::Writing, m_context->options.sendTimeoutMs);
+    m_context->stats.countResponse(status);
 }
 
 } // namespace servelab::server

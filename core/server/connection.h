@@ -33,6 +33,9 @@ public:
     ~Connection();
 
     int fd() const { return m_fd; }
+    // Models that move a connection between threads (poller) hand it the current thread's
+    // context before each turn.
+    void setContext(LoopContext &context) { m_context = &context; }
     bool writing() const { return m_phase == Phase::Writing; }
     std::int64_t deadlineMs() const { return m_deadlineMs; }
 
@@ -63,7 +66,7 @@ private:
     void setPhase(Phase phase, int timeoutMs);
 
     int m_fd;
-    LoopContext &m_context;
+    LoopContext *m_context;
     ReadBuffer m_in;
     http::RequestParser m_parser;
     Phase m_phase = Phase::Idle;

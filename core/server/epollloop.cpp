@@ -31,9 +31,8 @@ constexpr int acceptBatch = 64;
 constexpr std::int64_t timerScanMs = 250;
 } // namespace
 
-EpollLoop::EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options,
-                     ConnectionLimit &limit)
-    : m_listenFd(listenFd), m_state(root, options, limit), m_tcpNoDelay(options.tcpNoDelay)
+EpollLoop::EpollLoop(int listenFd, const ServerShared &shared)
+    : m_listenFd(listenFd), m_state(shared), m_tcpNoDelay(shared.options.tcpNoDelay)
 {}
 
 EpollLoop::~EpollLoop()
@@ -78,8 +77,8 @@ void EpollLoop::run()
         m_state.context.nowMs = monotonicMs();
         int timeout = -1;
         if (!m_connections.empty())
-            timeout = static_cast<int>(
-                std::clamp<std::int64_t>(m_nextTimerScanMs - m_state.context.nowMs, 0, timerScanMs));
+            timeout = static_cast<int>(std::clamp<std::int64_t>(
+                m_nextTimerScanMs - m_state.context.nowMs, 0, timerScanMs));
         if (!m_yielded.empty()) {
             timeout = 0;
         } else if (!m_acceptEnabled) {

@@ -20,8 +20,7 @@ struct ServerOptions;
 class EpollLoop final : public Worker
 {
 public:
-    EpollLoop(int listenFd, const http::DocumentRoot &root, const ServerOptions &options,
-              ConnectionLimit &limit);
+    EpollLoop(int listenFd, const ServerShared &shared);
     EpollLoop(const EpollLoop &) = delete;
     EpollLoop &operator=(const EpollLoop &) = delete;
     ~EpollLoop() override;

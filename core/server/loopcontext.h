@@ -29,7 +29,7 @@ struct LoopContext
     http::DateCache date;
     http::DateCache lastModified; // files served in a row tend to share their mtime
     std::int64_t nowMs = 0;       // the loop's clock (CLOCK_MONOTONIC), updated once per wake-up
-    std::unique_ptr<OpenFileCache> fileCache; // null when the cache is off
+    OpenFileCache *fileCache = nullptr; // the server's, shared; null when the cache is off
 };
 
 } // namespace servelab::server

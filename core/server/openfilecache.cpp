@@ -18,16 +18,39 @@ http::OpenedFile OpenFileCache::borrow(const std::shared_ptr<Entry> &entry)
     return out;
 }
 
+std::size_t OpenFileCache::size() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_map.size();
+}
+
+std::uint64_t OpenFileCache::hits() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_hits;
+}
+
+std::uint64_t OpenFileCache::misses() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_misses;
+}
+
 http::OpenedFile OpenFileCache::open(const std::string &relative, std::int64_t nowMs)
 {
-    auto it = m_map.find(relative);
-    if (it != m_map.end() && nowMs < it->second->validUntilMs) {
-        ++m_hits;
-        m_lru.splice(m_lru.begin(), m_lru, it->second->lru);
-        return borrow(it->second);
+    {
+        std::lock_guard lock(m_mutex);
+        auto it = m_map.find(relative);
+        if (it != m_map.end() && nowMs < it->second->validUntilMs) {
+            ++m_hits;
+            m_lru.splice(m_lru.begin(), m_lru, it->second->lru);
+            return borrow(it->second);
+        }
+        ++m_misses;
     }
-    ++m_misses;
     http::OpenedFile file = m_root.openFile(relative);
+    std::lock_guard lock(m_mutex);
+    auto it = m_map.find(relative);
     if (file.status != 200) {
         // Errors are not cached: a file that appears is served at once.
         if (it != m_map.end()) {

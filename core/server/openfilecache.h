@@ -5,14 +5,16 @@
 #include <cstdint>
 #include <list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
 namespace servelab::server {
 
-// nginx's open_file_cache for one server thread: keeps up to `entries` files open, by path, and
-// trusts an entry for `validMs` before opening the path again. It holds fds open on purpose —
-// the fd timeline shows them next to the limit. Responses share an entry's fd through
+// nginx's open_file_cache, shared by the threads of one server (one mutex, held for a map
+// lookup; the open itself happens outside it only on a miss). Keeps up to `entries` files open, by
+// path, and trusts an entry for `validMs` before opening the path again. It holds fds open on
+// purpose — the fd timeline shows them next to the limit. Responses share an entry's fd through
 // OpenedFile::owner, so eviction never closes a file that is being sent.
 class OpenFileCache
 {
@@ -20,9 +22,9 @@ public:
     OpenFileCache(const http::DocumentRoot &root, std::size_t entries, int validMs);
 
     http::OpenedFile open(const std::string &relative, std::int64_t nowMs);
-    std::size_t size() const { return m_map.size(); }
-    std::uint64_t hits() const { return m_hits; }
-    std::uint64_t misses() const { return m_misses; }
+    std::size_t size() const;
+    std::uint64_t hits() const;
+    std::uint64_t misses() const;
 
 private:
     struct Entry
@@ -33,6 +35,7 @@ private:
     };
     static http::OpenedFile borrow(const std::shared_ptr<Entry> &entry);
 
+    mutable std::mutex m_mutex;
     const http::DocumentRoot &m_root;
     std::size_t m_capacity;
     int m_validMs;

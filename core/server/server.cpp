@@ -1,6 +1,8 @@
 #include "server.h"
 
+#include "blockingserver.h"
 #include "epollserver.h"
+#include "pollerserver.h"
 #include "servermode.h"
 #include "serveroptions.h"
 
@@ -26,7 +28,13 @@ std::unique_ptr<Server> createServer(const ServerOptions &options, std::string *
     // sendfile() has no MSG_NOSIGNAL: a client that leaves mid-body would raise SIGPIPE and
     // kill the process. Every server ignores it, as nginx does; EPIPE is handled where it occurs.
     std::signal(SIGPIPE, SIG_IGN);
-    std::unique_ptr<ThreadedServer> server = std::make_unique<EpollServer>(options);
+    std::unique_ptr<ThreadedServer> server;
+    if (mode.model == "epoll")
+        server = std::make_unique<EpollServer>(options);
+    else if (mode.model == "poller")
+        server = std::make_unique<PollerServer>(options);
+    else
+        server = std::make_unique<BlockingServer>(options);
     if (!server->openRoot(error))
         return nullptr;
     return server;

@@ -4,7 +4,11 @@ namespace servelab::server {
 
 std::vector<ServerMode> availableModes()
 {
-    return {{"epoll", "sendfile"}, {"epoll", "copy"}, {"epoll", "mmap"}};
+    std::vector<ServerMode> modes;
+    for (const char *model : {"epoll", "poller", "blocking"})
+        for (const char *transfer : {"sendfile", "copy", "mmap"})
+            modes.push_back({model, transfer});
+    return modes;
 }
 
 std::string availableModeList()

@@ -25,10 +25,13 @@ bool ThreadedServer::start(std::string *error)
         return false;
     }
     m_workers.clear();
-    m_limit = std::make_unique<ConnectionLimit>(
-        ConnectionLimit::resolve(m_options.maxConnections, m_options.threads));
+    m_limit = std::make_unique<ConnectionLimit>(-1);
     if (!m_listener.open(m_options.host, m_options.port, m_options.backlog, error))
         return false;
+    m_fileCache.reset();
+    if (m_options.openFileCacheEntries > 0)
+        m_fileCache = std::make_unique<OpenFileCache>(
+            m_root, std::size_t(m_options.openFileCacheEntries), m_options.openFileCacheValidMs);
     m_workers = createWorkers();
     for (auto &worker : m_workers) {
         if (!worker->init(error)) {
@@ -37,6 +40,9 @@ bool ThreadedServer::start(std::string *error)
             return false;
         }
     }
+    // Now that the server's own fds (listener, epoll sets, eventfds, reserve) are open, the
+    // automatic limit can count what is left.
+    m_limit->setMax(ConnectionLimit::resolve(m_options.maxConnections));
     for (auto &worker : m_workers)
         m_threads.emplace_back([w = worker.get()] { w->run(); });
     return true;

@@ -3,8 +3,10 @@
 #include "acceptguard.h"
 #include "http/documentroot.h"
 #include "listener.h"
+#include "openfilecache.h"
 #include "server.h"
 #include "serveroptions.h"
+#include "threadstate.h"
 #include "worker.h"
 
 #include <memory>
@@ -31,11 +33,13 @@ public:
 
 protected:
     virtual std::vector<std::unique_ptr<Worker>> createWorkers() = 0;
+    ServerShared shared() { return {m_root, m_options, *m_limit, m_fileCache.get()}; }
 
     const ServerOptions m_options;
     http::DocumentRoot m_root;
     Listener m_listener;
     std::unique_ptr<ConnectionLimit> m_limit;
+    std::unique_ptr<OpenFileCache> m_fileCache;
 
 private:
     std::vector<std::unique_ptr<Worker>> m_workers;

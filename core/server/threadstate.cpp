@@ -19,21 +19,11 @@ std::int64_t monotonicMs()
     return metrics::monotonicMicros() / 1000;
 }
 
-ThreadState::ThreadState(const http::DocumentRoot &root, const ServerOptions &options,
-                         ConnectionLimit &limit)
-    : transfer(transferFor(options)), acceptGuard(options.acceptStrategy, limit, stats),
-      context{root,
-              *transfer,
-              stats,
-              options,
-              {},
-              {},
-              {},
-              monotonicMs(),
-              options.openFileCacheEntries > 0
-                  ? std::make_unique<OpenFileCache>(root, std::size_t(options.openFileCacheEntries),
-                                                    options.openFileCacheValidMs)
-                  : nullptr}
+ThreadState::ThreadState(const ServerShared &shared)
+    : transfer(transferFor(shared.options)),
+      acceptGuard(shared.options.acceptStrategy, shared.limit, stats),
+      context{shared.root, *transfer, stats,         shared.options,  {},
+              {},          {},        monotonicMs(), shared.fileCache}
 {}
 
 } // namespace servelab::server

@@ -9,11 +9,20 @@
 
 namespace servelab::server {
 
+// What every thread of one server shares, handed to each worker.
+struct ServerShared
+{
+    const http::DocumentRoot &root;
+    const ServerOptions &options;
+    ConnectionLimit &limit;
+    OpenFileCache *fileCache; // null when the cache is off
+};
+
 // Everything one server thread owns, whatever the event model: its counters, its body transfer
 // (with scratch buffers), its accept guard and the context its connections run in.
 struct ThreadState
 {
-    ThreadState(const http::DocumentRoot &root, const ServerOptions &options, ConnectionLimit &limit);
+    explicit ThreadState(const ServerShared &shared);
     ThreadState(const ThreadState &) = delete;
     ThreadState &operator=(const ThreadState &) = delete;
 

@@ -99,9 +99,15 @@ private Q_SLOTS:
         QTest::addColumn<bool>("refuses"); // turned-away clients see a close (else they wait)
         // The default connection limit leaves each connection room for its file: refusals, and
         // the connections it has are served.
+        // A blocking pool smaller than the fd limit never reaches it (its threads are the limit,
+        // the rest wait in the backlog): give it more threads than fds, as a BIO connector with
+        // maxThreads 200 under ulimit -n 64 would have.
         for (const auto &mode : servelab::server::availableModes())
             QTest::newRow((mode.name() + ", limit auto").c_str())
-                << QString::fromStdString(mode.name()) << QStringList{}
+                << QString::fromStdString(mode.name())
+                << (mode.model == "blocking"
+                        ? QStringList{QStringLiteral("--threads"), QStringLiteral("100")}
+                        : QStringList{})
                 << QStringLiteral("connections refused in the last second") << true << true;
         // No limit: accept() itself meets EMFILE. Every fd then holds a connection and none is
         // left to open a file (503), which is why the limit exists; the rest must still hold.

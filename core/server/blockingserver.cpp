@@ -1,0 +1,192 @@
+#include "blockingserver.h"
+
+#include "connectiondriver.h"
+#include "threadstate.h"
+
+#include <QLoggingCategory>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcBlocking, "servelab.server.blocking")
+
+namespace servelab::server {
+
+namespace {
+
+// The hand-over between the acceptor and the pool: accepted sockets, and how many workers wait.
+struct Handover
+{
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<int> sockets;
+    int idle = 0;
+    bool stopping = false;
+
+    void stop()
+    {
+        {
+            std::lock_guard lock(mutex);
+            stopping = true;
+        }
+        changed.notify_all();
+    }
+};
+
+// Serves one accepted connection at a time, to its end.
+class PoolWorker final : public Worker
+{
+public:
+    PoolWorker(std::shared_ptr<Handover> handover, int stopFd, const ServerShared &shared)
+        : m_handover(std::move(handover)), m_stopFd(stopFd), m_state(shared)
+    {}
+    bool init(std::string *) override { return true; }
+    void requestStop() override { m_handover->stop(); }
+    ServerStats stats() const override { return m_state.stats.snapshot(); }
+
+    void run() override
+    {
+        for (;;) {
+            int fd = -1;
+            {
+                std::unique_lock lock(m_handover->mutex);
+                ++m_handover->idle;
+                m_handover->changed.notify_all();
+                m_handover->changed.wait(
+                    lock, [&] { return m_handover->stopping || !m_handover->sockets.empty(); });
+                --m_handover->idle;
+                if (m_handover->stopping)
+                    return;
+                fd = m_handover->sockets.front();
+                m_handover->sockets.pop_front();
+            }
+            serveToEnd(fd, m_state, m_stopFd);
+            m_state.acceptGuard.released();
+        }
+    }
+
+private:
+    std::shared_ptr<Handover> m_handover;
+    int m_stopFd;
+    ThreadState m_state;
+};
+
+// Accepts only while a worker is free: with the pool busy, connections wait in the backlog.
+class Acceptor final : public Worker
+{
+public:
+    Acceptor(std::shared_ptr<Handover> handover, int listenFd, int stopFd,
+             const ServerShared &shared)
+        : m_handover(std::move(handover)), m_listenFd(listenFd), m_stopFd(stopFd),
+          m_options(shared.options), m_state(shared)
+    {}
+
+    bool init(std::string *error) override
+    {
+        if (m_stopFd < 0 || !m_state.acceptGuard.init()) {
+            if (error)
+                *error = std::string("cannot set up the blocking pool: ") + std::strerror(errno);
+            return false;
+        }
+        return true;
+    }
+    void requestStop() override
+    {
+        m_handover->stop();
+        const std::uint64_t one = 1;
+        [[maybe_unused]] auto n = ::write(m_stopFd, &one, sizeof one);
+    }
+    ServerStats stats() const override { return m_state.stats.snapshot(); }
+
+    void run() override
+    {
+        for (;;) {
+            {
+                std::unique_lock lock(m_handover->mutex);
+                m_handover->changed.wait(lock, [&] {
+                    return m_handover->stopping ||
+                           m_handover->idle > static_cast<int>(m_handover->sockets.size());
+                });
+                if (m_handover->stopping)
+                    break;
+            }
+            pollfd fds[2] = {{m_listenFd, POLLIN, 0}, {m_stopFd, POLLIN, 0}};
+            if (poll(fds, 2, -1) < 0 && errno != EINTR)
+                break;
+            if (fds[1].revents)
+                break;
+            const int fd = accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (fd < 0) {
+                if (errno == EMFILE || errno == ENFILE) {
+                    pollfd stop{m_stopFd, POLLIN, 0};
+                    const auto pause = m_state.acceptGuard.onExhausted(m_listenFd);
+                    if (pause.count() > 0 && poll(&stop, 1, static_cast<int>(pause.count())) > 0)
+                        break;
+                } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+                           errno != ECONNABORTED) {
+                    qCWarning(lcBlocking, "accept failed: %s", std::strerror(errno));
+                }
+                continue;
+            }
+            if (!m_state.acceptGuard.admit(fd))
+                continue;
+            AtomicServerStats::bump(m_state.stats.connectionsAccepted);
+            if (m_options.tcpNoDelay) {
+                const int one = 1;
+                setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            }
+            {
+                std::lock_guard lock(m_handover->mutex);
+                m_handover->sockets.push_back(fd);
+            }
+            m_handover->changed.notify_all();
+        }
+        // Sockets accepted but never picked up by a worker.
+        std::lock_guard lock(m_handover->mutex);
+        for (int fd : m_handover->sockets) {
+            ::close(fd);
+            m_state.acceptGuard.released();
+        }
+        m_handover->sockets.clear();
+    }
+
+private:
+    std::shared_ptr<Handover> m_handover;
+    int m_listenFd;
+    int m_stopFd;
+    const ServerOptions &m_options;
+    ThreadState m_state;
+};
+
+} // namespace
+
+BlockingServer::~BlockingServer()
+{
+    stop();
+    if (m_stopFd >= 0)
+        ::close(m_stopFd);
+}
+
+std::vector<std::unique_ptr<Worker>> BlockingServer::createWorkers()
+{
+    if (m_stopFd >= 0)
+        ::close(m_stopFd);
+    m_stopFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    auto handover = std::make_shared<Handover>();
+    std::vector<std::unique_ptr<Worker>> workers;
+    workers.push_back(std::make_unique<Acceptor>(handover, m_listener.fd(), m_stopFd, shared()));
+    for (int i = 0; i < m_options.threads; ++i)
+        workers.push_back(std::make_unique<PoolWorker>(handover, m_stopFd, shared()));
+    return workers;
+}
+
+} // namespace servelab::server

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "threadedserver.h"
+
+namespace servelab::server {
+
+// The `blocking` event model (Coyote BIO, grizzly-sendfile SimpleBlocking): an acceptor thread
+// and a bounded pool of `threads` threads, each serving one connection to its end. When every
+// thread is busy the acceptor stops accepting, and new connections wait in the listen backlog.
+class BlockingServer final : public ThreadedServer
+{
+public:
+    using ThreadedServer::ThreadedServer;
+    ~BlockingServer() override;
+
+protected:
+    std::vector<std::unique_ptr<Worker>> createWorkers() override;
+
+private:
+    int m_stopFd = -1; // shared by the pool: written once, stays readable
+};
+
+} // namespace servelab::server
