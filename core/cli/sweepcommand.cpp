@@ -34,6 +34,11 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         {QStringLiteral("c"), QStringLiteral("Concurrency (ab -c)."), QStringLiteral("concurrency"),
          QString::number(defaults.concurrency)},
         {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
+        {QStringLiteral("isolated"),
+         QStringLiteral("Run the server as a child servelab-cli serve process.")},
+        {QStringLiteral("fd-limit"),
+         QStringLiteral("RLIMIT_NOFILE of the isolated server (implies --isolated; 0: inherit)."),
+         QStringLiteral("n"), QStringLiteral("0")},
         {QStringLiteral("root"),
          QStringLiteral("Folder for the generated files (default: the user's cache)."),
          QStringLiteral("dir")},
@@ -56,6 +61,9 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     qint64 threads = 1;
     qint64 requests = 1;
     qint64 concurrency = 1;
+    qint64 fdLimit = 0;
+    if (!cl.number(QStringLiteral("fd-limit"), 0, 1 << 20, &fdLimit, err))
+        return exitUsage;
     if (!cl.number(QStringLiteral("threads"), 1, 1024, &threads, err) ||
         !cl.number(QStringLiteral("n"), 1, qint64(1) << 40, &requests, err) ||
         !cl.number(QStringLiteral("c"), 1, 100000, &concurrency, err))
@@ -65,6 +73,8 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     spec.requests = static_cast<quint64>(requests);
     spec.concurrency = static_cast<int>(concurrency);
     spec.keepAlive = p.isSet(QStringLiteral("k"));
+    spec.isolated = p.isSet(QStringLiteral("isolated"));
+    spec.fdLimit = static_cast<int>(fdLimit);
     if (p.isSet(QStringLiteral("root")))
         spec.root = QFileInfo(p.value(QStringLiteral("root"))).absoluteFilePath();
     if (const QString problem = spec.validate(); !problem.isEmpty())
@@ -86,7 +96,8 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         err.flush();
     });
     err << "sweep: " << spec.mode << ", " << spec.sizes.size() << " sizes, -n " << spec.requests
-        << " -c " << spec.concurrency << (spec.keepAlive ? " -k" : "") << ", files in "
+        << " -c " << spec.concurrency << (spec.keepAlive ? " -k" : "")
+        << (spec.isolated || spec.fdLimit ? ", isolated server" : "") << ", files in "
         << spec.resolvedRoot() << '\n';
     err.flush();
     runner.run();

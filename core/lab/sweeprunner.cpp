@@ -2,6 +2,7 @@
 
 #include "client/closedclient.h"
 #include "docrootgenerator.h"
+#include "isolatedserver.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 #include "sizelist.h"
@@ -37,18 +38,30 @@ void SweepRunner::run()
     options.root = root.toStdString();
     options.mode = m_spec.mode.toStdString();
     options.threads = m_spec.serverThreads;
-    std::string serverError;
-    auto server = server::createServer(options, &serverError);
-    if (!server || !server->start(&serverError))
-        return Q_EMIT failed(QString::fromStdString(serverError));
+    std::unique_ptr<server::Server> inProcess;
+    IsolatedServer isolated;
+    quint16 port = 0;
+    if (m_spec.isolated || m_spec.fdLimit != 0) {
+        if (!isolated.start(options, m_spec.fdLimit, &error))
+            return Q_EMIT failed(error);
+        port = isolated.port();
+    } else {
+        std::string serverError;
+        inProcess = server::createServer(options, &serverError);
+        if (!inProcess || !inProcess->start(&serverError))
+            return Q_EMIT failed(QString::fromStdString(serverError));
+        port = inProcess->port();
+    }
 
     for (int i = 0; i < m_spec.sizes.size() && !m_cancel.load(); ++i) {
         Q_EMIT pointStarted(i, m_spec.sizes[i]);
-        PointResult point = measure(i, m_spec.sizes[i], server->port());
+        PointResult point = measure(i, m_spec.sizes[i], port);
         m_results.append(point);
         Q_EMIT pointFinished(point);
     }
-    server->stop();
+    if (inProcess)
+        inProcess->stop();
+    isolated.stop();
     Q_EMIT finished(m_cancel.load());
 }
 

@@ -32,6 +32,8 @@ QString SweepSpec::validate() const
             .arg(requests);
     if (timeoutMs < 1 || pointDeadlineMs < 1)
         return QStringLiteral("timeouts must be positive");
+    if (fdLimit != 0 && (fdLimit < 16 || fdLimit > (1 << 20)))
+        return QStringLiteral("the fd limit must be 0 (inherit) or between 16 and 1048576");
     return {};
 }
 
@@ -55,8 +57,11 @@ QByteArray SweepSpec::toJson() const
     QJsonArray sizeList;
     for (quint64 size : sizes)
         sizeList.append(formatSize(size));
-    const QJsonObject target{{QStringLiteral("builtin"), mode},
-                             {QStringLiteral("threads"), serverThreads}};
+    QJsonObject target{{QStringLiteral("builtin"), mode},
+                       {QStringLiteral("threads"), serverThreads},
+                       {QStringLiteral("isolated"), isolated || fdLimit != 0}};
+    if (fdLimit != 0)
+        target.insert(QStringLiteral("fd_limit"), fdLimit);
     const QJsonObject client{{QStringLiteral("model"), QStringLiteral("closed")},
                              {QStringLiteral("requests"), qint64(requests)},
                              {QStringLiteral("concurrency"), concurrency},

@@ -37,6 +37,12 @@ Run runCli(const QStringList &arguments, int timeoutMs = 60000)
     return run;
 }
 
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 quint16 unusedPort()
 {
     const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -212,6 +218,34 @@ private Q_SLOTS:
         const Run stopped = serve.stop();
         QCOMPARE(stopped.code, 0);
         QVERIFY2(stopped.out.contains(QStringLiteral("110 requests")), qPrintable(stopped.out));
+    }
+
+    void killedSweepLeavesNoServerBehind()
+    {
+        QTemporaryDir dir;
+        QProcess sweep;
+        sweep.start(QStringLiteral(SERVELAB_CLI),
+                    {QStringLiteral("sweep"), QStringLiteral("--isolated"),
+                     QStringLiteral("--sizes"), QStringLiteral("4K"), QStringLiteral("-n"),
+                     QStringLiteral("100000000"), QStringLiteral("--root"), dir.path()});
+        QVERIFY(sweep.waitForStarted());
+        const qint64 pid = sweep.processId();
+        qint64 child = 0;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (child =
+                 QString::fromLatin1(readFile(QStringLiteral("/proc/%1/task/%1/children").arg(pid)))
+                     .split(u' ', Qt::SkipEmptyParts)
+                     .value(0)
+                     .toLongLong()) > 0,
+            10000);
+        QVERIFY(QFile::exists(QStringLiteral("/proc/%1").arg(child)));
+        ::kill(static_cast<pid_t>(pid), SIGKILL);
+        QVERIFY(sweep.waitForFinished(5000));
+        // The isolated server goes with it (PR_SET_PDEATHSIG): gone, or a zombie being reaped.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !QFile::exists(QStringLiteral("/proc/%1").arg(child)) ||
+                readFile(QStringLiteral("/proc/%1/stat").arg(child)).contains(") Z "),
+            5000);
     }
 
     void sweepPrintsTheSeedTable()

@@ -4,11 +4,22 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <unistd.h>
+
 using namespace servelab;
+
+namespace {
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+} // namespace
 
 class TestSweepRunner : public QObject
 {
@@ -50,6 +61,63 @@ private Q_SLOTS:
         QVERIFY(table.contains(QStringLiteral("KiB/s")));
         QCOMPARE(table.count(u'\n'), 2 + 3);
         QVERIFY(table.contains(QStringLiteral("\n1M ")));
+    }
+
+    void isolatedServerRunsAsAChildAndLeavesNothing()
+    {
+        qputenv("SERVELAB_CLI", SERVELAB_CLI);
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096, 1 << 20};
+        spec.requests = 30;
+        spec.root = root.path();
+        spec.fdLimit = 128; // implies isolated
+        lab::SweepRunner runner(spec);
+        qint64 child = 0;
+        QString limits;
+        connect(&runner, &lab::SweepRunner::pointStarted, this, [&] {
+            // The server is a child of this process while points are measured.
+            const auto children =
+                QString::fromLatin1(
+                    readAll(QStringLiteral("/proc/self/task/%1/children").arg(gettid())))
+                    .split(u' ', Qt::SkipEmptyParts);
+            if (!children.isEmpty()) {
+                child = children.first().toLongLong();
+                limits = QString::fromLatin1(readAll(QStringLiteral("/proc/%1/limits").arg(child)));
+            }
+        });
+        QSignalSpy finished(&runner, &lab::SweepRunner::finished);
+        runner.run();
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(runner.results().size(), 2);
+        for (const auto &p : runner.results()) {
+            QVERIFY2(!p.dnf, qPrintable(p.reason));
+            QCOMPARE(p.load.ok, 30u);
+        }
+        QVERIFY(child > 0);
+        // Its own fd limit, read while it served.
+        QVERIFY2(QRegularExpression(QStringLiteral("Max open files\\s+128\\s+128"))
+                     .match(limits)
+                     .hasMatch(),
+                 qPrintable(limits));
+        QVERIFY2(!QFile::exists(QStringLiteral("/proc/%1").arg(child)) ||
+                     readAll(QStringLiteral("/proc/%1/stat").arg(child)).contains(") Z "),
+                 "the isolated server outlived the sweep");
+    }
+
+    void isolatedServerStartFailureIsReported()
+    {
+        qputenv("SERVELAB_CLI", "/nonexistent/servelab-cli");
+        lab::SweepSpec spec;
+        spec.sizes = {4096};
+        spec.isolated = true;
+        lab::SweepRunner runner(spec);
+        QSignalSpy failed(&runner, &lab::SweepRunner::failed);
+        runner.run();
+        QCOMPARE(failed.size(), 1);
+        QVERIFY(failed.first().first().toString().contains(
+            QStringLiteral("/nonexistent/servelab-cli")));
+        qunsetenv("SERVELAB_CLI");
     }
 
     void invalidSpecFailsWithReason()

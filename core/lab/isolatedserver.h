@@ -1,0 +1,37 @@
+#pragma once
+
+#include "server/serveroptions.h"
+
+#include <QString>
+
+#include <memory>
+
+class QProcess;
+
+namespace servelab::lab {
+
+// A built-in server run as a separate `servelab-cli serve` process: its own fd table and
+// RLIMIT_NOFILE (--fd-limit), its own crashes. The child dies with this process (PDEATHSIG),
+// so a killed ServeLab leaves no server behind; stop() asks with SIGTERM, then kills.
+class IsolatedServer
+{
+public:
+    IsolatedServer();
+    ~IsolatedServer();
+    IsolatedServer(const IsolatedServer &) = delete;
+    IsolatedServer &operator=(const IsolatedServer &) = delete;
+
+    // The servelab-cli next to the running executable, or $SERVELAB_CLI.
+    static QString cliPath();
+
+    bool start(const server::ServerOptions &options, int fdLimit, QString *error);
+    void stop();
+    quint16 port() const { return m_port; }
+    qint64 pid() const;
+
+private:
+    std::unique_ptr<QProcess> m_process;
+    quint16 m_port = 0;
+};
+
+} // namespace servelab::lab
