@@ -21,8 +21,6 @@ Q_LOGGING_CATEGORY(lcBlocking, "servelab.server.blocking")
 
 namespace servelab::server {
 
-namespace {
-
 // The hand-over between the acceptor and the pool: accepted sockets, and how many workers wait.
 struct Handover
 {
@@ -41,6 +39,8 @@ struct Handover
         changed.notify_all();
     }
 };
+
+namespace {
 
 // Serves one accepted connection at a time, to its end.
 class PoolWorker final : public Worker
@@ -176,12 +176,21 @@ BlockingServer::~BlockingServer()
         ::close(m_stopFd);
 }
 
+std::uint64_t BlockingServer::queuedNow() const
+{
+    if (!m_handover)
+        return 0;
+    std::lock_guard lock(m_handover->mutex);
+    return m_handover->sockets.size();
+}
+
 std::vector<std::unique_ptr<Worker>> BlockingServer::createWorkers()
 {
     if (m_stopFd >= 0)
         ::close(m_stopFd);
     m_stopFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     auto handover = std::make_shared<Handover>();
+    m_handover = handover;
     std::vector<std::unique_ptr<Worker>> workers;
     workers.push_back(std::make_unique<Acceptor>(handover, m_listener.fd(), m_stopFd, shared()));
     for (int i = 0; i < m_options.threads; ++i)

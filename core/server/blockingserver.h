@@ -4,6 +4,8 @@
 
 namespace servelab::server {
 
+struct Handover;
+
 // The `blocking` event model (Coyote BIO, grizzly-sendfile SimpleBlocking): an acceptor thread
 // and a bounded pool of `threads` threads, each serving one connection to its end. When every
 // thread is busy the acceptor stops accepting, and new connections wait in the listen backlog.
@@ -15,9 +17,11 @@ public:
 
 protected:
     std::vector<std::unique_ptr<Worker>> createWorkers() override;
+    std::uint64_t queuedNow() const override;
 
 private:
     int m_stopFd = -1; // shared by the pool: written once, stays readable
+    std::shared_ptr<Handover> m_handover;
 };
 
 } // namespace servelab::server

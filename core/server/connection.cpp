@@ -29,11 +29,17 @@ Connection::Connection(int fd, LoopContext &context)
 
 Connection::~Connection()
 {
+    // Counted by the thread that closes it (the one whose context it holds now).
+    if (m_phase == Phase::Writing)
+        AtomicServerStats::bump(m_context->stats.downloadsFinished);
+    AtomicServerStats::bump(m_context->stats.connectionsClosed);
     ::close(m_fd);
 }
 
 void Connection::setPhase(Phase phase, int timeoutMs)
 {
+    if (phase == Phase::Writing)
+        AtomicServerStats::bump(m_context->stats.downloadsStarted);
     m_phase = phase;
     m_deadlineMs = m_context->nowMs + timeoutMs;
 }
@@ -178,6 +184,8 @@ Connection::Next Connection::writeResponse()
 
 Connection::Next Connection::responseDone()
 {
+    AtomicServerStats::bump(m_context->stats.downloadsFinished);
+    m_phase = Phase::Idle; // no longer writing, whatever comes next
     m_out.clear();
     const bool unread = !m_in.empty() || m_bodyToSkip > 0 || m_bodyChunked;
     if (m_closeAfterResponse) {

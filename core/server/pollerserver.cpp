@@ -305,6 +305,14 @@ PollerServer::~PollerServer()
     stop();
 }
 
+std::uint64_t PollerServer::queuedNow() const
+{
+    if (!m_shared)
+        return 0;
+    std::lock_guard lock(m_shared->queueMutex);
+    return m_shared->queue.size();
+}
+
 std::vector<std::unique_ptr<Worker>> PollerServer::createWorkers()
 {
     m_shared = std::make_shared<PollerShared>(*m_limit);

@@ -17,6 +17,7 @@ public:
 
 protected:
     std::vector<std::unique_ptr<Worker>> createWorkers() override;
+    std::uint64_t queuedNow() const override;
 
 private:
     std::shared_ptr<PollerShared> m_shared;

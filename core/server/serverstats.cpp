@@ -12,6 +12,10 @@ ServerStats &ServerStats::operator+=(const ServerStats &o)
     bytesSent += o.bytesSent;
     acceptEmfile += o.acceptEmfile;
     refused += o.refused;
+    connectionsClosed += o.connectionsClosed;
+    downloadsStarted += o.downloadsStarted;
+    downloadsFinished += o.downloadsFinished;
+    queued += o.queued;
     return *this;
 }
 
@@ -38,6 +42,9 @@ ServerStats AtomicServerStats::snapshot() const
     s.bytesSent = bytesSent.load(r);
     s.acceptEmfile = acceptEmfile.load(r);
     s.refused = refused.load(r);
+    s.connectionsClosed = connectionsClosed.load(r);
+    s.downloadsStarted = downloadsStarted.load(r);
+    s.downloadsFinished = downloadsFinished.load(r);
     return s;
 }
 

@@ -16,6 +16,13 @@ struct ServerStats
     std::uint64_t bytesSent = 0;
     std::uint64_t acceptEmfile = 0;
     std::uint64_t refused = 0; // accepted and closed at once: over the limit, or out of fds
+    std::uint64_t connectionsClosed = 0;
+    std::uint64_t downloadsStarted = 0; // responses that began to be written
+    std::uint64_t downloadsFinished = 0;
+    std::uint64_t queued = 0; // waiting for a worker now (poller, blocking); a gauge, not a total
+
+    std::uint64_t connectionsOpen() const { return connectionsAccepted - connectionsClosed; }
+    std::uint64_t activeDownloads() const { return downloadsStarted - downloadsFinished; }
 
     ServerStats &operator+=(const ServerStats &other);
 };
@@ -31,6 +38,9 @@ struct AtomicServerStats
     std::atomic<std::uint64_t> bytesSent{0};
     std::atomic<std::uint64_t> acceptEmfile{0};
     std::atomic<std::uint64_t> refused{0};
+    std::atomic<std::uint64_t> connectionsClosed{0};
+    std::atomic<std::uint64_t> downloadsStarted{0};
+    std::atomic<std::uint64_t> downloadsFinished{0};
 
     static void bump(std::atomic<std::uint64_t> &counter, std::uint64_t by = 1)
     {

@@ -65,6 +65,7 @@ ServerStats ThreadedServer::stats() const
     ServerStats total;
     for (const auto &worker : m_workers)
         total += worker->stats();
+    total.queued = queuedNow();
     return total;
 }
 

@@ -33,6 +33,8 @@ public:
 
 protected:
     virtual std::vector<std::unique_ptr<Worker>> createWorkers() = 0;
+    // Connections waiting for a worker right now (a gauge for the live counters).
+    virtual std::uint64_t queuedNow() const { return 0; }
     ServerShared shared() { return {m_root, m_options, *m_limit, m_fileCache.get()}; }
 
     const ServerOptions m_options;

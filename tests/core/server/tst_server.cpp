@@ -196,6 +196,9 @@ private Q_SLOTS:
             s->stop();
             QCOMPARE(s->stats().requests, 1u);
             QCOMPARE(s->stats().responses2xx, 1u);
+            QCOMPARE(s->stats().downloadsStarted, 1u);
+            QCOMPARE(s->stats().activeDownloads(), 0u);
+            QCOMPARE(s->stats().connectionsOpen(), 0u); // stop() closed the kept-alive one
             QVERIFY(s->stats().bytesSent >= size);
         }
         QCOMPARE(countOpenFds(), before);
@@ -497,9 +500,13 @@ private Q_SLOTS:
             setsockopt(c.fd(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
             c.send("GET /5M.bin HTTP/1.1\r\nHost: t\r\n\r\n");
             // Never read: the server's socket fills up and stays full.
-            QTRY_VERIFY_WITH_TIMEOUT(s->stats().bytesSent > 0, 2000);
+            // The live counters see one open connection with one download in progress.
+            QTRY_COMPARE_WITH_TIMEOUT(s->stats().activeDownloads(), 1u, 2000);
+            QCOMPARE(s->stats().connectionsOpen(), 1u);
             // The server side of the connection is closed: one fd fewer than while it was open.
             QTRY_COMPARE_WITH_TIMEOUT(countOpenFds(), before + 1, 3000);
+            QCOMPARE(s->stats().activeDownloads(), 0u);
+            QCOMPARE(s->stats().connectionsOpen(), 0u);
         }
         QCOMPARE(countOpenFds(), before);
     }
