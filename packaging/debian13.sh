@@ -53,6 +53,9 @@ in_chroot "
     for p in $packages; do
         dpkg-query -W -f='\${Status}' \$p 2>/dev/null | grep -q '^install ok installed' || missing=\"\$missing \$p\"
     done
+    # Packages with services (nginx, lighttpd) must not start them here: the chroot shares the
+    # host's network, and nothing may be left running.
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d
     if [ -n \"\$missing\" ]; then
         echo \"== installing in the chroot:\$missing\"
         apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \$missing >/var/log/servelab-apt.log 2>&1 ||

@@ -36,9 +36,17 @@ ensure_packages() {
     [ ${#missing[@]} = 0 ] && return 0
     say "installing Debian packages: ${missing[*]}"
     as_root apt-get update -q || die "apt-get update failed"
+    # The lab launches its own nginx and lighttpd on free ports; the packages' system services
+    # must not start (and stay running) because of this install.
+    local policy=/usr/sbin/policy-rc.d created=0
+    if [ ! -e $policy ]; then
+        printf '#!/bin/sh\nexit 101\n' | as_root tee $policy >/dev/null && as_root chmod 755 $policy && created=1
+    fi
     as_root env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-        die "apt-get install ${missing[*]} failed"
+        apt-get install -y -q --no-install-recommends "${missing[@]}"
+    local status=$?
+    [ $created = 1 ] && as_root rm -f $policy
+    [ $status = 0 ] || die "apt-get install ${missing[*]} failed"
 }
 
 # build_preset PRESET — configures (once) and builds with Ninja, through ccache when present.

@@ -34,6 +34,10 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         {QStringLiteral("c"), QStringLiteral("Concurrency (ab -c)."), QStringLiteral("concurrency"),
          QString::number(defaults.concurrency)},
         {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
+        {QStringLiteral("target"),
+         QStringLiteral("What to measure: builtin (the --mode), nginx, lighttpd, apache, h2o, or "
+                        "\"command:CMD\" with {port} and {root} in CMD."),
+         QStringLiteral("target"), QStringLiteral("builtin")},
         {QStringLiteral("isolated"),
          QStringLiteral("Run the server as a child servelab-cli serve process.")},
         {QStringLiteral("fd-limit"),
@@ -74,6 +78,7 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     spec.concurrency = static_cast<int>(concurrency);
     spec.keepAlive = p.isSet(QStringLiteral("k"));
     spec.isolated = p.isSet(QStringLiteral("isolated"));
+    spec.target = p.value(QStringLiteral("target"));
     spec.fdLimit = static_cast<int>(fdLimit);
     if (p.isSet(QStringLiteral("root")))
         spec.root = QFileInfo(p.value(QStringLiteral("root"))).absoluteFilePath();
@@ -95,8 +100,9 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
             << '\n';
         err.flush();
     });
-    err << "sweep: " << spec.mode << ", " << spec.sizes.size() << " sizes, -n " << spec.requests
-        << " -c " << spec.concurrency << (spec.keepAlive ? " -k" : "")
+    err << "sweep: " << (spec.target == u"builtin" ? spec.mode : spec.target) << ", "
+        << spec.sizes.size() << " sizes, -n " << spec.requests << " -c " << spec.concurrency
+        << (spec.keepAlive ? " -k" : "")
         << (spec.isolated || spec.fdLimit ? ", isolated server" : "") << ", files in "
         << spec.resolvedRoot() << '\n';
     err.flush();

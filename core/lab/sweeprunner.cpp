@@ -2,10 +2,14 @@
 
 #include "client/closedclient.h"
 #include "docrootgenerator.h"
+#include "externalserver.h"
+
 #include "isolatedserver.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 #include "sizelist.h"
+#include <QFileInfo>
+#include <QProcess>
 
 namespace servelab::lab {
 
@@ -40,8 +44,13 @@ void SweepRunner::run()
     options.threads = m_spec.serverThreads;
     std::unique_ptr<server::Server> inProcess;
     IsolatedServer isolated;
+    ExternalServer external;
     quint16 port = 0;
-    if (m_spec.isolated || m_spec.fdLimit != 0) {
+    if (m_spec.target != u"builtin") {
+        if (!external.start(m_spec.target, root, m_spec.serverThreads, &error))
+            return Q_EMIT failed(error);
+        port = external.port();
+    } else if (m_spec.isolated || m_spec.fdLimit != 0) {
         if (!isolated.start(options, m_spec.fdLimit, &error))
             return Q_EMIT failed(error);
         port = isolated.port();
@@ -62,7 +71,19 @@ void SweepRunner::run()
     if (inProcess)
         inProcess->stop();
     isolated.stop();
+    external.stop();
     Q_EMIT finished(m_cancel.load());
+}
+
+// The column name: the mode, the template, or the command's program.
+static QString targetLabel(const SweepSpec &spec)
+{
+    if (spec.target == u"builtin")
+        return spec.mode;
+    if (spec.target.startsWith(QStringLiteral("command:")))
+        return QFileInfo(QProcess::splitCommand(spec.target.mid(8)).value(0)).fileName() +
+               QStringLiteral(" (command)");
+    return spec.target;
 }
 
 PointResult SweepRunner::measure(int index, quint64 size, quint16 port)
@@ -88,7 +109,7 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port)
     PointResult point;
     point.index = index;
     point.sizeBytes = size;
-    point.target = m_spec.mode;
+    point.target = targetLabel(m_spec);
     point.load = client.run();
     {
         std::lock_guard lock(m_clientMutex);

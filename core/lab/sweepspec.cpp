@@ -1,5 +1,6 @@
 #include "sweepspec.h"
 
+#include "externalserver.h"
 #include "server/servermode.h"
 #include "sizelist.h"
 
@@ -15,6 +16,15 @@ QString SweepSpec::validate() const
 {
     if (sizes.isEmpty())
         return QStringLiteral("no file sizes given: write them like 4K,64K,1M or 4K..32M");
+    if (target != u"builtin") {
+        if (!target.startsWith(QStringLiteral("command:")) &&
+            !ExternalServer::templates().contains(target))
+            return QStringLiteral("unknown target '%1' (builtin, %2, or command:...)")
+                .arg(target, ExternalServer::templates().join(QStringLiteral(", ")));
+        if (target.startsWith(QStringLiteral("command:")) &&
+            !target.contains(QStringLiteral("{port}")))
+            return QStringLiteral("a command target must contain {port}");
+    }
     std::string error;
     server::ServerMode parsed;
     if (!server::parseServerMode(mode.toStdString(), &parsed, &error))
@@ -57,9 +67,12 @@ QByteArray SweepSpec::toJson() const
     QJsonArray sizeList;
     for (quint64 size : sizes)
         sizeList.append(formatSize(size));
-    QJsonObject target{{QStringLiteral("builtin"), mode},
-                       {QStringLiteral("threads"), serverThreads},
-                       {QStringLiteral("isolated"), isolated || fdLimit != 0}};
+    QJsonObject target = this->target != u"builtin"
+                             ? QJsonObject{{QStringLiteral("external"), this->target}}
+                             : QJsonObject{{QStringLiteral("builtin"), mode}};
+    target.insert(QStringLiteral("threads"), serverThreads);
+    if (this->target == u"builtin")
+        target.insert(QStringLiteral("isolated"), isolated || fdLimit != 0);
     if (fdLimit != 0)
         target.insert(QStringLiteral("fd_limit"), fdLimit);
     const QJsonObject client{{QStringLiteral("model"), QStringLiteral("closed")},

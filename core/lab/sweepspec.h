@@ -19,8 +19,11 @@ struct SweepSpec
     int timeoutMs = 30000;
     int pointDeadlineMs = 120000; // a point still running then is DNF
     QString root;                 // the generated document root; empty: the user's cache folder
-    bool isolated = false;        // run the server as a child `servelab-cli serve` process
-    int fdLimit = 0;              // RLIMIT_NOFILE of that child (0: inherit); implies isolated
+    // "builtin" (the mode above), an external template ("nginx", "lighttpd", "apache", "h2o")
+    // or "command:<command line with {port} and {root}>".
+    QString target = QStringLiteral("builtin");
+    bool isolated = false; // run the server as a child `servelab-cli serve` process
+    int fdLimit = 0;       // RLIMIT_NOFILE of that child (0: inherit); implies isolated
 
     // The checks a user can fix; returns an empty string when the spec can run.
     QString validate() const;

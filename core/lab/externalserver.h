@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QProcess;
+class QTemporaryDir;
+
+namespace servelab::lab {
+
+// A real server that ServeLab configures and launches on 127.0.0.1 and a free port: nginx,
+// lighttpd, Apache httpd (prefork), h2o, or any command line with {port} and {root} in it.
+// It runs in its own process group, dies with ServeLab (PR_SET_PDEATHSIG on the leader), is
+// waited for until it accepts connections, and is stopped group and all.
+class ExternalServer
+{
+public:
+    ExternalServer();
+    ~ExternalServer();
+    ExternalServer(const ExternalServer &) = delete;
+    ExternalServer &operator=(const ExternalServer &) = delete;
+
+    // The servers ServeLab has a template for ("nginx", "lighttpd", "apache", "h2o").
+    static QStringList templates();
+    // The binary a template runs, or an empty string when it is not installed.
+    static QString binaryFor(const QString &name);
+
+    // `target` is a template name or "command:<command line with {port} and {root}>".
+    bool start(const QString &target, const QString &root, int workers, QString *error,
+               int readyTimeoutMs = 10000);
+    void stop();
+    quint16 port() const { return m_port; }
+    qint64 pid() const;
+
+private:
+    bool writeConfig(const QString &name, const QString &root, int workers, QString *program,
+                     QStringList *arguments, QString *error);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QProcess> m_process;
+    quint16 m_port = 0;
+};
+
+} // namespace servelab::lab
