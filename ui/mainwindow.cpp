@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "jsonhighlighter.h"
+#include "lab/externalserver.h"
 #include "lab/resultexport.h"
 #include "lab/sizelist.h"
 #include "resultstablemodel.h"
@@ -27,6 +28,7 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QSysInfo>
 #include <QTabWidget>
@@ -106,6 +108,29 @@ QWidget *MainWindow::createSettingsPanel()
 {
     m_sizes = new QLineEdit;
     m_sizes->setToolTip(tr("File sizes, e.g. 4K,64K,1M, or 4K..32M for every doubling in between"));
+    m_target = new QComboBox;
+    m_target->addItem(tr("Built-in server"), QStringLiteral("builtin"));
+    for (const auto &name : lab::ExternalServer::templates()) {
+        m_target->addItem(name, name);
+        if (lab::ExternalServer::binaryFor(name).isEmpty()) {
+            // Listed so users know it exists, but not selectable until it is installed.
+            auto *model = qobject_cast<QStandardItemModel *>(m_target->model());
+            if (auto *item = model ? model->item(m_target->count() - 1) : nullptr) {
+                item->setEnabled(false);
+                item->setToolTip(tr("%1 is not installed on this machine").arg(name));
+            }
+        }
+    }
+    m_target->setToolTip(tr("What is measured: a built-in mode, or a real server ServeLab "
+                            "configures and starts on a free port"));
+    m_isolated = new QCheckBox(tr("Separate process"));
+    m_isolated->setToolTip(tr("Run the built-in server as a child servelab-cli serve, with its own "
+                              "fd table"));
+    m_fdLimit = new QSpinBox;
+    m_fdLimit->setRange(0, 1 << 20);
+    m_fdLimit->setSpecialValueText(tr("inherit"));
+    m_fdLimit->setToolTip(tr("ulimit -n of the server process (implies a separate process); the "
+                             "seeds used 1024"));
     m_mode = new QComboBox;
     for (const auto &mode : server::availableModes())
         m_mode->addItem(QString::fromStdString(mode.name()));
@@ -125,7 +150,10 @@ QWidget *MainWindow::createSettingsPanel()
 
     auto *form = new QFormLayout;
     form->addRow(tr("File sizes"), m_sizes);
+    form->addRow(tr("Target"), m_target);
     form->addRow(tr("Server mode"), m_mode);
+    form->addRow(QString(), m_isolated);
+    form->addRow(tr("fd limit"), m_fdLimit);
     form->addRow(tr("Server threads"), m_threads);
     form->addRow(tr("Requests per size"), m_requests);
     form->addRow(tr("Concurrency"), m_concurrency);
@@ -163,6 +191,9 @@ QWidget *MainWindow::createSettingsPanel()
         connect(spin, &QSpinBox::valueChanged, this, &MainWindow::validateForm);
     connect(m_keepAlive, &QCheckBox::toggled, this, &MainWindow::validateForm);
     connect(m_mode, &QComboBox::currentTextChanged, this, &MainWindow::validateForm);
+    connect(m_target, &QComboBox::currentIndexChanged, this, &MainWindow::validateForm);
+    connect(m_isolated, &QCheckBox::toggled, this, &MainWindow::validateForm);
+    connect(m_fdLimit, &QSpinBox::valueChanged, this, &MainWindow::validateForm);
     return panel;
 }
 
@@ -204,6 +235,10 @@ void MainWindow::setSpec(const lab::SweepSpec &spec)
     m_requests->setValue(static_cast<int>(std::min<quint64>(spec.requests, 10'000'000)));
     m_concurrency->setValue(spec.concurrency);
     m_keepAlive->setChecked(spec.keepAlive);
+    const int target = m_target->findData(spec.target);
+    m_target->setCurrentIndex(target >= 0 ? target : 0);
+    m_isolated->setChecked(spec.isolated);
+    m_fdLimit->setValue(spec.fdLimit);
     validateForm();
 }
 
@@ -218,6 +253,9 @@ lab::SweepSpec MainWindow::spec(QString *problem) const
     spec.requests = static_cast<quint64>(m_requests->value());
     spec.concurrency = m_concurrency->value();
     spec.keepAlive = m_keepAlive->isChecked();
+    spec.target = m_target->currentData().toString();
+    spec.isolated = m_isolated->isChecked();
+    spec.fdLimit = m_fdLimit->value();
     if (error.isEmpty())
         error = spec.validate();
     if (problem)
@@ -225,8 +263,18 @@ lab::SweepSpec MainWindow::spec(QString *problem) const
     return spec;
 }
 
+void MainWindow::updateTargetFields()
+{
+    // Mode, separate process and fd limit belong to the built-in server.
+    const bool builtin = m_target->currentData().toString() == u"builtin" && !isRunning();
+    m_mode->setEnabled(builtin);
+    m_isolated->setEnabled(builtin);
+    m_fdLimit->setEnabled(builtin);
+}
+
 void MainWindow::validateForm()
 {
+    updateTargetFields();
     QString problem;
     const auto current = spec(&problem);
     m_problem->setText(problem);
@@ -273,9 +321,11 @@ void MainWindow::cancelRun()
 
 void MainWindow::setRunning(bool running)
 {
-    for (QWidget *w : std::initializer_list<QWidget *>{m_sizes, m_mode, m_threads, m_requests,
-                                                       m_concurrency, m_keepAlive})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_sizes, m_target, m_mode, m_isolated, m_fdLimit,
+                                          m_threads, m_requests, m_concurrency, m_keepAlive})
         w->setEnabled(!running);
+    updateTargetFields();
     m_cancel->setEnabled(running);
     validateForm();
 }

@@ -55,6 +55,7 @@ private:
     QWidget *createSettingsPanel();
     void createMenus();
     void validateForm();
+    void updateTargetFields();
     void onPointStarted(int index, quint64 sizeBytes);
     void onPointFinished(const lab::PointResult &point);
     void onFinished(bool cancelled);
@@ -71,7 +72,10 @@ private:
     QPlainTextEdit *m_specView;
     QString m_highlighter;
     QLineEdit *m_sizes;
+    QComboBox *m_target;
     QComboBox *m_mode;
+    QCheckBox *m_isolated;
+    QSpinBox *m_fdLimit;
     QSpinBox *m_threads;
     QSpinBox *m_requests;
     QSpinBox *m_concurrency;

@@ -66,6 +66,22 @@ private Q_SLOTS:
         }
     }
 
+    void measuresARealServerAsATarget()
+    {
+        ui::MainWindow window;
+        lab::SweepSpec spec = lab::SweepSpec::defaults();
+        spec.sizes = {4096, 65536};
+        spec.requests = 20;
+        spec.target = QStringLiteral("lighttpd"); // installed for the tests by packaging/test.sh
+        window.setSpec(spec);
+        QCOMPARE(window.spec().target, QStringLiteral("lighttpd"));
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRun());
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
+        QCOMPARE(window.chart()->pointCount(QStringLiteral("lighttpd")), 2);
+    }
+
     void exportFailureNamesTheProblem()
     {
         ui::MainWindow window;
