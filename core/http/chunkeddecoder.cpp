@@ -1,5 +1,7 @@
 #include "chunkeddecoder.h"
 
+#include "textutil.h"
+
 #include <algorithm>
 
 namespace servelab::http {
@@ -8,16 +10,6 @@ namespace {
 constexpr std::size_t maxLine = 8192; // chunk extensions and trailer lines, as field lines
 constexpr int maxSizeDigits = 15;     // 15 hex digits stay below 2^60: no overflow
 
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 } // namespace
 
 ChunkedDecoder::Status ChunkedDecoder::feed(std::string_view in, std::size_t *used)
@@ -31,7 +23,7 @@ ChunkedDecoder::Status ChunkedDecoder::feed(std::string_view in, std::size_t *us
         const char c = in[i];
         switch (m_state) {
         case State::Size:
-            if (const int d = hexDigit(c); d >= 0) {
+            if (const int d = hexValue(c); d >= 0) {
                 if (++m_sizeDigits > maxSizeDigits)
                     return finish(Status::Error);
                 m_chunk = m_chunk * 16 + static_cast<unsigned>(d);

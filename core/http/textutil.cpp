@@ -63,6 +63,17 @@ std::string_view trimOws(std::string_view s)
     return s;
 }
 
+int hexValue(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 std::optional<std::uint64_t> parseDecimal(std::string_view s)
 {
     if (s.empty())

@@ -26,6 +26,8 @@ void forEachListElement(std::string_view list, F f)
         list.remove_prefix(comma + 1);
     }
 }
+// The value of one hex digit (either case), or -1.
+int hexValue(char c);
 // Strict 1*DIGIT without sign or spaces; nullopt on anything else or on overflow past 2^63-1.
 std::optional<std::uint64_t> parseDecimal(std::string_view s);
 

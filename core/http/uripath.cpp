@@ -1,21 +1,12 @@
 #include "uripath.h"
 
+#include "textutil.h"
+
 #include <vector>
 
 namespace servelab::http {
 
 namespace {
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 // Decodes one segment (no '/' in it). An encoded '/' would let a name carry a separator past
 // the dot-segment pass, so it is refused like NUL and the other control bytes.

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -130,6 +132,34 @@ void AcceptGuard::released()
 {
     m_limit.release();
     m_limit.topUpReserve();
+}
+
+AcceptGuard::Accepted AcceptGuard::acceptOne(int listenFd, bool tcpNoDelay)
+{
+    // Refusals are bounded per call so one flood cannot hold a thread here.
+    for (int refusals = 0; refusals < acceptBatch;) {
+        const int fd = accept4(listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            if (errno == EMFILE || errno == ENFILE)
+                return {-1, onExhausted(listenFd)};
+            if (errno != EAGAIN && errno != EWOULDBLOCK)
+                qCWarning(lcAccept, "accept failed: %s", std::strerror(errno));
+            return {};
+        }
+        if (!admit(fd)) {
+            ++refusals;
+            continue;
+        }
+        AtomicServerStats::bump(m_stats.connectionsAccepted);
+        if (tcpNoDelay) {
+            const int one = 1;
+            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        }
+        return {fd, {}};
+    }
+    return {};
 }
 
 bool AcceptGuard::admit(int fd)

@@ -53,6 +53,15 @@ public:
     ~AcceptGuard();
 
     bool init(); // opens the server's reserve fd when the strategy needs one
+
+    struct Accepted
+    {
+        int fd = -1;                       // >= 0: admitted, counted, ready to serve
+        std::chrono::milliseconds pause{}; // > 0: out of fds, stop accepting this long
+    };
+    // Accepts the next connection every event model would serve: refused ones (over the limit)
+    // are closed here, EMFILE goes through the strategy. fd < 0: nothing (more) to accept now.
+    Accepted acceptOne(int listenFd, bool tcpNoDelay);
     // A connection was just accepted: true if it may be served, else it has been closed.
     bool admit(int fd);
     void released();

@@ -3,8 +3,6 @@
 #include "connectiondriver.h"
 #include "threadstate.h"
 
-#include <QLoggingCategory>
-
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -16,8 +14,6 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-Q_LOGGING_CATEGORY(lcBlocking, "servelab.server.blocking")
 
 namespace servelab::server {
 
@@ -124,26 +120,15 @@ public:
                 break;
             if (fds[1].revents)
                 break;
-            const int fd = accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-            if (fd < 0) {
-                if (errno == EMFILE || errno == ENFILE) {
-                    pollfd stop{m_stopFd, POLLIN, 0};
-                    const auto pause = m_state.acceptGuard.onExhausted(m_listenFd);
-                    if (pause.count() > 0 && poll(&stop, 1, static_cast<int>(pause.count())) > 0)
-                        break;
-                } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
-                           errno != ECONNABORTED) {
-                    qCWarning(lcBlocking, "accept failed: %s", std::strerror(errno));
-                }
-                continue;
+            const auto accepted = m_state.acceptGuard.acceptOne(m_listenFd, m_options.tcpNoDelay);
+            if (accepted.pause.count() > 0) {
+                pollfd stop{m_stopFd, POLLIN, 0};
+                if (poll(&stop, 1, static_cast<int>(accepted.pause.count())) > 0)
+                    break;
             }
-            if (!m_state.acceptGuard.admit(fd))
-                continue;
-            AtomicServerStats::bump(m_state.stats.connectionsAccepted);
-            if (m_options.tcpNoDelay) {
-                const int one = 1;
-                setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-            }
+            if (accepted.fd < 0)
+                continue; // EAGAIN (a spurious wake-up) or refused
+            const int fd = accepted.fd;
             {
                 std::lock_guard lock(m_handover->mutex);
                 m_handover->sockets.push_back(fd);

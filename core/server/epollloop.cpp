@@ -121,27 +121,14 @@ void EpollLoop::run()
 void EpollLoop::acceptAll()
 {
     for (int i = 0; i < acceptBatch; ++i) {
-        const int fd = accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED)
-                continue;
-            if (errno == EMFILE || errno == ENFILE) {
-                const auto pause = m_state.acceptGuard.onExhausted(m_listenFd);
-                if (pause.count() > 0) {
-                    setAcceptEnabled(false);
-                    m_acceptResume = std::chrono::steady_clock::now() + pause;
-                }
-            } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
-                qCWarning(lcEpoll, "accept failed: %s", std::strerror(errno));
-            }
+        const auto accepted = m_state.acceptGuard.acceptOne(m_listenFd, m_tcpNoDelay);
+        if (accepted.pause.count() > 0) {
+            setAcceptEnabled(false);
+            m_acceptResume = std::chrono::steady_clock::now() + accepted.pause;
+        }
+        if (accepted.fd < 0)
             return;
-        }
-        if (!m_state.acceptGuard.admit(fd))
-            continue;
-        if (m_tcpNoDelay) {
-            const int one = 1;
-            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        }
+        const int fd = accepted.fd;
         auto connection = std::make_unique<Connection>(fd, m_state.context);
         epoll_event event{};
         event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
@@ -149,9 +136,8 @@ void EpollLoop::acceptAll()
         if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &event) != 0) {
             qCWarning(lcEpoll, "cannot watch a connection: %s", std::strerror(errno));
             m_state.acceptGuard.released();
-            continue; // the unique_ptr closes it
+            continue; // the unique_ptr closes it (and counts it closed)
         }
-        AtomicServerStats::bump(m_state.stats.connectionsAccepted);
         m_connections.emplace(connection.get(), std::move(connection));
     }
 }

@@ -3,8 +3,6 @@
 #include "connection.h"
 #include "threadstate.h"
 
-#include <QLoggingCategory>
-
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -17,8 +15,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <unordered_map>
-
-Q_LOGGING_CATEGORY(lcPoller, "servelab.server.poller")
 
 namespace servelab::server {
 
@@ -237,22 +233,10 @@ private:
     std::int64_t acceptAll()
     {
         for (int i = 0; i < acceptBatch; ++i) {
-            const int fd = accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-            if (fd < 0) {
-                if (errno == EMFILE || errno == ENFILE)
-                    return m_state.acceptGuard.onExhausted(m_listenFd).count();
-                if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
-                    errno != ECONNABORTED)
-                    qCWarning(lcPoller, "accept failed: %s", std::strerror(errno));
-                return 0;
-            }
-            if (!m_state.acceptGuard.admit(fd))
-                continue;
-            AtomicServerStats::bump(m_state.stats.connectionsAccepted);
-            if (m_options.tcpNoDelay) {
-                const int one = 1;
-                setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-            }
+            const auto accepted = m_state.acceptGuard.acceptOne(m_listenFd, m_options.tcpNoDelay);
+            if (accepted.fd < 0)
+                return accepted.pause.count();
+            const int fd = accepted.fd;
             m_state.context.nowMs = monotonicMs();
             auto entry = std::make_unique<PollerShared::Entry>();
             entry->connection = std::make_unique<Connection>(fd, m_state.context);

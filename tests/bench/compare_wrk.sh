@@ -7,7 +7,9 @@
 # then the ratios ServeLab / nginx (like with like, and each against nginx's best).
 #
 #   tests/bench/compare_wrk.sh [BUILD_DIR] [SECONDS] [RUNS]   (default: build/release, 3, 3)
-# Each figure is the median of RUNS runs of SECONDS each.
+# Each figure is the median of RUNS runs of SECONDS each. MODES="epoll+copy poller+copy" limits
+# the built-in modes measured. The blocking model gets 64 threads (one per wrk connection, as a
+# BIO connector's maxThreads 200 would cover): with fewer, kept-alive connections wait their turn.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$src/build/release}
@@ -48,10 +50,12 @@ nginx_conf nginx-cache 19281 "open_file_cache max=1000 inactive=20s; open_file_c
 
 port=19300
 declare -A url
-for mode in $("$cli" modes); do
+for mode in ${MODES:-$("$cli" modes)}; do
+    threads=1
+    [[ $mode == blocking+* ]] && threads=64
     for cache in 0 1000; do
         taskset -c 0 "$cli" serve --root "$work/root" --port $port --mode "$mode" --max-requests 0 \
-            --open-file-cache $cache >/dev/null &
+            --threads $threads --open-file-cache $cache >/dev/null &
         pids+=($!)
         name=$mode; [ $cache != 0 ] && name="$mode cache"
         url[$name]=http://127.0.0.1:$port
