@@ -281,8 +281,12 @@ void MainWindow::validateForm()
     m_problem->setVisible(!problem.isEmpty());
     m_run->setEnabled(problem.isEmpty() && !isRunning());
     m_run->setToolTip(problem);
-    if (problem.isEmpty() && !isRunning())
+    if (problem.isEmpty() && !isRunning()) {
         m_specView->setPlainText(QString::fromUtf8(current.toJson()));
+        // Before a run the bar tells how many points the form describes ("0 of 14 points").
+        if (m_progress->value() <= 0)
+            m_progress->setRange(0, static_cast<int>(current.sizes.size()));
+    }
 }
 
 QString MainWindow::statusMessage() const
