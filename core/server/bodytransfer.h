@@ -1,13 +1,17 @@
 #pragma once
 
+#include "outgoingresponse.h"
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace servelab::server {
 
-struct OutgoingResponse;
 struct ServerOptions;
 
 enum class WriteStatus
@@ -36,6 +40,35 @@ protected:
     static WriteStatus writeHeadAndBody(int socket, OutgoingResponse &response, const char *body,
                                         std::size_t length, std::uint64_t *sent);
     static WriteStatus statusForErrno();
+
+    // What copy and mmap share: unless coalescing lets the head ride with the first slice, the
+    // head goes alone; then slices from `nextSlice(maxBytes)` (nullopt: the file failed) go out
+    // with writeHeadAndBody() until the response is done, the socket is full, or `chunk` bytes
+    // went out this turn (then Yield).
+    template<typename NextSlice>
+    static WriteStatus sendInSlices(int socket, OutgoingResponse &r, std::uint64_t *sent,
+                                    bool coalesce, std::uint64_t chunk, NextSlice nextSlice)
+    {
+        if (!coalesce || r.remaining == 0) {
+            const auto status = sendHead(socket, r, sent, false);
+            if (status != WriteStatus::Done)
+                return status;
+        }
+        std::uint64_t budget = chunk;
+        while (r.remaining > 0) {
+            if (budget == 0)
+                return WriteStatus::Yield;
+            const std::optional<std::string_view> slice = nextSlice(std::min(r.remaining, budget));
+            if (!slice || slice->empty())
+                return WriteStatus::Error;
+            const std::uint64_t before = *sent;
+            const auto status = writeHeadAndBody(socket, r, slice->data(), slice->size(), sent);
+            budget -= std::min<std::uint64_t>(budget, *sent - before);
+            if (status != WriteStatus::Done)
+                return status;
+        }
+        return WriteStatus::Done;
+    }
 };
 
 // The transfer named `name` (the part of a mode after '+'), or nullptr if there is none.

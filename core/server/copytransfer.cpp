@@ -16,31 +16,18 @@ CopyTransfer::CopyTransfer(const ServerOptions &options)
 
 WriteStatus CopyTransfer::write(int socket, OutgoingResponse &r, std::uint64_t *sent)
 {
-    if (!m_coalesce || r.remaining == 0) {
-        const auto status = sendHead(socket, r, sent, false);
-        if (status != WriteStatus::Done)
-            return status;
-    }
-    std::uint64_t budget = m_chunk;
-    while (r.remaining > 0) {
-        if (budget == 0)
-            return WriteStatus::Yield;
-        const auto want =
-            static_cast<std::size_t>(std::min<std::uint64_t>(r.remaining, m_buffer.size()));
-        ssize_t got;
-        do {
-            got = pread(r.file.fd, m_buffer.data(), want, r.offset);
-        } while (got < 0 && errno == EINTR);
-        if (got <= 0)
-            return WriteStatus::Error; // read error, or the file was truncated
-        const std::uint64_t before = *sent;
-        const auto status =
-            writeHeadAndBody(socket, r, m_buffer.data(), static_cast<std::size_t>(got), sent);
-        budget -= std::min<std::uint64_t>(budget, *sent - before);
-        if (status != WriteStatus::Done)
-            return status;
-    }
-    return WriteStatus::Done;
+    return sendInSlices(socket, r, sent, m_coalesce, m_chunk,
+                        [&](std::uint64_t most) -> std::optional<std::string_view> {
+                            const auto want = static_cast<std::size_t>(
+                                std::min<std::uint64_t>(most, m_buffer.size()));
+                            ssize_t got;
+                            do {
+                                got = pread(r.file.fd, m_buffer.data(), want, r.offset);
+                            } while (got < 0 && errno == EINTR);
+                            if (got <= 0)
+                                return std::nullopt; // read error, or the file was truncated
+                            return std::string_view(m_buffer.data(), static_cast<std::size_t>(got));
+                        });
 }
 
 } // namespace servelab::server
