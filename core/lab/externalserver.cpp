@@ -1,6 +1,7 @@
 #include "externalserver.h"
 
 #include "resultexport.h"
+#include "server/listener.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -21,21 +22,6 @@ namespace servelab::lab {
 namespace {
 
 constexpr int stopTimeoutMs = 5000;
-
-// A port nothing listens on now: bind port 0, read it, close. Another process could take it
-// before the server binds; the readiness check then fails with a clear message.
-quint16 freePort()
-{
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    const bool ok = bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 &&
-                    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0;
-    ::close(fd);
-    return ok ? ntohs(address.sin_port) : 0;
-}
 
 bool accepts(quint16 port)
 {
@@ -173,7 +159,7 @@ bool ExternalServer::start(const QString &target, const QString &root, int worke
 {
     stop();
     m_dir = std::make_unique<QTemporaryDir>();
-    m_port = freePort();
+    m_port = server::Listener::freeLoopbackPort();
     if (!m_dir->isValid() || m_port == 0) {
         *error = QStringLiteral("cannot prepare a folder and a port for %1").arg(target);
         return false;

@@ -64,4 +64,19 @@ bool Listener::open(const std::string &host, std::uint16_t port, int backlog, st
     return true;
 }
 
+std::uint16_t Listener::freeLoopbackPort()
+{
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    const bool ok = fd >= 0 &&
+                    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 &&
+                    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0;
+    if (fd >= 0)
+        ::close(fd);
+    return ok ? ntohs(address.sin_port) : 0;
+}
+
 } // namespace servelab::server

@@ -15,6 +15,9 @@ public:
     ~Listener();
 
     bool open(const std::string &host, std::uint16_t port, int backlog, std::string *error);
+    // A loopback port nothing listens on now (bind port 0, read it, close); 0 on failure.
+    // Another process may take it before the caller binds: callers report that case clearly.
+    static std::uint16_t freeLoopbackPort();
     void close();
     int fd() const { return m_fd; }
     std::uint16_t port() const { return m_port; }

@@ -1,3 +1,5 @@
+#include "server/listener.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -41,19 +43,6 @@ QByteArray readFile(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-quint16 unusedPort()
-{
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
 }
 
 // A `servelab-cli serve` child; stopped with SIGTERM, as a user's Ctrl-C would.
@@ -177,7 +166,8 @@ private Q_SLOTS:
     void refusedUrlExitsOne()
     {
         const Run run = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("5"),
-                                QStringLiteral("http://127.0.0.1:%1/").arg(unusedPort())});
+                                QStringLiteral("http://127.0.0.1:%1/")
+                                    .arg(servelab::server::Listener::freeLoopbackPort())});
         QCOMPARE(run.code, 1);
         QVERIFY2(run.err.contains(QStringLiteral("connection refused")), qPrintable(run.err));
         QCOMPARE(run.err.count(u'\n'), 1);

@@ -1,6 +1,7 @@
 #include "client/closedclient.h"
 #include "lab/docrootgenerator.h"
 #include "metrics/clock.h"
+#include "server/listener.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 
@@ -83,20 +84,6 @@ private:
     std::thread m_thread;
 };
 
-quint16 unusedPort()
-{
-    // Bind, note the port, close: nothing listens there for the next moments.
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-}
-
 } // namespace
 
 class TestClosedClient : public QObject
@@ -175,7 +162,7 @@ private Q_SLOTS:
     void refusedConnectionsAreCountedAsSuch()
     {
         client::ClientOptions o;
-        o.port = unusedPort();
+        o.port = servelab::server::Listener::freeLoopbackPort();
         o.requests = 20;
         o.concurrency = 4;
         const auto r = client::ClosedClient(o).run();
