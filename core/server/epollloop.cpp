@@ -26,9 +26,6 @@ namespace {
 char listenTag;
 char wakeTag;
 constexpr int acceptBatch = 64;
-// Deadlines are checked by a scan of the thread's connections this often: O(n) four times a
-// second is cheaper than keeping a timer structure ordered on every request.
-constexpr std::int64_t timerScanMs = 250;
 } // namespace
 
 EpollLoop::EpollLoop(int listenFd, const ServerShared &shared)
@@ -78,7 +75,7 @@ void EpollLoop::run()
         int timeout = -1;
         if (!m_connections.empty())
             timeout = static_cast<int>(std::clamp<std::int64_t>(
-                m_nextTimerScanMs - m_state.context.nowMs, 0, timerScanMs));
+                m_nextTimerScanMs - m_state.context.nowMs, 0, deadlineScanMs));
         if (!m_yielded.empty()) {
             timeout = 0;
         } else if (!m_acceptEnabled) {
@@ -109,7 +106,7 @@ void EpollLoop::run()
         runYielded();
         if (m_state.context.nowMs >= m_nextTimerScanMs) {
             expireTimers();
-            m_nextTimerScanMs = m_state.context.nowMs + timerScanMs;
+            m_nextTimerScanMs = m_state.context.nowMs + deadlineScanMs;
         }
     }
     m_yielded.clear();

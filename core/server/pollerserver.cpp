@@ -22,7 +22,6 @@ namespace {
 char listenTag;
 char wakeTag;
 constexpr int acceptBatch = 64;
-constexpr std::int64_t timerScanMs = 250;
 } // namespace
 
 // What the poller and the pool share: the epoll set, the registry of connections, the queue.
@@ -188,7 +187,7 @@ public:
     {
         m_shared->running.fetch_add(1);
         epoll_event events[256];
-        std::int64_t nextScan = monotonicMs() + timerScanMs;
+        std::int64_t nextScan = monotonicMs() + deadlineScanMs;
         std::int64_t acceptResume = 0;
         while (!m_shared->stopping.load()) {
             std::int64_t now = monotonicMs();
@@ -214,7 +213,7 @@ public:
             now = monotonicMs();
             if (now >= nextScan) {
                 expire(now);
-                nextScan = now + timerScanMs;
+                nextScan = now + deadlineScanMs;
             }
         }
         m_shared->leave();
