@@ -18,7 +18,7 @@ void printUsage(QTextStream &out)
            "0]\n"
            "  load    load a URL as ab does:     load URL [-n N] [-c N] [-k] [--json]\n"
            "  sweep   KiB/s for each file size:  sweep [--sizes 4K..32M] [-c 1] [-n 200]\n"
-           "  modes   the server modes this build has, one per line\n\n"
+           "  modes   the server modes that run here, one per line (the rest, and why: stderr)\n\n"
            "'servelab-cli COMMAND --help' tells more. Exit status: 0 done, 1 the run failed,\n"
            "2 bad arguments.\n";
     out.flush();
@@ -41,6 +41,11 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
         for (const auto &mode : server::availableModes())
             out << QString::fromStdString(mode.name()) << '\n';
         out.flush();
+        // Scripts read the names on stdout; people also learn what is missing here, and why.
+        for (const auto &[mode, reason] : server::unavailableModes())
+            err << "servelab-cli: " << QString::fromStdString(mode.name())
+                << " unavailable: " << QString::fromStdString(reason) << '\n';
+        err.flush();
         return exitOk;
     }
     if (command == u"--help" || command == u"-h" || command == u"help") {

@@ -73,6 +73,10 @@ void addServerOptions(CommandLine &commandLine)
             QStringLiteral("On EMFILE: reserve-fd (accept-and-close with a spare fd, pause), "
                            "backoff (pause 100 ms) or none (retry at once, as the seed's flood)."),
             "strategy", QStringLiteral("reserve-fd")),
+        option("max-downloads",
+               QStringLiteral("multiplex: downloads written at once; the rest wait in a queue "
+                              "(grizzly-sendfile --concur-download-max)."),
+               "n", QString::number(d.maxDownloads)),
         option("open-file-cache",
                QStringLiteral("Files kept open per thread (nginx open_file_cache); 0: open each "
                               "request's file anew."),
@@ -89,6 +93,7 @@ bool readServerOptions(CommandLine &cl, server::ServerOptions *o, QTextStream &e
     qint64 backlog = 0;
     qint64 maxRequests = 0;
     qint64 cacheEntries = 0;
+    qint64 maxDownloads = 0;
     quint64 buffer = 0;
     quint64 threshold = 0;
     quint64 chunk = 0;
@@ -97,6 +102,7 @@ bool readServerOptions(CommandLine &cl, server::ServerOptions *o, QTextStream &e
         !cl.number(QStringLiteral("backlog"), 1, 65535, &backlog, err) ||
         !cl.number(QStringLiteral("max-requests"), 0, 1'000'000'000, &maxRequests, err) ||
         !cl.number(QStringLiteral("open-file-cache"), 0, 1'000'000, &cacheEntries, err) ||
+        !cl.number(QStringLiteral("max-downloads"), 1, 1'000'000, &maxDownloads, err) ||
         !cl.duration(QStringLiteral("open-file-valid"), 3'600'000, &o->openFileCacheValidMs, err) ||
         !cl.size(QStringLiteral("buffer"), 512, 64 << 20, &buffer, err) ||
         !cl.size(QStringLiteral("sendfile-threshold"), 1, 64 << 20, &threshold, err) ||
@@ -138,6 +144,7 @@ bool readServerOptions(CommandLine &cl, server::ServerOptions *o, QTextStream &e
     o->backlog = static_cast<int>(backlog);
     o->maxRequestsPerConnection = static_cast<int>(maxRequests);
     o->openFileCacheEntries = static_cast<int>(cacheEntries);
+    o->maxDownloads = static_cast<int>(maxDownloads);
     o->bufferSize = static_cast<std::size_t>(buffer);
     o->sendfileThreshold = static_cast<std::size_t>(threshold);
     o->sendfileChunk = static_cast<std::size_t>(chunk);

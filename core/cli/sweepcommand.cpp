@@ -35,8 +35,9 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
          QString::number(defaults.concurrency)},
         {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
         {QStringLiteral("target"),
-         QStringLiteral("What to measure: builtin (the --mode), nginx, lighttpd, apache, h2o, or "
-                        "\"command:CMD\" with {port} and {root} in CMD."),
+         QStringLiteral(
+             "What to measure: builtin (the --mode), nginx, lighttpd, apache, h2o, tomcat, or "
+             "\"command:CMD\" with {port} and {root} in CMD."),
          QStringLiteral("target"), QStringLiteral("builtin")},
         {QStringLiteral("isolated"),
          QStringLiteral("Run the server as a child servelab-cli serve process.")},

@@ -49,6 +49,15 @@ QString findBinary(const QStringList &names)
     return {};
 }
 
+// Debian's tomcat10 package; TOMCAT_HOME (CATALINA_HOME) points elsewhere.
+QString tomcatHome()
+{
+    for (const char *name : {"TOMCAT_HOME", "CATALINA_HOME"})
+        if (const QString home = qEnvironmentVariable(name); !home.isEmpty())
+            return home;
+    return QStringLiteral("/usr/share/tomcat10");
+}
+
 } // namespace
 
 ExternalServer::ExternalServer() = default;
@@ -61,7 +70,7 @@ ExternalServer::~ExternalServer()
 QStringList ExternalServer::templates()
 {
     return {QStringLiteral("nginx"), QStringLiteral("lighttpd"), QStringLiteral("apache"),
-            QStringLiteral("h2o")};
+            QStringLiteral("h2o"), QStringLiteral("tomcat")};
 }
 
 QString ExternalServer::binaryFor(const QString &name)
@@ -74,6 +83,10 @@ QString ExternalServer::binaryFor(const QString &name)
         return findBinary({QStringLiteral("apache2"), QStringLiteral("httpd")});
     if (name == u"h2o")
         return findBinary({QStringLiteral("h2o")});
+    if (name == u"tomcat") // the JVM that runs Tomcat, when Tomcat 10 is there to run
+        return QFileInfo::exists(tomcatHome() + QStringLiteral("/bin/bootstrap.jar"))
+                   ? findBinary({QStringLiteral("java")})
+                   : QString();
     return {};
 }
 
@@ -124,8 +137,11 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
         *arguments = {QStringLiteral("-D"), QStringLiteral("-f"), config};
     } else if (name == u"apache") {
         // Prefork, as the seeds ran it; modules from Debian's layout.
+        // As root its children must run as someone else (Apache refuses root): www-data, which
+        // must be able to read the document root.
         const QString modules = QStringLiteral("/usr/lib/apache2/modules");
         text = QStringLiteral("ServerRoot %1\nPidFile %1/httpd.pid\nErrorLog %1/error.log\n"
+                              "TypesConfig %6\n%7"
                               "Listen 127.0.0.1:%2\nServerName 127.0.0.1\n"
                               "LoadModule mpm_prefork_module %3/mod_mpm_prefork.so\n"
                               "LoadModule authz_core_module %3/mod_authz_core.so\n"
@@ -136,16 +152,62 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                               "</Directory>\n")
                    .arg(dir, port, modules)
                    .arg(workers)
-                   .arg(root);
+                   .arg(root,
+                        QFileInfo::exists(QStringLiteral("/etc/mime.types"))
+                            ? QStringLiteral("/etc/mime.types")
+                            : QStringLiteral("/dev/null"),
+                        geteuid() == 0 ? QStringLiteral("User www-data\nGroup www-data\n")
+                                       : QString());
         *arguments = {QStringLiteral("-f"), config, QStringLiteral("-DFOREGROUND")};
     } else if (name == u"h2o") {
-        text = QStringLiteral("listen:\n  host: 127.0.0.1\n  port: %1\nnum-threads: %2\n"
+        // As root h2o would switch to nobody before writing its pid file into our folder.
+        text = QStringLiteral("%5listen:\n  host: 127.0.0.1\n  port: %1\nnum-threads: %2\n"
                               "error-log: %3/error.log\npid-file: %3/h2o.pid\n"
                               "hosts:\n  default:\n    paths:\n      /:\n        file.dir: %4\n")
                    .arg(port)
                    .arg(workers)
-                   .arg(dir, root);
+                   .arg(dir, root, geteuid() == 0 ? QStringLiteral("user: root\n") : QString());
         *arguments = {QStringLiteral("-c"), config};
+    } else if (name == u"tomcat") {
+        // Tomcat 10 with the NIO connector (BIO and APR are gone from Tomcat 10.1) and the
+        // DefaultServlet over the root: a CATALINA_BASE of its own in the temporary folder.
+        for (const char *sub : {"conf", "logs", "temp", "work", "webapps"})
+            QDir(dir).mkpath(QString::fromLatin1(sub));
+        const QString webXml = QStringLiteral(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"5.0\">\n"
+            "  <servlet>\n    <servlet-name>default</servlet-name>\n"
+            "    <servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class>\n"
+            "    <init-param><param-name>listings</param-name><param-value>false</param-value>"
+            "</init-param>\n    <load-on-startup>1</load-on-startup>\n  </servlet>\n"
+            "  <servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern>"
+            "</servlet-mapping>\n</web-app>\n");
+        if (!writeTextFile(QDir(dir).filePath(QStringLiteral("conf/web.xml")), webXml, error))
+            return false;
+        text = QStringLiteral(
+                   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                   "<Server port=\"-1\" shutdown=\"SHUTDOWN\">\n  <Service name=\"Catalina\">\n"
+                   "    <Connector address=\"127.0.0.1\" port=\"%1\" maxThreads=\"%2\"\n"
+                   "      protocol=\"org.apache.coyote.http11.Http11NioProtocol\" "
+                   "useSendfile=\"true\"/>\n"
+                   "    <Engine name=\"Catalina\" defaultHost=\"localhost\">\n"
+                   "      <Host name=\"localhost\" appBase=\"%3/webapps\" autoDeploy=\"false\" "
+                   "deployOnStartup=\"false\" unpackWARs=\"false\">\n"
+                   "        <Context path=\"\" docBase=\"%4\" reloadable=\"false\"/>\n"
+                   "      </Host>\n    </Engine>\n  </Service>\n</Server>\n")
+                   .arg(port)
+                   .arg(std::max(workers, 1) * 100)
+                   .arg(dir, root);
+        const QString home = tomcatHome();
+        *arguments = {QStringLiteral("-Dcatalina.home=") + home,
+                      QStringLiteral("-Dcatalina.base=") + dir,
+                      QStringLiteral("-Djava.io.tmpdir=") + dir + QStringLiteral("/temp"),
+                      QStringLiteral("-cp"),
+                      home + QStringLiteral("/bin/bootstrap.jar:") + home +
+                          QStringLiteral("/bin/tomcat-juli.jar"),
+                      QStringLiteral("org.apache.catalina.startup.Bootstrap"),
+                      QStringLiteral("start")};
+        return writeTextFile(QDir(dir).filePath(QStringLiteral("conf/server.xml")), text, error);
     } else {
         *error = QStringLiteral("no template for '%1' (known: %2, or command:...)")
                      .arg(name, templates().join(QStringLiteral(", ")));
@@ -207,16 +269,18 @@ bool ExternalServer::start(const QString &target, const QString &root, int worke
     while (!accepts(m_port)) {
         exited = exited || m_process->waitForFinished(20);
         if (exited || clock.elapsed() > readyTimeoutMs) {
-            const QString output =
-                QString::fromLocal8Bit(m_process->readAllStandardError()).trimmed();
+            // The last line says why (h2o, for one, starts with an [INFO] line).
+            const QString output = QString::fromLocal8Bit(m_process->readAllStandardError() +
+                                                          m_process->readAllStandardOutput())
+                                       .trimmed()
+                                       .section(u'\n', -1);
             *error =
                 QStringLiteral("%1 %2 on 127.0.0.1:%3%4")
                     .arg(QFileInfo(program).fileName(),
                          exited ? QStringLiteral("exited before listening")
                                 : QStringLiteral("did not listen within %1 ms").arg(readyTimeoutMs))
                     .arg(m_port)
-                    .arg(output.isEmpty() ? QString()
-                                          : QStringLiteral(": ") + output.section(u'\n', 0, 0));
+                    .arg(output.isEmpty() ? QString() : QStringLiteral(": ") + output);
             stop();
             return false;
         }

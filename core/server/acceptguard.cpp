@@ -148,18 +148,25 @@ AcceptGuard::Accepted AcceptGuard::acceptOne(int listenFd, bool tcpNoDelay)
                 qCWarning(lcAccept, "accept failed: %s", std::strerror(errno));
             return {};
         }
-        if (!admit(fd)) {
+        if (!adopt(fd, tcpNoDelay)) {
             ++refusals;
             continue;
-        }
-        AtomicServerStats::bump(m_stats.connectionsAccepted);
-        if (tcpNoDelay) {
-            const int one = 1;
-            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         }
         return {fd, {}};
     }
     return {};
+}
+
+bool AcceptGuard::adopt(int fd, bool tcpNoDelay)
+{
+    if (!admit(fd))
+        return false;
+    AtomicServerStats::bump(m_stats.connectionsAccepted);
+    if (tcpNoDelay) {
+        const int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    }
+    return true;
 }
 
 bool AcceptGuard::admit(int fd)

@@ -64,6 +64,9 @@ public:
     Accepted acceptOne(int listenFd, bool tcpNoDelay);
     // A connection was just accepted: true if it may be served, else it has been closed.
     bool admit(int fd);
+    // A connection accepted by other means (io_uring): admitted, counted and set up as
+    // acceptOne() does; false if it was refused (and closed).
+    bool adopt(int fd, bool tcpNoDelay);
     void released();
     // accept() failed with EMFILE/ENFILE. Returns how long to stop accepting (0: not at all).
     std::chrono::milliseconds onExhausted(int listenFd);

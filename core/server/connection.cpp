@@ -1,10 +1,6 @@
 #include "connection.h"
 
 #include "bodytransfer.h"
-#include "http/byterange.h"
-#include "http/documentroot.h"
-#include "http/responsewriter.h"
-#include "http/uripath.h"
 #include "loopcontext.h"
 #include "serverstats.h"
 
@@ -21,7 +17,7 @@ constexpr std::size_t readChunk = 4096; // request heads are small; bodies are o
 
 Connection::Connection(int fd, LoopContext &context)
     : m_fd(fd), m_context(&context), m_parser(context.limits),
-      m_chunked(context.options.maxBodyBytes)
+      m_drain(context.options.maxBodyBytes), m_planner(context)
 {
     // The first request's header deadline runs from accept (nginx client_header_timeout).
     setPhase(Phase::Idle, context.options.headerTimeoutMs);
@@ -93,9 +89,9 @@ Connection::Next Connection::onTimer()
         return m_phase == Phase::Writing ? Next::Write : Next::Read;
     if (m_phase == Phase::Head) {
         // The slowloris case: answer 408 if it fits in the socket now, then close anyway.
-        startError(408, false, false, false);
+        startError(408);
         std::uint64_t sent = 0;
-        m_context->transfer.write(m_fd, m_out, &sent);
+        m_context->transfer.write(m_fd, m_response.out, &sent);
     }
     return Next::Close;
 }
@@ -108,24 +104,12 @@ void Connection::consume(std::size_t bytes)
 // Returns true once the body of the answered request is fully drained.
 bool Connection::drainBody()
 {
-    const std::string_view available = m_in.data();
-    if (m_bodyChunked) {
-        std::size_t used = 0;
-        const auto status = m_chunked.feed(available, &used);
-        consume(used);
-        if (status == http::ChunkedDecoder::Status::Error) {
-            m_peerClosed = true; // framing is lost: nothing more can be read safely
-            return false;
-        }
-        if (status == http::ChunkedDecoder::Status::NeedMore)
-            return false;
-        m_bodyChunked = false;
-        return true;
-    }
-    const auto skip = std::min<std::uint64_t>(m_bodyToSkip, available.size());
-    consume(static_cast<std::size_t>(skip));
-    m_bodyToSkip -= skip;
-    return m_bodyToSkip == 0;
+    std::size_t used = 0;
+    const auto status = m_drain.feed(m_in.data(), &used);
+    consume(used);
+    if (status == http::RequestBodyDrain::Status::Error)
+        m_peerClosed = true; // framing is lost: nothing more can be read safely
+    return status == http::RequestBodyDrain::Status::Done;
 }
 
 Connection::Next Connection::process()
@@ -144,19 +128,16 @@ Connection::Next Connection::process()
         if (status == http::RequestParser::Status::NeedMore)
             return m_peerClosed ? Next::Close : Next::Read;
         if (status == http::RequestParser::Status::Error) {
-            startError(m_parser.errorStatus(), false, false, false);
+            startError(m_parser.errorStatus());
         } else {
             const http::Request request = m_parser.request();
             consume(m_parser.headLength());
             m_parser.reset();
-            m_bodyToSkip = request.chunked ? 0 : request.contentLength;
-            m_bodyChunked = request.chunked;
-            m_chunked = http::ChunkedDecoder(m_context->options.maxBodyBytes);
-            if (request.contentLength > m_context->options.maxBodyBytes)
-                startError(413, false, request.versionMinor == 0, false);
-            else
-                startResponse(request);
+            m_drain.start(request);
+            startResponse(request);
         }
+        if (m_context->deferBodies && m_response.out.remaining > 0)
+            return Next::Write;
         const Next next = writeResponse();
         if (next != Next::Read)
             return next;
@@ -169,7 +150,7 @@ Connection::Next Connection::process()
 Connection::Next Connection::writeResponse()
 {
     std::uint64_t sent = 0;
-    const WriteStatus status = m_context->transfer.write(m_fd, m_out, &sent);
+    const WriteStatus status = m_context->transfer.write(m_fd, m_response.out, &sent);
     AtomicServerStats::bump(m_context->stats.bytesSent, sent);
     if (sent > 0)
         m_deadlineMs = m_context->nowMs + m_context->options.sendTimeoutMs;
@@ -186,12 +167,12 @@ Connection::Next Connection::responseDone()
 {
     AtomicServerStats::bump(m_context->stats.downloadsFinished);
     m_phase = Phase::Idle; // no longer writing, whatever comes next
-    m_out.clear();
-    const bool unread = !m_in.empty() || m_bodyToSkip > 0 || m_bodyChunked;
-    if (m_closeAfterResponse) {
+    m_response.out.clear();
+    const bool unread = !m_in.empty() || m_drain.pending();
+    if (m_response.closeAfter) {
         // Closing with unread input makes the kernel send RST, which can destroy the response
         // still in flight to the client. Half-close and read until the client is done instead.
-        if ((m_lingerAfterResponse || unread) && !m_peerClosed) {
+        if ((m_response.lingerAfter || unread) && !m_peerClosed) {
             ::shutdown(m_fd, SHUT_WR);
             m_in.clear();
             setPhase(Phase::Lingering, m_context->options.lingerTimeoutMs);
@@ -199,7 +180,7 @@ Connection::Next Connection::responseDone()
         }
         return Next::Close;
     }
-    if (m_bodyToSkip > 0 || m_bodyChunked)
+    if (m_drain.pending())
         setPhase(Phase::Body, m_context->options.headerTimeoutMs);
     else
         setPhase(Phase::Idle, m_context->options.keepAliveTimeoutMs);
@@ -210,78 +191,14 @@ Connection::Next Connection::responseDone()
 
 void Connection::startResponse(const http::Request &request)
 {
-    const bool headOnly = request.method == http::Method::Head;
-    const bool http10 = request.versionMinor == 0;
-    const int max = m_context->options.maxRequestsPerConnection;
-    const bool keepAlive = request.keepAlive && (max == 0 || ++m_requests < max);
-    if (request.method == http::Method::Other)
-        return startError(405, keepAlive, http10, false);
-    const auto path = http::normalizedPath(request.target);
-    if (!path)
-        return startError(400, false, http10, headOnly);
-    http::OpenedFile file = m_context->fileCache
-                                ? m_context->fileCache->open(*path, m_context->nowMs)
-                                : m_context->root.openFile(*path);
-    if (file.status != 200)
-        return startError(file.status, keepAlive, http10, headOnly);
-    http::Request effective = request;
-    effective.keepAlive = keepAlive;
-    startFile(effective, std::move(file));
+    m_planner.plan(request, &m_response);
+    setPhase(Phase::Writing, m_context->options.sendTimeoutMs);
 }
 
-void Connection::startFile(const http::Request &request, http::OpenedFile file)
+void Connection::startError(int status)
 {
-    const bool headOnly = request.method == http::Method::Head;
-    http::ResponseHead head;
-    head.contentType = file.contentType;
-    head.lastModified = file.modified;
-    head.lastModifiedText = m_context->lastModified.format(file.modified);
-    head.keepAlive = request.keepAlive;
-    head.http10 = request.versionMinor == 0;
-    head.acceptRanges = true;
-    head.contentLength = file.size;
-    head.completeLength = file.size;
-    std::uint64_t offset = 0;
-    if (request.ifModifiedSince >= 0 && file.modified <= request.ifModifiedSince) {
-        head.status = 304; // RFC 9110 §13.1.3
-        head.omitContentLength = true;
-        head.contentLength = 0;
-    } else if (!request.range.empty()) {
-        const auto range = http::resolveByteRange(request.range, file.size);
-        if (range.kind == http::ByteRange::Partial) {
-            head.status = 206;
-            head.range = http::ResponseHead::Range::Partial;
-            head.rangeFirst = range.first;
-            head.rangeLast = range.last;
-            head.contentLength = range.length();
-            offset = range.first;
-        } else if (range.kind == http::ByteRange::Unsatisfiable) {
-            head.status = 416;
-            head.range = http::ResponseHead::Range::Unsatisfiable;
-            head.contentLength = 0;
-            head.contentType = {};
-        }
-    }
-    m_out.clear();
-    http::appendResponseHead(m_out.head, head, m_context->date.now());
-    m_out.offset = static_cast<off_t>(offset);
-    m_out.remaining =
-        (headOnly || head.status == 304 || head.status == 416) ? 0 : head.contentLength;
-    m_out.file = std::move(file);
-    m_closeAfterResponse = !request.keepAlive;
-    m_lingerAfterResponse = false;
+    m_planner.planError(status, false, false, false, &m_response);
     setPhase(Phase::Writing, m_context->options.sendTimeoutMs);
-    m_context->stats.countResponse(head.status);
-}
-
-void Connection::startError(int status, bool keepAlive, bool http10, bool headOnly)
-{
-    m_out.clear();
-    m_out.head = http::errorResponse(status, keepAlive, http10, headOnly, m_context->date.now());
-    m_closeAfterResponse = !keepAlive || http::statusClosesConnection(status);
-    m_lingerAfterResponse = http::statusClosesConnection(status);
-    setPhase(Phase::Writing, m_context->options.sendTimeoutMs);
-    m_context->stats.countResponse(status);
 }
 
 } // namespace servelab::server

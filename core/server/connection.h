@@ -1,9 +1,9 @@
 #pragma once
 
-#include "http/chunkeddecoder.h"
+#include "http/requestbodydrain.h"
 #include "http/requestparser.h"
-#include "outgoingresponse.h"
 #include "readbuffer.h"
+#include "responseplanner.h"
 
 #include <cstdint>
 #include <string>
@@ -35,7 +35,11 @@ public:
     int fd() const { return m_fd; }
     // Models that move a connection between threads (poller) hand it the current thread's
     // context before each turn.
-    void setContext(LoopContext &context) { m_context = &context; }
+    void setContext(LoopContext &context)
+    {
+        m_context = &context;
+        m_planner.setContext(context);
+    }
     bool writing() const { return m_phase == Phase::Writing; }
     std::int64_t deadlineMs() const { return m_deadlineMs; }
 
@@ -60,8 +64,7 @@ private:
     Next responseDone();
     bool drainBody();
     void startResponse(const http::Request &request);
-    void startFile(const http::Request &request, http::OpenedFile file);
-    void startError(int status, bool keepAlive, bool http10, bool headOnly);
+    void startError(int status); // a request that could not be parsed, or a timeout
     void consume(std::size_t bytes);
     void setPhase(Phase phase, int timeoutMs);
 
@@ -71,13 +74,9 @@ private:
     http::RequestParser m_parser;
     Phase m_phase = Phase::Idle;
     std::int64_t m_deadlineMs = 0;
-    std::uint64_t m_bodyToSkip = 0;
-    bool m_bodyChunked = false;
-    http::ChunkedDecoder m_chunked;
-    OutgoingResponse m_out;
-    int m_requests = 0;
-    bool m_closeAfterResponse = false;
-    bool m_lingerAfterResponse = false;
+    http::RequestBodyDrain m_drain;
+    ResponsePlanner m_planner;
+    ResponsePlan m_response;
     bool m_peerClosed = false;
 };
 

@@ -2,9 +2,16 @@
 
 #include "blockingserver.h"
 #include "epollserver.h"
+#include "multiplexserver.h"
 #include "pollerserver.h"
+#include "qtserver.h"
 #include "servermode.h"
 #include "serveroptions.h"
+
+#include "servelab_config.h"
+#if HAVE_LIBURING
+#include "uringserver.h"
+#endif
 
 #include <csignal>
 
@@ -33,8 +40,21 @@ std::unique_ptr<Server> createServer(const ServerOptions &options, std::string *
         server = std::make_unique<EpollServer>(options);
     else if (mode.model == "poller")
         server = std::make_unique<PollerServer>(options);
-    else
+    else if (mode.model == "blocking")
         server = std::make_unique<BlockingServer>(options);
+    else if (mode.model == "multiplex")
+        server = std::make_unique<MultiplexServer>(options);
+    else if (mode.model == "qt")
+        server = std::make_unique<QtServer>(options);
+#if HAVE_LIBURING
+    else if (mode.model == "uring")
+        server = std::make_unique<UringServer>(options);
+#endif
+    if (!server) { // parseServerMode() lets through only what this build has
+        if (error)
+            *error = "server mode '" + options.mode + "' is not built in";
+        return nullptr;
+    }
     if (!server->openRoot(error))
         return nullptr;
     return server;

@@ -46,6 +46,9 @@ struct ServerOptions
     // closed at once. 0: derived from RLIMIT_NOFILE so each connection can also open its file
     // (two fds each); -1: unlimited, so the fd limit itself is what stops accept (EMFILE).
     int maxConnections = 0;
+    // multiplex: downloads written at once, round-robin; the others wait in a queue
+    // (grizzly-sendfile --concur-download-max).
+    int maxDownloads = 1000;
     AcceptStrategy acceptStrategy = AcceptStrategy::ReserveFd;
     // Files kept open per thread, by path (nginx open_file_cache); 0: open per request.
     int openFileCacheEntries = 0;

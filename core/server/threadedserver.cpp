@@ -45,6 +45,18 @@ bool ThreadedServer::start(std::string *error)
     m_limit->setMax(ConnectionLimit::resolve(m_options.maxConnections));
     for (auto &worker : m_workers)
         m_threads.emplace_back([w = worker.get()] { w->run(); });
+    for (auto &worker : m_workers) {
+        if (!worker->waitReady(error)) {
+            for (auto &w : m_workers)
+                w->requestStop();
+            for (auto &thread : m_threads)
+                thread.join();
+            m_threads.clear();
+            m_workers.clear();
+            m_listener.close();
+            return false;
+        }
+    }
     return true;
 }
 

@@ -124,7 +124,7 @@ private Q_SLOTS:
         QTest::newRow("unknown mode")
             << QStringList{QStringLiteral("serve"), QStringLiteral("--root"), root,
                            QStringLiteral("--mode"), QStringLiteral("carrier+pigeon")}
-            << QStringLiteral("unknown server mode 'carrier+pigeon'");
+            << QStringLiteral("server mode 'carrier+pigeon': there is no event model 'carrier'");
         QTest::newRow("missing root")
             << QStringList{QStringLiteral("serve"), QStringLiteral("--root"),
                            QStringLiteral("/nonexistent/servelab-root")}

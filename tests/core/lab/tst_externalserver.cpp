@@ -55,6 +55,12 @@ private Q_SLOTS:
     {
         QString error;
         QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), m_sizes, &error), qPrintable(error));
+        // Servers that drop privileges (Apache's children run as www-data when we are root)
+        // must be able to read it, as they would a real document root.
+        QVERIFY(QFile::setPermissions(m_root.path(), QFile::ReadOwner | QFile::WriteOwner |
+                                                         QFile::ExeOwner | QFile::ReadGroup |
+                                                         QFile::ExeGroup | QFile::ReadOther |
+                                                         QFile::ExeOther));
     }
 
     void servesTheFilesAndStopsCleanly_data()
@@ -65,6 +71,7 @@ private Q_SLOTS:
         QTest::newRow("lighttpd") << QStringLiteral("lighttpd") << true;
         QTest::newRow("apache") << QStringLiteral("apache") << false;
         QTest::newRow("h2o") << QStringLiteral("h2o") << false;
+        QTest::newRow("tomcat") << QStringLiteral("tomcat") << false;
     }
     void servesTheFilesAndStopsCleanly()
     {

@@ -565,8 +565,29 @@ private Q_SLOTS:
         options.mode = "bogus+copy";
         std::string error;
         QVERIFY(!server::createServer(options, &error));
-        QVERIFY2(error.find("unknown server mode 'bogus+copy'") != std::string::npos,
+        QVERIFY2(error.find("server mode 'bogus+copy': there is no event model 'bogus'") !=
+                     std::string::npos,
                  error.c_str());
+        // Each refusal names what is wrong and what to write instead.
+        const std::pair<const char *, const char *> refused[] = {
+            {"epoll", "write model+transfer"},
+            {"epoll+zerocopy", "there is no body transfer 'zerocopy'"},
+            {"qt+sendfile", "use qt+copy"},
+            {"qt+mmap", "use qt+copy"},
+        };
+        for (const auto &[mode, reason] : refused) {
+            options.mode = mode;
+            error.clear();
+            QVERIFY2(!server::createServer(options, &error), mode);
+            QVERIFY2(error.find(reason) != std::string::npos, error.c_str());
+        }
+        options.mode = "qt+copy";
+        options.maxConnections = -1;
+        auto unlimitedQt = server::createServer(options, &error);
+        QVERIFY(unlimitedQt);
+        QVERIFY(!unlimitedQt->start(&error));
+        QVERIFY2(error.find("needs a connection limit") != std::string::npos, error.c_str());
+        options.maxConnections = 0;
         options.mode = "epoll+sendfile";
         options.root = "/nonexistent/servelab";
         QVERIFY(!server::createServer(options, &error));
@@ -601,7 +622,12 @@ int main(int argc, char *argv[])
         bool coalesce;
         int fileCache;
     };
+    // SERVELAB_TEST_MODES=uring+copy,qt+copy narrows the run while working on a model.
+    const QStringList only =
+        qEnvironmentVariable("SERVELAB_TEST_MODES").split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const auto &mode : server::availableModes()) {
+        if (!only.isEmpty() && !only.contains(QString::fromStdString(mode.name())))
+            continue;
         for (const Variant v : {Variant{true, 0}, Variant{false, 0}, Variant{true, 64}}) {
             qInfo("=== mode %s, header coalescing %s, open-file cache %d", mode.name().c_str(),
                   v.coalesce ? "on" : "off", v.fileCache);

@@ -1,0 +1,142 @@
+#include "connectionwatcher.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+namespace servelab::server {
+
+namespace {
+char listenTag;
+char wakeTag;
+constexpr int acceptBatch = 64;
+} // namespace
+
+ConnectionWatcher::ConnectionWatcher(ConnectionRegistry &registry, int listenFd,
+                                     const ServerShared &shared, Handler handler)
+    : m_registry(registry), m_listenFd(listenFd), m_options(shared.options),
+      m_handler(std::move(handler)), m_state(shared)
+{}
+
+ConnectionWatcher::~ConnectionWatcher()
+{
+    for (int fd : {m_epollFd, m_wakeFd})
+        if (fd >= 0)
+            ::close(fd);
+}
+
+bool ConnectionWatcher::init(std::string *error)
+{
+    m_epollFd = epoll_create1(EPOLL_CLOEXEC);
+    m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    epoll_event listen{};
+    listen.events = EPOLLIN;
+    listen.data.ptr = &listenTag;
+    epoll_event wake{};
+    wake.events = EPOLLIN;
+    wake.data.ptr = &wakeTag;
+    if (m_epollFd < 0 || m_wakeFd < 0 || !m_state.acceptGuard.init() ||
+        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
+        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_wakeFd, &wake) != 0) {
+        if (error)
+            *error = std::string("cannot set up the connection watcher: ") + std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
+void ConnectionWatcher::requestStop()
+{
+    m_stopping.store(true);
+    const std::uint64_t one = 1;
+    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+}
+
+void ConnectionWatcher::arm(ConnectionRegistry::Entry *entry, bool write)
+{
+    entry->busy.store(false);
+    epoll_event event{};
+    event.events = (write ? EPOLLOUT : EPOLLIN) | EPOLLRDHUP | EPOLLONESHOT;
+    event.data.ptr = entry;
+    epoll_ctl(m_epollFd, EPOLL_CTL_MOD, entry->connection->fd(), &event);
+}
+
+void ConnectionWatcher::run()
+{
+    m_registry.enter();
+    epoll_event events[256];
+    std::int64_t nextScan = monotonicMs() + deadlineScanMs;
+    std::int64_t acceptResume = 0;
+    while (!m_stopping.load()) {
+        std::int64_t now = monotonicMs();
+        if (acceptResume && now >= acceptResume) {
+            setAccepting(true);
+            acceptResume = 0;
+        }
+        const int n = epoll_wait(m_epollFd, events, 256,
+                                 static_cast<int>(std::max<std::int64_t>(nextScan - now, 0)));
+        m_state.context.nowMs = monotonicMs();
+        for (int i = 0; i < n && !m_stopping.load(); ++i) {
+            void *tag = events[i].data.ptr;
+            if (tag == &listenTag) {
+                if (const auto pause = acceptAll(); pause > 0) {
+                    setAccepting(false);
+                    acceptResume = monotonicMs() + pause;
+                }
+            } else if (tag != &wakeTag) {
+                auto *entry = static_cast<ConnectionRegistry::Entry *>(tag);
+                if (!entry->busy.exchange(true))
+                    m_handler(entry, events[i].events, m_state.context);
+            }
+        }
+        now = monotonicMs();
+        if (now >= nextScan) {
+            expire(now);
+            nextScan = now + deadlineScanMs;
+        }
+    }
+    m_registry.leave();
+}
+
+void ConnectionWatcher::setAccepting(bool on)
+{
+    epoll_event listen{};
+    listen.events = on ? unsigned(EPOLLIN) : 0u;
+    listen.data.ptr = &listenTag;
+    epoll_ctl(m_epollFd, EPOLL_CTL_MOD, m_listenFd, &listen);
+}
+
+std::int64_t ConnectionWatcher::acceptAll()
+{
+    for (int i = 0; i < acceptBatch; ++i) {
+        const auto accepted = m_state.acceptGuard.acceptOne(m_listenFd, m_options.tcpNoDelay);
+        if (accepted.fd < 0)
+            return accepted.pause.count();
+        m_state.context.nowMs = monotonicMs();
+        auto *entry = m_registry.add(std::make_unique<Connection>(accepted.fd, m_state.context));
+        epoll_event event{};
+        event.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+        event.data.ptr = entry;
+        if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, accepted.fd, &event) != 0)
+            m_registry.remove(entry);
+    }
+    return 0;
+}
+
+// Connections whose deadline passed while they waited here go to the handler, once.
+void ConnectionWatcher::expire(std::int64_t nowMs)
+{
+    m_state.context.nowMs = nowMs;
+    for (auto *entry : m_registry.due(nowMs)) {
+        if (entry->busy.exchange(true))
+            continue;
+        epoll_event none{};
+        none.data.ptr = entry;
+        epoll_ctl(m_epollFd, EPOLL_CTL_MOD, entry->connection->fd(), &none);
+        m_handler(entry, 0, m_state.context);
+    }
+}
+
+} // namespace servelab::server

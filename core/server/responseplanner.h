@@ -1,0 +1,40 @@
+#pragma once
+
+#include "outgoingresponse.h"
+
+namespace servelab::http {
+struct Request;
+}
+
+namespace servelab::server {
+
+struct LoopContext;
+
+// What to send for one request and what happens to the connection after it, whatever the
+// event model: the HTTP semantics (file lookup, 304, ranges, errors, keep-alive) in one place.
+struct ResponsePlan
+{
+    OutgoingResponse out;
+    bool closeAfter = false;  // close once it is out
+    bool lingerAfter = false; // half-close and read to EOF first (an error that ends framing)
+};
+
+class ResponsePlanner
+{
+public:
+    explicit ResponsePlanner(LoopContext &context) : m_context(&context) {}
+    void setContext(LoopContext &context) { m_context = &context; }
+
+    // The response to a parsed request; counts it in the context's stats.
+    void plan(const http::Request &request, ResponsePlan *plan);
+    // An error response (also for requests that could not be parsed).
+    void planError(int status, bool keepAlive, bool http10, bool headOnly, ResponsePlan *plan);
+
+private:
+    void planFile(const http::Request &request, http::OpenedFile file, ResponsePlan *plan);
+
+    LoopContext *m_context;
+    int m_requests = 0; // on this connection, for maxRequestsPerConnection
+};
+
+} // namespace servelab::server
