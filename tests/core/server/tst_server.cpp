@@ -543,6 +543,41 @@ private Q_SLOTS:
         QCOMPARE(body.size(), 4096);
     }
 
+    // multiplex only: at most maxDownloads are written at once; the others wait in the queue
+    // (the live counter says how many) and are all served once slots free up.
+    void multiplexQueuesDownloadsBeyondItsLimit()
+    {
+        if (!m_mode.starts_with("multiplex"))
+            QSKIP("the download queue is multiplex's");
+        auto options = defaults(1);
+        options.maxDownloads = 2;
+        auto s = startServer(options);
+        std::vector<std::unique_ptr<RawConnection>> clients;
+        for (int i = 0; i < 4; ++i) {
+            clients.push_back(std::make_unique<RawConnection>(s->port()));
+            clients.back()->send("GET /32M.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+        }
+        // Nobody reads yet: two downloads fill their sockets, two wait for a slot.
+        QTRY_COMPARE_WITH_TIMEOUT(s->stats().activeDownloads(), 4u, 3000);
+        QCOMPARE(s->stats().queued, 2u);
+        QTest::qWait(200);
+        QCOMPARE(s->stats().queued, 2u); // and stay waiting while the active ones are stuck
+        std::vector<qint64> received(clients.size(), -1);
+        std::vector<std::thread> readers;
+        for (std::size_t i = 0; i < clients.size(); ++i)
+            readers.emplace_back([&, i] {
+                QByteArray head, body;
+                if (clients[i]->readResponse(&head, &body))
+                    received[i] = body.size();
+            });
+        for (auto &reader : readers)
+            reader.join();
+        for (qint64 size : received)
+            QCOMPARE(size, qint64(32 << 20));
+        QTRY_COMPARE_WITH_TIMEOUT(s->stats().activeDownloads(), 0u, 3000);
+        QCOMPARE(s->stats().queued, 0u);
+    }
+
     void portInUseIsAClearError()
     {
         auto first = startServer(1);
