@@ -3,6 +3,7 @@
 #include "loadreport.h"
 
 #include "client/closedclient.h"
+#include "client/durationclient.h"
 #include "lab/sizelist.h"
 
 #include <QTextStream>
@@ -36,13 +37,22 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
 {
     CommandLine cl(
         QStringLiteral("load"),
-        QStringLiteral("Loads a URL with the closed model, as ab does, and prints ab's report."));
+        QStringLiteral("Loads a URL and prints the model's report: closed (ab: -n, -c, -k, -t) or "
+                       "duration (wrk: -d, -c connections over --threads, always kept alive)."));
     auto &p = cl.parser();
     p.addPositionalArgument(QStringLiteral("url"), QStringLiteral("http://host[:port]/path"));
     p.addOptions({
+        {QStringLiteral("model"), QStringLiteral("closed (ab) or duration (wrk). Default: closed."),
+         QStringLiteral("model"), QStringLiteral("closed")},
+        {QStringLiteral("d"), QStringLiteral("duration: seconds to run (wrk -d)."),
+         QStringLiteral("seconds"), QStringLiteral("10")},
+        {QStringLiteral("threads"),
+         QStringLiteral("duration: client threads the connections are spread over (wrk -t)."),
+         QStringLiteral("n"), QStringLiteral("1")},
         {QStringLiteral("n"), QStringLiteral("Requests to make (ab -n)."),
          QStringLiteral("requests"), QStringLiteral("1")},
-        {QStringLiteral("c"), QStringLiteral("Requests in flight at once (ab -c)."),
+        {QStringLiteral("c"),
+         QStringLiteral("Requests in flight at once (ab -c); connections (wrk -c)."),
          QStringLiteral("concurrency"), QStringLiteral("1")},
         {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
         {QStringLiteral("s"),
@@ -68,16 +78,31 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     QString error;
     if (!optionsFromUrl(urls.first(), &options, &error))
         return cl.usageError(error, err);
+    const QString model = p.value(QStringLiteral("model"));
+    if (model != u"closed" && model != u"duration")
+        return cl.usageError(
+            QStringLiteral("--model wants closed or duration, not '%1'").arg(model), err);
+    const bool duration = model == u"duration";
     qint64 requests = 1;
     qint64 concurrency = 1;
     qint64 timeout = 30;
     qint64 limit = 0;
+    qint64 seconds = 10;
+    qint64 threads = 1;
     if (!cl.number(QStringLiteral("n"), 1, qint64(1) << 40, &requests, err) ||
         !cl.number(QStringLiteral("c"), 1, 100000, &concurrency, err) ||
         !cl.number(QStringLiteral("s"), 1, 3600, &timeout, err) ||
-        !cl.number(QStringLiteral("t"), 0, 86400, &limit, err))
+        !cl.number(QStringLiteral("t"), 0, 86400, &limit, err) ||
+        !cl.number(QStringLiteral("d"), 1, 86400, &seconds, err) ||
+        !cl.number(QStringLiteral("threads"), 1, 256, &threads, err))
         return exitUsage;
-    if (concurrency > requests)
+    if (duration && threads > concurrency)
+        return cl.usageError(QStringLiteral("--threads %1 needs at least as many connections, not "
+                                            "-c %2 (as wrk)")
+                                 .arg(threads)
+                                 .arg(concurrency),
+                             err);
+    if (!duration && concurrency > requests)
         return cl.usageError(
             QStringLiteral("-c %1 cannot exceed -n %2, as in ab").arg(concurrency).arg(requests),
             err);
@@ -94,8 +119,17 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     options.timeoutMs = static_cast<int>(timeout * 1000);
     options.deadlineMs = limit * 1000;
 
-    client::ClosedClient client(options);
-    const auto result = client.run();
+    client::LoadResult result;
+    std::vector<client::LoadResult> perThread;
+    if (duration) {
+        client::DurationClient client(options, static_cast<int>(threads), seconds * 1000);
+        auto run = client.run();
+        result = std::move(run.total);
+        perThread = std::move(run.perThread);
+        options.keepAlive = true;
+    } else {
+        result = client::ClosedClient(options).run();
+    }
     if (!result.fatalError.empty()) {
         err << "servelab-cli load: " << QString::fromStdString(result.fatalError) << '\n';
         return exitFailure;
@@ -107,8 +141,12 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
             << " (" << urls.first() << ")\n";
         return exitFailure;
     }
-    out << (p.isSet(QStringLiteral("json")) ? formatJsonReport(options, result)
-                                            : formatAbReport(options, result));
+    if (p.isSet(QStringLiteral("json")))
+        out << formatJsonReport(options, result, model, perThread);
+    else if (duration)
+        out << formatWrkReport(options, result, perThread, double(seconds));
+    else
+        out << formatAbReport(options, result);
     out.flush();
     return exitOk;
 }

@@ -7,6 +7,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <cmath>
+
 namespace servelab::cli {
 
 namespace {
@@ -21,6 +24,48 @@ QString line(const char *label, const QString &value)
 QString fixed(double value, int decimals)
 {
     return QString::number(value, 'f', decimals);
+}
+
+// wrk's units: 635.91us, 12.92ms, 1.02s.
+QString wrkTime(double micros)
+{
+    if (micros < 1000)
+        return fixed(micros, 2) + QStringLiteral("us");
+    if (micros < 1e6)
+        return fixed(micros / 1000, 2) + QStringLiteral("ms");
+    return fixed(micros / 1e6, 2) + QStringLiteral("s");
+}
+// wrk's metric units: 56.20k.
+QString wrkCount(double value)
+{
+    if (value < 1000)
+        return fixed(value, 2);
+    if (value < 1e6)
+        return fixed(value / 1000, 2) + u'k';
+    return fixed(value / 1e6, 2) + u'M';
+}
+// wrk's binary units: 1.21GB means GiB.
+QString wrkBytes(double bytes)
+{
+    const char *units[] = {"B", "KB", "MB", "GB", "TB"};
+    int unit = 0;
+    while (bytes >= 1024 && unit < 4) {
+        bytes /= 1024;
+        ++unit;
+    }
+    return fixed(bytes, 2) + QLatin1String(units[unit]);
+}
+
+QString errorsByKind(const client::LoadResult &r)
+{
+    QString out;
+    for (std::size_t i = 0; i < r.errors.size(); ++i)
+        if (r.errors[i])
+            out += QStringLiteral("  %1 %2\n")
+                       .arg(r.errors[i], 8)
+                       .arg(QString::fromUtf8(
+                           client::errorKindText(static_cast<client::ErrorKind>(i))));
+    return out;
 }
 
 } // namespace
@@ -60,19 +105,63 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
                        .arg(p, 4)
                        .arg(fixed(r.latency.valueAtPercentile(p) / 1000.0, 3), 9);
     }
-    if (r.failed()) {
-        out += QStringLiteral("\nErrors by kind:\n");
-        for (std::size_t i = 0; i < r.errors.size(); ++i)
-            if (r.errors[i])
-                out += QStringLiteral("  %1 %2\n")
-                           .arg(r.errors[i], 8)
-                           .arg(QString::fromUtf8(
-                               client::errorKindText(static_cast<client::ErrorKind>(i))));
-    }
+    if (r.failed())
+        out += QStringLiteral("\nErrors by kind:\n") + errorsByKind(r);
     return out;
 }
 
-QString formatJsonReport(const client::ClientOptions &o, const client::LoadResult &r)
+QString formatWrkReport(const client::ClientOptions &o, const client::LoadResult &r,
+                        const std::vector<client::LoadResult> &perThread, double seconds)
+{
+    QString out = QStringLiteral("Running %1s test @ http://%2:%3%4\n")
+                      .arg(fixed(seconds, seconds < 10 ? 1 : 0), QString::fromStdString(o.host))
+                      .arg(o.port)
+                      .arg(QString::fromStdString(o.path));
+    out += QStringLiteral("  %1 threads and %2 connections\n")
+               .arg(perThread.size())
+               .arg(r.concurrency);
+    // Req/Sec per thread: mean, standard deviation and maximum across the threads.
+    double sum = 0, squares = 0, most = 0;
+    for (const auto &t : perThread) {
+        const double rate = r.elapsedMicros > 0 ? double(t.completed) / r.elapsedSeconds() : 0;
+        sum += rate;
+        squares += rate * rate;
+        most = std::max(most, rate);
+    }
+    const double n = double(std::max<std::size_t>(perThread.size(), 1));
+    const double mean = sum / n;
+    const double spread = std::sqrt(std::max(0.0, squares / n - mean * mean));
+    out += QStringLiteral("  Thread Stats   Avg      Stdev     Max\n");
+    out += QStringLiteral("    Latency %1 %2 %3\n")
+               .arg(wrkTime(r.latency.mean()), 9)
+               .arg(wrkTime(r.latency.stddev()), 9)
+               .arg(wrkTime(double(r.latency.max())), 9);
+    out += QStringLiteral("    Req/Sec %1 %2 %3\n")
+               .arg(wrkCount(mean), 9)
+               .arg(wrkCount(spread), 9)
+               .arg(wrkCount(most), 9);
+    out += QStringLiteral("  Latency Distribution\n");
+    for (double p : {50.0, 75.0, 90.0, 99.0})
+        out += QStringLiteral("  %1% %2\n")
+                   .arg(p, 4, 'f', 0)
+                   .arg(wrkTime(double(r.latency.valueAtPercentile(p))), 9);
+    out += QStringLiteral("  %1 requests in %2s, %3 read\n")
+               .arg(r.completed)
+               .arg(fixed(r.elapsedSeconds(), 2), wrkBytes(double(r.bytesRead)));
+    if (r.failed())
+        out += QStringLiteral("  Errors by kind:\n") + errorsByKind(r);
+    if (r.unfinished)
+        out +=
+            QStringLiteral("  %1 requests in flight at the end, not counted\n").arg(r.unfinished);
+    out += QStringLiteral("Requests/sec: %1\n").arg(fixed(r.requestsPerSecond(), 2), 9);
+    out +=
+        QStringLiteral("Transfer/sec: %1\n")
+            .arg(wrkBytes(r.elapsedMicros > 0 ? double(r.bytesRead) / r.elapsedSeconds() : 0), 9);
+    return out;
+}
+
+QString formatJsonReport(const client::ClientOptions &o, const client::LoadResult &r,
+                         const QString &model, const std::vector<client::LoadResult> &perThread)
 {
     QJsonObject latency{
         {QStringLiteral("unit"), QStringLiteral("us")},
@@ -89,12 +178,12 @@ QString formatJsonReport(const client::ClientOptions &o, const client::LoadResul
     for (std::size_t i = 0; i < r.errors.size(); ++i)
         errors.insert(QString::fromUtf8(client::errorKindKey(static_cast<client::ErrorKind>(i))),
                       qint64(r.errors[i]));
-    const QJsonObject root{
+    QJsonObject root{
         {QStringLiteral("url"), QStringLiteral("http://%1:%2%3")
                                     .arg(QString::fromStdString(o.host))
                                     .arg(o.port)
                                     .arg(QString::fromStdString(o.path))},
-        {QStringLiteral("model"), QStringLiteral("closed")},
+        {QStringLiteral("model"), model},
         {QStringLiteral("concurrency"), r.concurrency},
         {QStringLiteral("keep_alive"), o.keepAlive},
         {QStringLiteral("completed"), qint64(r.completed)},
@@ -108,7 +197,18 @@ QString formatJsonReport(const client::ClientOptions &o, const client::LoadResul
         {QStringLiteral("requests_per_s"), r.requestsPerSecond()},
         {QStringLiteral("kib_per_s"), r.kibPerSecond()},
         {QStringLiteral("latency"), latency},
+        {QStringLiteral("unfinished"), qint64(r.unfinished)},
     };
+    if (!perThread.empty()) {
+        QJsonArray threads;
+        for (const auto &t : perThread)
+            threads.append(QJsonObject{
+                {QStringLiteral("completed"), qint64(t.completed)},
+                {QStringLiteral("requests_per_s"),
+                 r.elapsedMicros > 0 ? double(t.completed) / r.elapsedSeconds() : 0.0},
+            });
+        root.insert(QStringLiteral("threads"), threads);
+    }
     return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact)) + u'\n';
 }
 

@@ -37,6 +37,7 @@ void LoadResult::merge(const LoadResult &other)
     bytesRead += other.bytesRead;
     bodyBytes += other.bodyBytes;
     connects += other.connects;
+    unfinished += other.unfinished;
     elapsedMicros = std::max(elapsedMicros, other.elapsedMicros);
     latency.merge(other.latency);
     if (fatalError.empty())

@@ -17,6 +17,8 @@ struct LoadResult
     std::uint64_t bytesRead = 0; // heads and bodies: ab's "Total transferred"
     std::uint64_t bodyBytes = 0; // ab's "HTML transferred"
     std::uint64_t connects = 0;
+    // Requests in flight when a duration run ended: neither completed nor errors (wrk).
+    std::uint64_t unfinished = 0;
     std::int64_t elapsedMicros = 0;
     int concurrency = 1;
     LatencyHistogram latency; // µs from connect (or send, on a kept-alive connection) to last byte

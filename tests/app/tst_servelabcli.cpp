@@ -1,5 +1,6 @@
 #include "server/listener.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -147,6 +148,16 @@ private Q_SLOTS:
                            QStringLiteral("2"),    QStringLiteral("-c"),
                            QStringLiteral("3"),    QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("-c 3");
+        QTest::newRow("unknown model")
+            << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
+                           QStringLiteral("open"), QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("--model wants closed or duration, not 'open'");
+        QTest::newRow("threads above connections")
+            << QStringList{QStringLiteral("load"),     QStringLiteral("--model"),
+                           QStringLiteral("duration"), QStringLiteral("--threads"),
+                           QStringLiteral("4"),        QStringLiteral("-c"),
+                           QStringLiteral("2"),        QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("--threads 4");
         QTest::newRow("bad sizes")
             << QStringList{QStringLiteral("sweep"), QStringLiteral("--sizes"),
                            QStringLiteral("4K,lots")}
@@ -197,6 +208,39 @@ private Q_SLOTS:
         QCOMPARE(json.value(QStringLiteral("body_bytes")).toInteger(), 100000);
         QVERIFY(json.value(QStringLiteral("kib_per_s")).toDouble() > 0);
 
+        // wrk's semantics and report: kept-alive connections over threads for -d seconds.
+        load = runCli({QStringLiteral("load"), QStringLiteral("--model"),
+                       QStringLiteral("duration"), QStringLiteral("-d"), QStringLiteral("1"),
+                       QStringLiteral("-c"), QStringLiteral("4"), QStringLiteral("--threads"),
+                       QStringLiteral("2"), serve.url(QStringLiteral("/hello.txt"))});
+        QCOMPARE(load.code, 0);
+        QVERIFY2(load.out.contains(QStringLiteral("  2 threads and 4 connections\n")),
+                 qPrintable(load.out));
+        QVERIFY(load.out.contains(QStringLiteral("Requests/sec:")));
+        QVERIFY(load.out.contains(QStringLiteral("Transfer/sec:")));
+        QVERIFY(!load.out.contains(QStringLiteral("Errors by kind")));
+        const auto served = QRegularExpression(QStringLiteral("\\n  (\\d+) requests in "))
+                                .match(load.out)
+                                .captured(1)
+                                .toLongLong();
+        QVERIFY2(served > 0, qPrintable(load.out));
+
+        load =
+            runCli({QStringLiteral("load"), QStringLiteral("--model"), QStringLiteral("duration"),
+                    QStringLiteral("-d"), QStringLiteral("1"), QStringLiteral("-c"),
+                    QStringLiteral("3"), QStringLiteral("--threads"), QStringLiteral("3"),
+                    QStringLiteral("--json"), serve.url(QStringLiteral("/hello.txt"))});
+        QCOMPARE(load.code, 0);
+        const auto wrk = QJsonDocument::fromJson(load.out.toUtf8()).object();
+        QCOMPARE(wrk.value(QStringLiteral("model")).toString(), QStringLiteral("duration"));
+        QCOMPARE(wrk.value(QStringLiteral("threads")).toArray().size(), 3);
+        QCOMPARE(wrk.value(QStringLiteral("failed")).toInt(), 0);
+        qint64 perThread = 0;
+        for (const auto &t : wrk.value(QStringLiteral("threads")).toArray())
+            perThread += t.toObject().value(QStringLiteral("completed")).toInteger();
+        QCOMPARE(perThread, wrk.value(QStringLiteral("completed")).toInteger());
+        const qint64 durationRequests = served + perThread;
+
         const Run clash = runCli({QStringLiteral("serve"), QStringLiteral("--root"), m_root.path(),
                                   QStringLiteral("--port"), QString::number(serve.port())});
         QCOMPARE(clash.code, 1);
@@ -207,7 +251,14 @@ private Q_SLOTS:
 
         const Run stopped = serve.stop();
         QCOMPARE(stopped.code, 0);
-        QVERIFY2(stopped.out.contains(QStringLiteral("110 requests")), qPrintable(stopped.out));
+        // The server answered every request the clients completed, plus at most the ones cut
+        // off at the end of the duration runs (4 + 3 connections).
+        const auto answered = QRegularExpression(QStringLiteral("(\\d+) requests"))
+                                  .match(stopped.out)
+                                  .captured(1)
+                                  .toLongLong();
+        QVERIFY2(answered >= 110 + durationRequests && answered <= 110 + durationRequests + 7,
+                 qPrintable(stopped.out));
     }
 
     void killedSweepLeavesNoServerBehind()

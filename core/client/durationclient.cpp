@@ -1,0 +1,76 @@
+#include "durationclient.h"
+
+#include "loadloop.h"
+#include "metrics/clock.h"
+#include "requesttarget.h"
+
+#include <sys/eventfd.h>
+#include <thread>
+#include <unistd.h>
+
+namespace servelab::client {
+
+DurationClient::DurationClient(ClientOptions options, int threads, std::int64_t durationMs)
+    : m_options(std::move(options)), m_threads(threads), m_durationMs(durationMs),
+      m_wakeFd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
+{
+    m_options.keepAlive = true; // wrk keeps every connection alive
+}
+
+DurationClient::~DurationClient()
+{
+    if (m_wakeFd >= 0)
+        ::close(m_wakeFd);
+}
+
+void DurationClient::stop()
+{
+    m_stop.store(true, std::memory_order_release);
+    const std::uint64_t one = 1; // level-triggered: every thread's epoll sees it
+    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+}
+
+DurationClient::Result DurationClient::run()
+{
+    Result result;
+    result.total.concurrency = m_options.concurrency;
+    if (m_threads < 1 || m_options.concurrency < m_threads || m_durationMs <= 0) {
+        result.total.fatalError =
+            "the duration must be positive and every thread needs a connection (c >= t >= 1)";
+        return result;
+    }
+    RequestTarget target;
+    if (!target.prepare(m_options, &result.total.fatalError))
+        return result;
+    const std::int64_t start = metrics::monotonicMicros();
+    const std::int64_t end = start + m_durationMs * 1000;
+    UntilBudget budget(end);
+    result.perThread.resize(static_cast<std::size_t>(m_threads));
+    std::vector<std::thread> threads;
+    for (int i = 0; i < m_threads; ++i) {
+        // c connections over t threads: the first c % t threads take one more.
+        const int connections =
+            m_options.concurrency / m_threads + (i < m_options.concurrency % m_threads ? 1 : 0);
+        threads.emplace_back([&, i, connections] {
+            const LoadLoop loop{
+                .options = m_options,
+                .target = target,
+                .connections = static_cast<std::size_t>(connections),
+                .budget = budget,
+                .start = start,
+                .deadline = end,
+                .abortInFlight = false,
+            };
+            result.perThread[static_cast<std::size_t>(i)] = loop.run(m_stop, m_wakeFd);
+        });
+    }
+    for (auto &thread : threads)
+        thread.join();
+    for (const auto &part : result.perThread)
+        result.total.merge(part);
+    result.total.concurrency = m_options.concurrency;
+    result.total.elapsedMicros = metrics::monotonicMicros() - start;
+    return result;
+}
+
+} // namespace servelab::client

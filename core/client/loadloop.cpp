@@ -1,0 +1,129 @@
+#include "loadloop.h"
+
+#include "clientconnection.h"
+#include "metrics/clock.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <sys/epoll.h>
+#include <unistd.h>
+#include <vector>
+
+namespace servelab::client {
+
+using metrics::monotonicMicros;
+
+bool CountBudget::take()
+{
+    std::uint64_t left = m_left.load(std::memory_order_relaxed);
+    while (left > 0)
+        if (m_left.compare_exchange_weak(left, left - 1, std::memory_order_relaxed))
+            return true;
+    return false;
+}
+
+bool UntilBudget::exhausted() const
+{
+    return monotonicMicros() >= m_end;
+}
+
+LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
+{
+    LoadResult result;
+    const int epollFd = epoll_create1(EPOLL_CLOEXEC);
+    epoll_event wake{};
+    wake.events = EPOLLIN;
+    wake.data.ptr = nullptr;
+    if (epollFd < 0 || wakeFd < 0 || epoll_ctl(epollFd, EPOLL_CTL_ADD, wakeFd, &wake) != 0) {
+        result.fatalError = std::string("cannot set up epoll: ") + std::strerror(errno);
+        if (epollFd >= 0)
+            ::close(epollFd);
+        return result;
+    }
+
+    std::vector<char> scratch(std::max<std::size_t>(options.readBufferBytes, 1024));
+    std::vector<std::unique_ptr<ClientConnection>> slots;
+    for (std::size_t i = 0; i < connections; ++i)
+        slots.push_back(std::make_unique<ClientConnection>(
+            epollFd, target.address, target.addressLength, target.request, options, scratch));
+
+    const std::int64_t timeout = std::int64_t(options.timeoutMs) * 1000;
+    std::uint64_t issued = 0;
+    const auto stopped = [&] { return stop.load(std::memory_order_acquire); };
+
+    auto record = [&](ClientConnection &c, const ClientConnection::Outcome &o) {
+        ++result.completed;
+        result.bytesRead += c.bytesRead();
+        result.bodyBytes += c.bodyBytes();
+        if (o.type == ClientConnection::Outcome::Completed) {
+            ++result.ok;
+            result.latency.record(monotonicMicros() - c.startedAt());
+        } else {
+            result.countError(o.error);
+            if (o.error == ErrorKind::Status4xx || o.error == ErrorKind::Status5xx)
+                result.latency.record(monotonicMicros() - c.startedAt());
+        }
+    };
+    // Keeps a slot busy while the budget allows: a request that fails at once frees it again.
+    auto launch = [&](ClientConnection &c) {
+        while (!stopped() && monotonicMicros() < deadline && budget.take()) {
+            ++issued;
+            auto o = c.begin(monotonicMicros());
+            if (o.type == ClientConnection::Outcome::Retry)
+                o = c.begin(c.startedAt()); // the server closed a kept-alive connection
+            if (o.type == ClientConnection::Outcome::Pending)
+                return;
+            record(c, o);
+        }
+    };
+
+    for (auto &c : slots)
+        launch(*c);
+    epoll_event events[64];
+    while (!stopped() && (result.completed < issued || !budget.exhausted())) {
+        const std::int64_t now = monotonicMicros();
+        if (now >= deadline)
+            break;
+        const auto waitMs = std::clamp<std::int64_t>((deadline - now) / 1000 + 1, 0, 100);
+        const int n = epoll_wait(epollFd, events, std::size(events), static_cast<int>(waitMs));
+        for (int i = 0; i < n; ++i) {
+            auto *c = static_cast<ClientConnection *>(events[i].data.ptr);
+            if (!c)
+                continue; // the stop eventfd
+            auto o = c->onEvent(events[i].events);
+            if (o.type == ClientConnection::Outcome::Retry)
+                o = c->begin(c->startedAt());
+            if (o.type == ClientConnection::Outcome::Pending)
+                continue;
+            record(*c, o);
+            launch(*c);
+        }
+        const std::int64_t after = monotonicMicros();
+        for (auto &c : slots) {
+            if (c->busy() && after - c->startedAt() > timeout) {
+                const auto kind =
+                    c->connecting() ? ErrorKind::ConnectTimeout : ErrorKind::ReadTimeout;
+                c->close();
+                record(*c, {ClientConnection::Outcome::Failed, kind});
+                launch(*c);
+            }
+        }
+    }
+    for (auto &c : slots) {
+        if (c->busy()) {
+            c->close();
+            if (abortInFlight)
+                record(*c, {ClientConnection::Outcome::Failed, ErrorKind::AbortedAtDeadline});
+            else
+                ++result.unfinished;
+        }
+        result.connects += c->connectsMade();
+    }
+    result.elapsedMicros = monotonicMicros() - start;
+    ::close(epollFd);
+    return result;
+}
+
+} // namespace servelab::client
