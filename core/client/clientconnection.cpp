@@ -39,6 +39,7 @@ ClientConnection::Outcome ClientConnection::begin(std::int64_t now)
 {
     m_startedAt = now;
     m_hangUp = false;
+    m_readable = false;
     m_sent = 0;
     m_head.clear();
     m_parser.reset();
@@ -82,6 +83,14 @@ ClientConnection::Outcome ClientConnection::connect()
 ClientConnection::Outcome ClientConnection::onEvent(unsigned events)
 {
     m_hangUp = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
+    m_readable = m_readable || m_hangUp || (events & EPOLLIN);
+    if (m_state == State::Idle) {
+        // The server closed a kept-alive connection between requests (or said something
+        // unasked): drop it, so the next request connects afresh instead of finding out late.
+        if (m_readable)
+            close();
+        return {};
+    }
     if (m_state == State::Connecting) {
         if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
             return {};
@@ -125,8 +134,9 @@ ClientConnection::Outcome ClientConnection::send()
     }
     m_state = State::Receiving;
     // Edge-triggered: a response that came while we were still sending (an early 414, say)
-    // raised its EPOLLIN already, so look now.
-    return receive();
+    // raised an EPOLLIN we have seen already, so look now. Otherwise its edge is still to
+    // come: a recv() now would only say EAGAIN (one syscall per request saved).
+    return m_readable ? receive() : Outcome{};
 }
 
 ClientConnection::Outcome ClientConnection::receive()

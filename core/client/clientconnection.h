@@ -77,7 +77,8 @@ private:
     int m_fd = -1;
     State m_state = State::Idle;
     bool m_reused = false;
-    bool m_hangUp = false; // the event being handled reported the peer's FIN or an error
+    bool m_hangUp = false;   // the event being handled reported the peer's FIN or an error
+    bool m_readable = false; // an event since begin() said there is something to read
     std::size_t m_sent = 0;
     std::string m_head;
     ResponseParser m_parser;

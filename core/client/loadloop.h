@@ -14,8 +14,8 @@ class RequestBudget
 {
 public:
     virtual ~RequestBudget() = default;
-    virtual bool take() = 0;            // true: start one more request
-    virtual bool exhausted() const = 0; // no request will be allowed any more
+    virtual bool take(std::int64_t nowMicros) = 0; // true: start one more request
+    virtual bool exhausted() const = 0;            // no request will be allowed any more
 };
 
 // ab: a fixed number of requests in all.
@@ -23,7 +23,7 @@ class CountBudget final : public RequestBudget
 {
 public:
     explicit CountBudget(std::uint64_t requests) : m_left(requests) {}
-    bool take() override;
+    bool take(std::int64_t nowMicros) override;
     bool exhausted() const override { return m_left.load(std::memory_order_relaxed) == 0; }
 
 private:
@@ -35,7 +35,7 @@ class UntilBudget final : public RequestBudget
 {
 public:
     explicit UntilBudget(std::int64_t endMicros) : m_end(endMicros) {}
-    bool take() override { return !exhausted(); }
+    bool take(std::int64_t nowMicros) override { return nowMicros < m_end; }
     bool exhausted() const override;
 
 private:

@@ -66,13 +66,16 @@ measure() { # tool
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 declare -A rps cpu
-for tool in wrk servelab; do
-    : >"$work/$tool.rps"; : >"$work/$tool.cpu"
-    for _ in $(seq "$runs"); do
+for tool in wrk servelab; do : >"$work/$tool.rps"; : >"$work/$tool.cpu"; done
+# Interleaved, so that the machine's drift during the run hits both clients alike.
+for _ in $(seq "$runs"); do
+    for tool in wrk servelab; do
         read -r r c n < <(measure $tool)
         echo "$r" >>"$work/$tool.rps"
         echo "$c $n" | awk '{printf "%.3f\n", $1 * 1e6 / $2}' >>"$work/$tool.cpu"
     done
+done
+for tool in wrk servelab; do
     rps[$tool]=$(median <"$work/$tool.rps")
     cpu[$tool]=$(median <"$work/$tool.cpu")
 done
