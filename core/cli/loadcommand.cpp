@@ -4,6 +4,7 @@
 
 #include "client/closedclient.h"
 #include "client/durationclient.h"
+#include "client/rateclient.h"
 #include "lab/sizelist.h"
 
 #include <QTextStream>
@@ -37,17 +38,21 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
 {
     CommandLine cl(
         QStringLiteral("load"),
-        QStringLiteral("Loads a URL and prints the model's report: closed (ab: -n, -c, -k, -t) or "
-                       "duration (wrk: -d, -c connections over --threads, always kept alive)."));
+        QStringLiteral("Loads a URL and prints the model's report: closed (ab: -n, -c, -k, -t), "
+                       "duration (wrk: -d, -c connections over --threads, always kept alive) or "
+                       "rate (wrk2: -R requests/s offered for -d seconds)."));
     auto &p = cl.parser();
     p.addPositionalArgument(QStringLiteral("url"), QStringLiteral("http://host[:port]/path"));
     p.addOptions({
         {QStringLiteral("model"), QStringLiteral("closed (ab) or duration (wrk). Default: closed."),
          QStringLiteral("model"), QStringLiteral("closed")},
-        {QStringLiteral("d"), QStringLiteral("duration: seconds to run (wrk -d)."),
+        {QStringLiteral("R"),
+         QStringLiteral("rate: requests per second offered, whatever the server does (wrk2 -R)."),
+         QStringLiteral("rate"), QStringLiteral("0")},
+        {QStringLiteral("d"), QStringLiteral("duration, rate: seconds to run (wrk -d)."),
          QStringLiteral("seconds"), QStringLiteral("10")},
         {QStringLiteral("threads"),
-         QStringLiteral("duration: client threads the connections are spread over (wrk -t)."),
+         QStringLiteral("duration, rate: client threads the connections are spread over (wrk -t)."),
          QStringLiteral("n"), QStringLiteral("1")},
         {QStringLiteral("n"), QStringLiteral("Requests to make (ab -n)."),
          QStringLiteral("requests"), QStringLiteral("1")},
@@ -79,10 +84,11 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     if (!optionsFromUrl(urls.first(), &options, &error))
         return cl.usageError(error, err);
     const QString model = p.value(QStringLiteral("model"));
-    if (model != u"closed" && model != u"duration")
+    if (model != u"closed" && model != u"duration" && model != u"rate")
         return cl.usageError(
-            QStringLiteral("--model wants closed or duration, not '%1'").arg(model), err);
-    const bool duration = model == u"duration";
+            QStringLiteral("--model wants closed, duration or rate, not '%1'").arg(model), err);
+    const bool rate = model == u"rate";
+    const bool duration = model == u"duration" || rate;
     qint64 requests = 1;
     qint64 concurrency = 1;
     qint64 timeout = 30;
@@ -96,6 +102,12 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         !cl.number(QStringLiteral("d"), 1, 86400, &seconds, err) ||
         !cl.number(QStringLiteral("threads"), 1, 256, &threads, err))
         return exitUsage;
+    bool rateOk = false;
+    const double offered = p.value(QStringLiteral("R")).toDouble(&rateOk);
+    if (rate && (!rateOk || !(offered > 0)))
+        return cl.usageError(QStringLiteral("-R wants a rate above 0 requests per second, not '%1'")
+                                 .arg(p.value(QStringLiteral("R"))),
+                             err);
     if (duration && threads > concurrency)
         return cl.usageError(QStringLiteral("--threads %1 needs at least as many connections, not "
                                             "-c %2 (as wrk)")
@@ -121,7 +133,14 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
 
     client::LoadResult result;
     std::vector<client::LoadResult> perThread;
-    if (duration) {
+    client::RateClient::Result rateRun;
+    if (rate) {
+        client::RateClient client(options, static_cast<int>(threads), seconds * 1000, offered);
+        rateRun = client.run();
+        result = rateRun.total;
+        perThread = rateRun.perThread;
+        options.keepAlive = true;
+    } else if (duration) {
         client::DurationClient client(options, static_cast<int>(threads), seconds * 1000);
         auto run = client.run();
         result = std::move(run.total);
@@ -142,7 +161,9 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         return exitFailure;
     }
     if (p.isSet(QStringLiteral("json")))
-        out << formatJsonReport(options, result, model, perThread);
+        out << formatJsonReport(options, result, model, perThread, rate ? &rateRun : nullptr);
+    else if (rate)
+        out << formatWrk2Report(options, rateRun, double(seconds));
     else if (duration)
         out << formatWrkReport(options, result, perThread, double(seconds));
     else

@@ -160,20 +160,68 @@ QString formatWrkReport(const client::ClientOptions &o, const client::LoadResult
     return out;
 }
 
-QString formatJsonReport(const client::ClientOptions &o, const client::LoadResult &r,
-                         const QString &model, const std::vector<client::LoadResult> &perThread)
+static QJsonObject latencyJson(const client::LatencyHistogram &h)
 {
-    QJsonObject latency{
+    return QJsonObject{
         {QStringLiteral("unit"), QStringLiteral("us")},
-        {QStringLiteral("mean"), r.latency.mean()},
-        {QStringLiteral("stddev"), r.latency.stddev()},
-        {QStringLiteral("min"), qint64(r.latency.min())},
-        {QStringLiteral("p50"), qint64(r.latency.valueAtPercentile(50))},
-        {QStringLiteral("p90"), qint64(r.latency.valueAtPercentile(90))},
-        {QStringLiteral("p99"), qint64(r.latency.valueAtPercentile(99))},
-        {QStringLiteral("p99_9"), qint64(r.latency.valueAtPercentile(99.9))},
-        {QStringLiteral("max"), qint64(r.latency.max())},
+        {QStringLiteral("mean"), h.mean()},
+        {QStringLiteral("stddev"), h.stddev()},
+        {QStringLiteral("min"), qint64(h.min())},
+        {QStringLiteral("p50"), qint64(h.valueAtPercentile(50))},
+        {QStringLiteral("p90"), qint64(h.valueAtPercentile(90))},
+        {QStringLiteral("p99"), qint64(h.valueAtPercentile(99))},
+        {QStringLiteral("p99_9"), qint64(h.valueAtPercentile(99.9))},
+        {QStringLiteral("max"), qint64(h.max())},
     };
+}
+
+QString formatWrk2Report(const client::ClientOptions &o, const client::RateClient::Result &run,
+                         double seconds)
+{
+    const client::LoadResult &r = run.total;
+    QString out = QStringLiteral("Running %1s test @ http://%2:%3%4\n")
+                      .arg(fixed(seconds, seconds < 10 ? 1 : 0), QString::fromStdString(o.host))
+                      .arg(o.port)
+                      .arg(QString::fromStdString(o.path));
+    out += QStringLiteral("  %1 threads and %2 connections, %3 requests/s offered\n")
+               .arg(run.perThread.size())
+               .arg(r.concurrency)
+               .arg(fixed(run.offeredPerSecond, 0));
+    const auto distribution = [&](const client::LatencyHistogram &h) {
+        QString text;
+        for (double p : {50.0, 75.0, 90.0, 99.0, 99.9, 99.99, 99.999, 100.0})
+            text += QStringLiteral(" %1% %2\n")
+                        .arg(fixed(p, 3), 8)
+                        .arg(wrkTime(double(h.valueAtPercentile(p))), 9);
+        return text;
+    };
+    out += QStringLiteral("  Latency Distribution (corrected: from each request's intended send "
+                          "time)\n") +
+           distribution(r.latency);
+    out += QStringLiteral("  Uncorrected Latency (from the actual send; hides the server's "
+                          "stalls)\n") +
+           distribution(run.uncorrected);
+    out += QStringLiteral("  %1 requests in %2s, %3 read\n")
+               .arg(r.completed)
+               .arg(fixed(r.elapsedSeconds(), 2), wrkBytes(double(r.bytesRead)));
+    out += QStringLiteral("  %1 sent late, %2 slots missed, %3 in flight at the end\n")
+               .arg(run.late)
+               .arg(run.missed)
+               .arg(r.unfinished);
+    if (r.failed())
+        out += QStringLiteral("  Errors by kind:\n") + errorsByKind(r);
+    out += QStringLiteral("Requests/sec: %1\n").arg(fixed(r.requestsPerSecond(), 2), 9);
+    out +=
+        QStringLiteral("Transfer/sec: %1\n")
+            .arg(wrkBytes(r.elapsedMicros > 0 ? double(r.bytesRead) / r.elapsedSeconds() : 0), 9);
+    return out;
+}
+
+QString formatJsonReport(const client::ClientOptions &o, const client::LoadResult &r,
+                         const QString &model, const std::vector<client::LoadResult> &perThread,
+                         const client::RateClient::Result *rate)
+{
+    const QJsonObject latency = latencyJson(r.latency);
     QJsonObject errors;
     for (std::size_t i = 0; i < r.errors.size(); ++i)
         errors.insert(QString::fromUtf8(client::errorKindKey(static_cast<client::ErrorKind>(i))),
@@ -199,6 +247,12 @@ QString formatJsonReport(const client::ClientOptions &o, const client::LoadResul
         {QStringLiteral("latency"), latency},
         {QStringLiteral("unfinished"), qint64(r.unfinished)},
     };
+    if (rate) {
+        root.insert(QStringLiteral("latency_uncorrected"), latencyJson(rate->uncorrected));
+        root.insert(QStringLiteral("offered_per_s"), rate->offeredPerSecond);
+        root.insert(QStringLiteral("late"), qint64(rate->late));
+        root.insert(QStringLiteral("missed"), qint64(rate->missed));
+    }
     if (!perThread.empty()) {
         QJsonArray threads;
         for (const auto &t : perThread)

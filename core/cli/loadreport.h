@@ -4,10 +4,7 @@
 
 #include <vector>
 
-namespace servelab::client {
-struct ClientOptions;
-struct LoadResult;
-} // namespace servelab::client
+#include "client/rateclient.h"
 
 namespace servelab::cli {
 
@@ -17,10 +14,15 @@ QString formatAbReport(const client::ClientOptions &options, const client::LoadR
 // requests, Requests/sec and Transfer/sec (MB = MiB, as wrk), plus errors by kind.
 QString formatWrkReport(const client::ClientOptions &options, const client::LoadResult &total,
                         const std::vector<client::LoadResult> &perThread, double seconds);
+// wrk2's report for a rate run: the corrected latency distribution (from the intended send
+// times) and the uncorrected one, the offered and achieved rates, late and missed slots.
+QString formatWrk2Report(const client::ClientOptions &options,
+                         const client::RateClient::Result &run, double seconds);
 // The same figures as one JSON object (servelab-cli load --json); `perThread` is empty for the
-// closed model.
+// closed model, `rate` set for the rate model (adds the uncorrected latency, late, missed).
 QString formatJsonReport(const client::ClientOptions &options, const client::LoadResult &result,
                          const QString &model = QStringLiteral("closed"),
-                         const std::vector<client::LoadResult> &perThread = {});
+                         const std::vector<client::LoadResult> &perThread = {},
+                         const client::RateClient::Result *rate = nullptr);
 
 } // namespace servelab::cli

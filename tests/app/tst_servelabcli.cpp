@@ -151,7 +151,12 @@ private Q_SLOTS:
         QTest::newRow("unknown model")
             << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
                            QStringLiteral("open"), QStringLiteral("http://127.0.0.1/")}
-            << QStringLiteral("--model wants closed or duration, not 'open'");
+            << QStringLiteral("--model wants closed, duration or rate, not 'open'");
+        QTest::newRow("rate without a rate")
+            << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
+                           QStringLiteral("rate"), QStringLiteral("-R"),
+                           QStringLiteral("0"),    QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("-R wants a rate above 0");
         QTest::newRow("threads above connections")
             << QStringList{QStringLiteral("load"),     QStringLiteral("--model"),
                            QStringLiteral("duration"), QStringLiteral("--threads"),
@@ -239,7 +244,24 @@ private Q_SLOTS:
         for (const auto &t : wrk.value(QStringLiteral("threads")).toArray())
             perThread += t.toObject().value(QStringLiteral("completed")).toInteger();
         QCOMPARE(perThread, wrk.value(QStringLiteral("completed")).toInteger());
-        const qint64 durationRequests = served + perThread;
+        // wrk2's model: the offered rate, both latency distributions, late and missed slots.
+        load = runCli({QStringLiteral("load"), QStringLiteral("--model"), QStringLiteral("rate"),
+                       QStringLiteral("-R"), QStringLiteral("200"), QStringLiteral("-d"),
+                       QStringLiteral("1"), QStringLiteral("-c"), QStringLiteral("2"),
+                       QStringLiteral("--json"), serve.url(QStringLiteral("/hello.txt"))});
+        QCOMPARE(load.code, 0);
+        const auto wrk2 = QJsonDocument::fromJson(load.out.toUtf8()).object();
+        QCOMPARE(wrk2.value(QStringLiteral("model")).toString(), QStringLiteral("rate"));
+        QCOMPARE(wrk2.value(QStringLiteral("offered_per_s")).toDouble(), 200.0);
+        QVERIFY(wrk2.value(QStringLiteral("latency_uncorrected"))
+                    .toObject()
+                    .contains(QStringLiteral("p99")));
+        const qint64 rateRequests = wrk2.value(QStringLiteral("completed")).toInteger();
+        const qint64 rateInFlight = wrk2.value(QStringLiteral("unfinished")).toInteger();
+        QVERIFY2(rateRequests + rateInFlight + wrk2.value(QStringLiteral("missed")).toInteger() >=
+                     198,
+                 qPrintable(load.out));
+        const qint64 durationRequests = served + perThread + rateRequests;
 
         const Run clash = runCli({QStringLiteral("serve"), QStringLiteral("--root"), m_root.path(),
                                   QStringLiteral("--port"), QString::number(serve.port())});
@@ -252,12 +274,12 @@ private Q_SLOTS:
         const Run stopped = serve.stop();
         QCOMPARE(stopped.code, 0);
         // The server answered every request the clients completed, plus at most the ones cut
-        // off at the end of the duration runs (4 + 3 connections).
+        // off at the end of the duration and rate runs (4 + 3 + 2 connections).
         const auto answered = QRegularExpression(QStringLiteral("(\\d+) requests"))
                                   .match(stopped.out)
                                   .captured(1)
                                   .toLongLong();
-        QVERIFY2(answered >= 110 + durationRequests && answered <= 110 + durationRequests + 7,
+        QVERIFY2(answered >= 110 + durationRequests && answered <= 110 + durationRequests + 9,
                  qPrintable(stopped.out));
     }
 

@@ -3,6 +3,8 @@
 # nginx (1 worker, cpu0; clients on cpu1): 4 KiB, -t1 -c64, keep-alive. Prints each client's
 # req/s and CPU time per request (user + system of the client process, from /proc), and the
 # ratios servelab / wrk. Targets (issue 4): req/s >= 0.95 x wrk's, CPU per request <= wrk's.
+# Then the rate model (wrk2 semantics; wrk2 itself is not packaged) at RATE req/s for
+# RATE_SECONDS on the same nginx: achieved / offered (target within +-2 %).
 #
 #   tests/bench/compare_wrk_client.sh [BUILD_DIR] [SECONDS] [RUNS]   (default: build/release, 5, 3)
 set -euo pipefail
@@ -10,6 +12,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$src/build/release}
 seconds=${2:-5}
 runs=${3:-3}
+rate=${RATE:-20000}
+rate_seconds=${RATE_SECONDS:-20}
 cli=$build/bin/servelab-cli
 for tool in nginx wrk taskset "$cli"; do
     command -v "$tool" >/dev/null || { echo "compare_wrk_client: needs $tool (apt-get install nginx-light wrk)" >&2; exit 2; }
@@ -86,3 +90,14 @@ for tool in wrk servelab; do
 done
 awk -v a="${rps[servelab]}" -v b="${rps[wrk]}" -v c="${cpu[servelab]}" -v d="${cpu[wrk]}" 'BEGIN {
     printf "\nratio servelab / wrk: req/s %.3f (target >= 0.95), CPU per request %.3f (target <= 1)\n", a / b, c / d }'
+
+taskset -c 1 "$cli" load --model rate -R "$rate" -d "$rate_seconds" -c 64 --threads 1 --json "$url" \
+    >"$work/rate.json"
+python3 - "$work/rate.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+achieved, offered = d["requests_per_s"], d["offered_per_s"]
+print(f"\nrate: offered {offered:.0f} req/s, achieved {achieved:.2f} req/s, ratio {achieved / offered:.4f} "
+      f"(target 0.98 .. 1.02); late {d['late']}, missed {d['missed']}, errors {d['failed']}")
+print(f"      p99 corrected {d['latency']['p99'] / 1000:.2f} ms, uncorrected {d['latency_uncorrected']['p99'] / 1000:.2f} ms")
+PY
