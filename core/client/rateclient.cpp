@@ -1,19 +1,17 @@
 #include "rateclient.h"
 
-#include "clientconnection.h"
 #include "metrics/clock.h"
 #include "requesttarget.h"
+#include "scheduledloop.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <thread>
 #include <unistd.h>
-#include <unordered_map>
 
 namespace servelab::client {
 
@@ -21,58 +19,24 @@ using metrics::monotonicMicros;
 
 namespace {
 
-// A request slot is late when it goes out this long after its intended time; below that it is
-// the loop's own jitter.
+// A request is late when it goes out this long after its intended time; below that it is the
+// loop's own jitter.
 constexpr std::int64_t lateAfterMicros = 1000;
 
-struct Slot
+// wrk2's schedule: one request every `interval` µs per connection, whatever the server does.
+class RatePolicy final : public SchedulePolicy
 {
-    std::unique_ptr<ClientConnection> connection;
-    double intended = 0;     // µs: when the current or next request is meant to go out
-    std::int64_t sentAt = 0; // µs: when the current one actually went out
-};
+public:
+    RatePolicy(double interval, std::int64_t end) : m_interval(interval), m_end(end) {}
 
-struct ThreadResult
-{
-    LoadResult result;
-    LatencyHistogram uncorrected;
-    std::uint64_t late = 0;
-    std::uint64_t missed = 0;
-};
-
-// One thread: its connections each follow their own schedule (one request every `interval`
-// µs), offset so that the thread's requests are spread evenly.
-ThreadResult runThread(const ClientOptions &options, const RequestTarget &target,
-                       std::size_t connections, double interval, double firstOffset,
-                       double offsetStep, std::int64_t start, std::int64_t end,
-                       const std::atomic<bool> &stop, int wakeFd)
-{
-    ThreadResult out;
-    LoadResult &result = out.result;
-    const int epollFd = epoll_create1(EPOLL_CLOEXEC);
-    epoll_event wake{};
-    wake.events = EPOLLIN;
-    wake.data.ptr = nullptr;
-    if (epollFd < 0 || epoll_ctl(epollFd, EPOLL_CTL_ADD, wakeFd, &wake) != 0) {
-        result.fatalError = std::string("cannot set up epoll: ") + std::strerror(errno);
-        if (epollFd >= 0)
-            ::close(epollFd);
-        return out;
+    void onSend(ScheduledSlot &s, std::int64_t now) override
+    {
+        if (double(now) - s.due > double(lateAfterMicros))
+            ++late;
     }
-    std::vector<char> scratch(std::max<std::size_t>(options.readBufferBytes, 1024));
-    std::vector<Slot> slots(connections);
-    for (std::size_t i = 0; i < connections; ++i) {
-        slots[i].connection = std::make_unique<ClientConnection>(
-            epollFd, target.address, target.addressLength, target.request, options, scratch);
-        slots[i].intended = double(start) + firstOffset + double(i) * offsetStep;
-    }
-    std::unordered_map<const ClientConnection *, Slot *> slotOf;
-    for (auto &s : slots)
-        slotOf.emplace(s.connection.get(), &s);
-    const std::int64_t timeout = std::int64_t(options.timeoutMs) * 1000;
-
-    auto record = [&](Slot &s, const ClientConnection::Outcome &o, std::int64_t now) {
-        ClientConnection &c = *s.connection;
+    void onEnd(ScheduledSlot &s, const ClientConnection::Outcome &o, std::int64_t now) override
+    {
+        const ClientConnection &c = *s.connection;
         ++result.completed;
         result.bytesRead += c.bytesRead();
         result.bodyBytes += c.bodyBytes();
@@ -83,88 +47,31 @@ ThreadResult runThread(const ClientOptions &options, const RequestTarget &target
         else
             result.countError(o.error);
         if (answered) {
-            result.latency.record(now - std::llround(s.intended));
-            out.uncorrected.record(now - s.sentAt);
+            result.latency.record(now - std::llround(s.due)); // from the intended send time
+            uncorrected.record(now - s.sentAt);
         }
-        s.intended += interval; // the next request's slot, whenever this one ended
-    };
-    // Sends every request whose slot has come, on idle connections.
-    auto sendDue = [&](std::int64_t now) {
-        for (auto &s : slots) {
-            ClientConnection &c = *s.connection;
-            while (!c.busy() && s.intended <= double(now) && s.intended < double(end)) {
-                if (double(now) - s.intended > double(lateAfterMicros))
-                    ++out.late;
-                s.sentAt = now;
-                auto o = c.begin(now);
-                if (o.type == ClientConnection::Outcome::Retry)
-                    o = c.begin(now);
-                if (o.type == ClientConnection::Outcome::Pending)
-                    break;
-                record(s, o, monotonicMicros());
-            }
-        }
-    };
-    auto nextDue = [&] {
-        double due = double(end);
-        for (const auto &s : slots)
-            if (!s.connection->busy())
-                due = std::min(due, s.intended);
-        return due;
-    };
-
-    epoll_event events[64];
-    std::int64_t nextTimeoutScan = 0;
-    for (;;) {
-        const std::int64_t now = monotonicMicros();
-        if (stop.load(std::memory_order_acquire) || now >= end)
-            break;
-        sendDue(now);
-        const double due = std::min(nextDue(), double(end));
-        // Microsecond waits (epoll_pwait2): at 20,000 req/s a slot is 50 µs long.
-        const auto waitMicros = std::clamp<std::int64_t>(
-            std::int64_t(std::ceil(due - double(monotonicMicros()))), 0, 100'000);
-        const timespec wait{waitMicros / 1'000'000, (waitMicros % 1'000'000) * 1000};
-        const int n = epoll_pwait2(epollFd, events, std::size(events), &wait, nullptr);
-        for (int i = 0; i < n; ++i) {
-            auto *c = static_cast<ClientConnection *>(events[i].data.ptr);
-            if (!c)
-                continue;
-            auto o = c->onEvent(events[i].events);
-            if (o.type == ClientConnection::Outcome::Retry)
-                o = c->begin(c->startedAt());
-            if (o.type == ClientConnection::Outcome::Pending)
-                continue;
-            record(*slotOf.at(c), o, monotonicMicros());
-        }
-        const std::int64_t after = monotonicMicros();
-        if (after >= nextTimeoutScan) {
-            nextTimeoutScan = after + 100'000;
-            for (auto &s : slots) {
-                if (s.connection->busy() && after - s.connection->startedAt() > timeout) {
-                    const auto kind = s.connection->connecting() ? ErrorKind::ConnectTimeout
-                                                                 : ErrorKind::ReadTimeout;
-                    s.connection->close();
-                    record(s, {ClientConnection::Outcome::Failed, kind}, after);
-                }
-            }
-        }
+        s.due += m_interval; // the next request's slot, whenever this one ended
     }
-    for (auto &s : slots) {
-        if (s.connection->busy()) {
-            s.connection->close();
+    void onCutOff(ScheduledSlot &s, bool inFlight) override
+    {
+        if (inFlight) {
             ++result.unfinished;
-            s.intended += interval;
+            s.due += m_interval;
         }
         // Slots that came due before the end but never got their request.
-        if (s.intended < double(end))
-            out.missed += std::uint64_t(std::ceil((double(end) - s.intended) / interval));
-        result.connects += s.connection->connectsMade();
+        if (s.due < double(m_end))
+            missed += std::uint64_t(std::ceil((double(m_end) - s.due) / m_interval));
     }
-    result.elapsedMicros = monotonicMicros() - start;
-    ::close(epollFd);
-    return out;
-}
+
+    LoadResult result;
+    LatencyHistogram uncorrected;
+    std::uint64_t late = 0;
+    std::uint64_t missed = 0;
+
+private:
+    double m_interval;
+    std::int64_t m_end;
+};
 
 } // namespace
 
@@ -212,28 +119,32 @@ RateClient::Result RateClient::run()
     const double step = 1e6 / m_rate;
     const std::int64_t start = monotonicMicros();
     const std::int64_t end = start + m_durationMs * 1000;
-    std::vector<ThreadResult> parts(static_cast<std::size_t>(m_threads));
+    std::vector<std::unique_ptr<RatePolicy>> parts;
     std::vector<std::thread> threads;
     int first = 0;
     for (int i = 0; i < m_threads; ++i) {
         const int connections =
             m_options.concurrency / m_threads + (i < m_options.concurrency % m_threads ? 1 : 0);
+        ScheduledLoop loop{.options = m_options, .target = target, .firstDue = {}, .end = end};
         // This thread's connections are global numbers first, first + 1, …: offsets j × step.
-        threads.emplace_back([&, i, first, connections] {
-            parts[static_cast<std::size_t>(i)] =
-                runThread(m_options, target, static_cast<std::size_t>(connections), interval,
-                          double(first) * step, step, start, end, m_stop, m_wakeFd);
-        });
+        for (int j = 0; j < connections; ++j)
+            loop.firstDue.push_back(double(start) + double(first + j) * step);
         first += connections;
+        parts.push_back(std::make_unique<RatePolicy>(interval, end));
+        threads.emplace_back([this, start, loop = std::move(loop), policy = parts.back().get()] {
+            loop.run(*policy, m_stop, m_wakeFd, &policy->result.connects,
+                     &policy->result.fatalError);
+            policy->result.elapsedMicros = metrics::monotonicMicros() - start;
+        });
     }
     for (auto &thread : threads)
         thread.join();
     for (auto &part : parts) {
-        result.total.merge(part.result);
-        result.uncorrected.merge(part.uncorrected);
-        result.late += part.late;
-        result.missed += part.missed;
-        result.perThread.push_back(std::move(part.result));
+        result.total.merge(part->result);
+        result.uncorrected.merge(part->uncorrected);
+        result.late += part->late;
+        result.missed += part->missed;
+        result.perThread.push_back(std::move(part->result));
     }
     result.total.concurrency = m_options.concurrency;
     result.total.elapsedMicros = monotonicMicros() - start;
