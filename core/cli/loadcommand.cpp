@@ -4,11 +4,14 @@
 
 #include "client/closedclient.h"
 #include "client/durationclient.h"
+#include "client/rampclient.h"
 #include "client/rateclient.h"
 #include "lab/sizelist.h"
 
 #include <QTextStream>
+
 #include <QUrl>
+#include <cmath>
 
 namespace servelab::cli {
 
@@ -40,19 +43,31 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         QStringLiteral("load"),
         QStringLiteral("Loads a URL and prints the model's report: closed (ab: -n, -c, -k, -t), "
                        "duration (wrk: -d, -c connections over --threads, always kept alive) or "
-                       "rate (wrk2: -R requests/s offered for -d seconds)."));
+                       "rate (wrk2: -R requests/s offered for -d seconds) or ramp (faban fhb: -c "
+                       "users, --ramp up/steady/down, --think)."));
     auto &p = cl.parser();
     p.addPositionalArgument(QStringLiteral("url"), QStringLiteral("http://host[:port]/path"));
     p.addOptions({
-        {QStringLiteral("model"), QStringLiteral("closed (ab) or duration (wrk). Default: closed."),
+        {QStringLiteral("model"),
+         QStringLiteral("closed (ab), duration (wrk), rate (wrk2) or ramp (faban). Default: "
+                        "closed."),
          QStringLiteral("model"), QStringLiteral("closed")},
         {QStringLiteral("R"),
          QStringLiteral("rate: requests per second offered, whatever the server does (wrk2 -R)."),
          QStringLiteral("rate"), QStringLiteral("0")},
+        {QStringLiteral("ramp"),
+         QStringLiteral("ramp: seconds of ramp-up/steady state/ramp-down (fhb -r 60/600/10); only "
+                        "the steady state counts."),
+         QStringLiteral("up/steady/down"), QStringLiteral("5/30/5")},
+        {QStringLiteral("think"),
+         QStringLiteral("ramp: each user's wait: none, fixed:500ms, uniform:100ms-900ms, "
+                        "negexp:500ms, cycle:1s (between starts) or cycle-negexp:1s."),
+         QStringLiteral("spec"), QStringLiteral("none")},
         {QStringLiteral("d"), QStringLiteral("duration, rate: seconds to run (wrk -d)."),
          QStringLiteral("seconds"), QStringLiteral("10")},
         {QStringLiteral("threads"),
-         QStringLiteral("duration, rate: client threads the connections are spread over (wrk -t)."),
+         QStringLiteral("duration, rate, ramp: client threads the connections are spread over "
+                        "(wrk -t)."),
          QStringLiteral("n"), QStringLiteral("1")},
         {QStringLiteral("n"), QStringLiteral("Requests to make (ab -n)."),
          QStringLiteral("requests"), QStringLiteral("1")},
@@ -84,11 +99,32 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     if (!optionsFromUrl(urls.first(), &options, &error))
         return cl.usageError(error, err);
     const QString model = p.value(QStringLiteral("model"));
-    if (model != u"closed" && model != u"duration" && model != u"rate")
+    if (model != u"closed" && model != u"duration" && model != u"rate" && model != u"ramp")
         return cl.usageError(
-            QStringLiteral("--model wants closed, duration or rate, not '%1'").arg(model), err);
+            QStringLiteral("--model wants closed, duration, rate or ramp, not '%1'").arg(model),
+            err);
     const bool rate = model == u"rate";
-    const bool duration = model == u"duration" || rate;
+    const bool ramp = model == u"ramp";
+    const bool duration = model == u"duration" || rate || ramp;
+    client::RampClient::Phases phases;
+    client::ThinkTime think;
+    if (ramp) {
+        const QStringList parts = p.value(QStringLiteral("ramp")).split(u'/');
+        double seconds[3] = {};
+        bool ok = parts.size() == 3;
+        for (int i = 0; ok && i < 3; ++i)
+            seconds[i] = parts[i].toDouble(&ok);
+        if (!ok || seconds[0] < 0 || seconds[1] <= 0 || seconds[2] < 0)
+            return cl.usageError(QStringLiteral("--ramp wants up/steady/down in seconds with a "
+                                                "steady state, as 60/600/10, not '%1'")
+                                     .arg(p.value(QStringLiteral("ramp"))),
+                                 err);
+        phases = {std::llround(seconds[0] * 1000), std::llround(seconds[1] * 1000),
+                  std::llround(seconds[2] * 1000)};
+        std::string why;
+        if (!client::ThinkTime::parse(p.value(QStringLiteral("think")).toStdString(), &think, &why))
+            return cl.usageError(QString::fromStdString(why), err);
+    }
     qint64 requests = 1;
     qint64 concurrency = 1;
     qint64 timeout = 30;
@@ -134,7 +170,12 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     client::LoadResult result;
     std::vector<client::LoadResult> perThread;
     client::RateClient::Result rateRun;
-    if (rate) {
+    client::RampClient::Result rampRun;
+    if (ramp) {
+        client::RampClient client(options, static_cast<int>(threads), phases, think);
+        rampRun = client.run();
+        result = rampRun.steady;
+    } else if (rate) {
         client::RateClient client(options, static_cast<int>(threads), seconds * 1000, offered);
         rateRun = client.run();
         result = rateRun.total;
@@ -161,7 +202,10 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         return exitFailure;
     }
     if (p.isSet(QStringLiteral("json")))
-        out << formatJsonReport(options, result, model, perThread, rate ? &rateRun : nullptr);
+        out << formatJsonReport(options, result, model, perThread, rate ? &rateRun : nullptr,
+                                ramp ? &rampRun : nullptr);
+    else if (ramp)
+        out << formatFabanReport(rampRun);
     else if (rate)
         out << formatWrk2Report(options, rateRun, double(seconds));
     else if (duration)

@@ -217,9 +217,43 @@ QString formatWrk2Report(const client::ClientOptions &o, const client::RateClien
     return out;
 }
 
+QString formatFabanReport(const client::RampClient::Result &run)
+{
+    const client::LoadResult &r = run.steady;
+    const double errors = r.completed ? 100.0 * double(r.failed()) / double(r.completed) : 0;
+    QString out;
+    out += QStringLiteral("ops/sec: %1\n").arg(fixed(r.requestsPerSecond(), 3));
+    out += QStringLiteral("% errors: %1\n").arg(fixed(errors, 3));
+    // Seconds, as fhb; six decimals, since loopback answers in well under a millisecond.
+    out += QStringLiteral("avg. time: %1\n").arg(fixed(r.latency.mean() / 1e6, 6));
+    out += QStringLiteral("max time: %1\n").arg(fixed(double(r.latency.max()) / 1e6, 6));
+    out += QStringLiteral("90th %: %1\n")
+               .arg(fixed(double(r.latency.valueAtPercentile(90)) / 1e6, 6));
+    out += QStringLiteral("\n%1 operations in the %2 s steady state (%3 in ramp-up and ramp-down, "
+                          "not counted)\n")
+               .arg(r.completed)
+               .arg(fixed(r.elapsedSeconds(), 1))
+               .arg(run.outsideSteady);
+    const auto verdict = [](bool pass) {
+        return pass ? QStringLiteral("PASS") : QStringLiteral("FAIL");
+    };
+    const QString within = QString::number(client::RampClient::Result::tolerance * 100, 'f', 0);
+    out += QStringLiteral("Little's law: %1 users, X (R + Z) = %2: %3 (within %4 %)\n")
+               .arg(run.users)
+               .arg(fixed(run.littleUsers, 2), verdict(run.littlePass), within);
+    if (run.thinkTargetMs > 0)
+        out += QStringLiteral("Think time: target %1 ms, measured %2 ms: %3 (within %4 %)\n")
+                   .arg(fixed(run.thinkTargetMs, 1), fixed(run.thinkActualMs, 1),
+                        verdict(run.thinkPass), within);
+    if (r.failed())
+        out += QStringLiteral("Errors by kind:\n") + errorsByKind(r);
+    return out;
+}
+
 QString formatJsonReport(const client::ClientOptions &o, const client::LoadResult &r,
                          const QString &model, const std::vector<client::LoadResult> &perThread,
-                         const client::RateClient::Result *rate)
+                         const client::RateClient::Result *rate,
+                         const client::RampClient::Result *ramp)
 {
     const QJsonObject latency = latencyJson(r.latency);
     QJsonObject errors;
@@ -252,6 +286,17 @@ QString formatJsonReport(const client::ClientOptions &o, const client::LoadResul
         root.insert(QStringLiteral("offered_per_s"), rate->offeredPerSecond);
         root.insert(QStringLiteral("late"), qint64(rate->late));
         root.insert(QStringLiteral("missed"), qint64(rate->missed));
+    }
+    if (ramp) {
+        root.insert(QStringLiteral("outside_steady"), qint64(ramp->outsideSteady));
+        root.insert(QStringLiteral("littles_law"),
+                    QJsonObject{{QStringLiteral("users"), ramp->users},
+                                {QStringLiteral("computed_users"), ramp->littleUsers},
+                                {QStringLiteral("pass"), ramp->littlePass}});
+        root.insert(QStringLiteral("think_time"),
+                    QJsonObject{{QStringLiteral("target_ms"), ramp->thinkTargetMs},
+                                {QStringLiteral("measured_ms"), ramp->thinkActualMs},
+                                {QStringLiteral("pass"), ramp->thinkPass}});
     }
     if (!perThread.empty()) {
         QJsonArray threads;

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "client/rampclient.h"
 #include "client/rateclient.h"
 
 namespace servelab::cli {
@@ -18,11 +19,15 @@ QString formatWrkReport(const client::ClientOptions &options, const client::Load
 // times) and the uncorrected one, the offered and achieved rates, late and missed slots.
 QString formatWrk2Report(const client::ClientOptions &options,
                          const client::RateClient::Result &run, double seconds);
+// fhb's summary of the steady state (ops/sec, % errors, avg, max and 90th percentile response
+// times in seconds) and faban's validity checks (Little's law, think time) with their figures.
+QString formatFabanReport(const client::RampClient::Result &run);
 // The same figures as one JSON object (servelab-cli load --json); `perThread` is empty for the
 // closed model, `rate` set for the rate model (adds the uncorrected latency, late, missed).
 QString formatJsonReport(const client::ClientOptions &options, const client::LoadResult &result,
                          const QString &model = QStringLiteral("closed"),
                          const std::vector<client::LoadResult> &perThread = {},
-                         const client::RateClient::Result *rate = nullptr);
+                         const client::RateClient::Result *rate = nullptr,
+                         const client::RampClient::Result *ramp = nullptr);
 
 } // namespace servelab::cli

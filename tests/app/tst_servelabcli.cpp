@@ -151,7 +151,17 @@ private Q_SLOTS:
         QTest::newRow("unknown model")
             << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
                            QStringLiteral("open"), QStringLiteral("http://127.0.0.1/")}
-            << QStringLiteral("--model wants closed, duration or rate, not 'open'");
+            << QStringLiteral("--model wants closed, duration, rate or ramp, not 'open'");
+        QTest::newRow("ramp without a steady state")
+            << QStringList{QStringLiteral("load"),  QStringLiteral("--model"),
+                           QStringLiteral("ramp"),  QStringLiteral("--ramp"),
+                           QStringLiteral("5/0/5"), QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("--ramp wants up/steady/down");
+        QTest::newRow("unknown think time")
+            << QStringList{QStringLiteral("load"),         QStringLiteral("--model"),
+                           QStringLiteral("ramp"),         QStringLiteral("--think"),
+                           QStringLiteral("gaussian:5ms"), QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("'gaussian:5ms' is not a think time");
         QTest::newRow("rate without a rate")
             << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
                            QStringLiteral("rate"), QStringLiteral("-R"),
@@ -261,7 +271,24 @@ private Q_SLOTS:
         QVERIFY2(rateRequests + rateInFlight + wrk2.value(QStringLiteral("missed")).toInteger() >=
                      198,
                  qPrintable(load.out));
-        const qint64 durationRequests = served + perThread + rateRequests;
+        // faban's model: only the steady state counts; the validity checks come with figures.
+        load = runCli({QStringLiteral("load"), QStringLiteral("--model"), QStringLiteral("ramp"),
+                       QStringLiteral("--ramp"), QStringLiteral("0.2/0.6/0.2"),
+                       QStringLiteral("--think"), QStringLiteral("fixed:10ms"),
+                       QStringLiteral("-c"), QStringLiteral("2"), QStringLiteral("--json"),
+                       serve.url(QStringLiteral("/hello.txt"))});
+        QCOMPARE(load.code, 0);
+        const auto fhb = QJsonDocument::fromJson(load.out.toUtf8()).object();
+        QCOMPARE(fhb.value(QStringLiteral("model")).toString(), QStringLiteral("ramp"));
+        QVERIFY(fhb.value(QStringLiteral("littles_law"))
+                    .toObject()
+                    .contains(QStringLiteral("computed_users")));
+        QCOMPARE(
+            fhb.value(QStringLiteral("think_time")).toObject().value(QStringLiteral("target_ms")),
+            10.0);
+        const qint64 rampRequests = fhb.value(QStringLiteral("completed")).toInteger() +
+                                    fhb.value(QStringLiteral("outside_steady")).toInteger();
+        const qint64 durationRequests = served + perThread + rateRequests + rampRequests;
 
         const Run clash = runCli({QStringLiteral("serve"), QStringLiteral("--root"), m_root.path(),
                                   QStringLiteral("--port"), QString::number(serve.port())});
@@ -274,12 +301,12 @@ private Q_SLOTS:
         const Run stopped = serve.stop();
         QCOMPARE(stopped.code, 0);
         // The server answered every request the clients completed, plus at most the ones cut
-        // off at the end of the duration and rate runs (4 + 3 + 2 connections).
+        // off at the end of the duration, rate and ramp runs (4 + 3 + 2 + 2 connections).
         const auto answered = QRegularExpression(QStringLiteral("(\\d+) requests"))
                                   .match(stopped.out)
                                   .captured(1)
                                   .toLongLong();
-        QVERIFY2(answered >= 110 + durationRequests && answered <= 110 + durationRequests + 9,
+        QVERIFY2(answered >= 110 + durationRequests && answered <= 110 + durationRequests + 11,
                  qPrintable(stopped.out));
     }
 

@@ -1,0 +1,183 @@
+#include "rampclient.h"
+
+#include "metrics/clock.h"
+#include "requesttarget.h"
+#include "scheduledloop.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <sys/eventfd.h>
+#include <thread>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace servelab::client {
+
+namespace {
+
+// One thread's users: each waits its think time after a response (or its cycle time after a
+// start), and only what happens inside [steadyStart, steadyEnd] counts.
+class RampPolicy final : public SchedulePolicy
+{
+public:
+    RampPolicy(const ThinkTime &think, std::int64_t steadyStart, std::int64_t steadyEnd,
+               std::uint64_t seed)
+        : m_think(think), m_steadyStart(steadyStart), m_steadyEnd(steadyEnd), m_random(seed)
+    {}
+
+    void onSend(ScheduledSlot &s, std::int64_t now) override
+    {
+        auto &previous = m_previous[&s];
+        // The gap this user actually left: after its last response (think time) or since its
+        // last start (cycle time), measured where both ends are in the steady state.
+        const std::int64_t from = m_think.cycle ? previous.start : previous.end;
+        if (from >= m_steadyStart && now <= m_steadyEnd && previous.end > 0) {
+            thinkMicros += double(now - from);
+            ++thinkSamples;
+        }
+        previous.start = now;
+    }
+    void onEnd(ScheduledSlot &s, const ClientConnection::Outcome &o, std::int64_t now) override
+    {
+        const ClientConnection &c = *s.connection;
+        m_previous[&s].end = now;
+        const double wait = m_think.sampleMicros(m_random);
+        s.due = m_think.cycle ? std::max(double(now), double(s.sentAt) + wait) : double(now) + wait;
+        if (s.sentAt < m_steadyStart || now > m_steadyEnd) {
+            ++outside;
+            return;
+        }
+        ++steady.completed;
+        steady.bytesRead += c.bytesRead();
+        steady.bodyBytes += c.bodyBytes();
+        if (o.type == ClientConnection::Outcome::Completed) {
+            ++steady.ok;
+            steady.latency.record(now - s.sentAt);
+        } else {
+            steady.countError(o.error);
+            if (o.error == ErrorKind::Status4xx || o.error == ErrorKind::Status5xx)
+                steady.latency.record(now - s.sentAt);
+        }
+    }
+    void onCutOff(ScheduledSlot &, bool inFlight) override
+    {
+        if (inFlight)
+            ++steady.unfinished; // in ramp-down: never counted, noted for completeness
+    }
+
+    LoadResult steady;
+    std::uint64_t outside = 0;
+    double thinkMicros = 0;
+    std::uint64_t thinkSamples = 0;
+
+private:
+    struct Previous
+    {
+        std::int64_t start = 0;
+        std::int64_t end = 0;
+    };
+    const ThinkTime &m_think;
+    std::int64_t m_steadyStart;
+    std::int64_t m_steadyEnd;
+    std::mt19937_64 m_random;
+    std::unordered_map<const ScheduledSlot *, Previous> m_previous;
+};
+
+} // namespace
+
+RampClient::RampClient(ClientOptions options, int threads, Phases phases, ThinkTime think)
+    : m_options(std::move(options)), m_threads(threads), m_phases(phases), m_think(think),
+      m_wakeFd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
+{}
+
+RampClient::~RampClient()
+{
+    if (m_wakeFd >= 0)
+        ::close(m_wakeFd);
+}
+
+void RampClient::stop()
+{
+    m_stop.store(true, std::memory_order_release);
+    const std::uint64_t one = 1;
+    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+}
+
+RampClient::Result RampClient::run()
+{
+    Result result;
+    result.users = m_options.concurrency;
+    result.steady.concurrency = m_options.concurrency;
+    result.thinkTargetMs = m_think.targetMeanMs();
+    if (m_threads < 1 || m_options.concurrency < m_threads || m_phases.steadyMs <= 0 ||
+        m_phases.rampUpMs < 0 || m_phases.rampDownMs < 0) {
+        result.steady.fatalError = "the steady state must last, ramps cannot be negative, and "
+                                   "every thread needs a user (c >= t >= 1)";
+        return result;
+    }
+    if (m_wakeFd < 0) {
+        result.steady.fatalError = std::string("cannot create an eventfd: ") + std::strerror(errno);
+        return result;
+    }
+    RequestTarget target;
+    if (!target.prepare(m_options, &result.steady.fatalError))
+        return result;
+    const std::int64_t start = metrics::monotonicMicros();
+    const std::int64_t steadyStart = start + m_phases.rampUpMs * 1000;
+    const std::int64_t steadyEnd = steadyStart + m_phases.steadyMs * 1000;
+    const std::int64_t end = steadyEnd + m_phases.rampDownMs * 1000;
+    // Users start spread over the first second of the run (or the ramp-up, if shorter), not
+    // all in the same instant.
+    const double spread =
+        double(std::min<std::int64_t>(std::max<std::int64_t>(m_phases.rampUpMs, 0), 1000)) * 1000;
+    std::vector<std::unique_ptr<RampPolicy>> parts;
+    std::vector<std::thread> threads;
+    int first = 0;
+    for (int i = 0; i < m_threads; ++i) {
+        const int users =
+            m_options.concurrency / m_threads + (i < m_options.concurrency % m_threads ? 1 : 0);
+        ScheduledLoop loop{.options = m_options, .target = target, .firstDue = {}, .end = end};
+        for (int j = 0; j < users; ++j)
+            loop.firstDue.push_back(double(start) +
+                                    spread * double(first + j) / double(m_options.concurrency));
+        first += users;
+        // A fixed seed per thread: the same think times from run to run.
+        parts.push_back(std::make_unique<RampPolicy>(m_think, steadyStart, steadyEnd,
+                                                     0x5e7e1ab + std::uint64_t(i)));
+        threads.emplace_back([this, loop = std::move(loop), policy = parts.back().get()] {
+            loop.run(*policy, m_stop, m_wakeFd, &policy->steady.connects,
+                     &policy->steady.fatalError);
+        });
+    }
+    for (auto &thread : threads)
+        thread.join();
+    double thinkMicros = 0;
+    std::uint64_t thinkSamples = 0;
+    for (const auto &part : parts) {
+        result.steady.merge(part->steady);
+        result.outsideSteady += part->outside;
+        thinkMicros += part->thinkMicros;
+        thinkSamples += part->thinkSamples;
+    }
+    result.steady.concurrency = m_options.concurrency;
+    result.steady.elapsedMicros =
+        std::min(metrics::monotonicMicros(), steadyEnd) - steadyStart; // stop() may cut it short
+    if (result.steady.elapsedMicros <= 0)
+        return result;
+    result.thinkActualMs = thinkSamples ? thinkMicros / double(thinkSamples) / 1000 : 0;
+    // In cycle mode the measured gap is start to start, which already includes R.
+    const double perUserSeconds =
+        m_think.cycle ? result.thinkActualMs / 1000
+                      : (result.steady.latency.mean() / 1e6 + result.thinkActualMs / 1000);
+    result.littleUsers = result.steady.requestsPerSecond() * perUserSeconds;
+    result.littlePass = std::abs(result.littleUsers - double(result.users)) <=
+                        Result::tolerance * double(result.users);
+    if (result.thinkTargetMs > 0)
+        result.thinkPass = std::abs(result.thinkActualMs - result.thinkTargetMs) <=
+                           Result::tolerance * result.thinkTargetMs;
+    return result;
+}
+
+} // namespace servelab::client
