@@ -2,10 +2,12 @@
 #include "commandline.h"
 #include "loadreport.h"
 
+#include "client/clientsample.h"
 #include "client/closedclient.h"
 #include "client/durationclient.h"
 #include "client/rampclient.h"
 #include "client/rateclient.h"
+#include "lab/resultexport.h"
 #include "lab/sizelist.h"
 
 #include <QTextStream>
@@ -84,6 +86,9 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("Bytes per read; 8K reads as ab does (default 256K)."),
          QStringLiteral("size"), QStringLiteral("256K")},
         {QStringLiteral("json"), QStringLiteral("Print one JSON object instead of ab's report.")},
+        {QStringLiteral("samples"),
+         QStringLiteral("Write the run's 100 ms time series (all threads summed) to FILE as CSV."),
+         QStringLiteral("file")},
     });
     int code = exitOk;
     if (!cl.parse(arguments, out, err, &code))
@@ -167,6 +172,10 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     options.timeoutMs = static_cast<int>(timeout * 1000);
     options.deadlineMs = limit * 1000;
 
+    client::SampleQueue samples;
+    const QString samplesFile = p.value(QStringLiteral("samples"));
+    if (!samplesFile.isEmpty())
+        options.samples = &samples;
     client::LoadResult result;
     std::vector<client::LoadResult> perThread;
     client::RateClient::Result rateRun;
@@ -193,6 +202,13 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     if (!result.fatalError.empty()) {
         err << "servelab-cli load: " << QString::fromStdString(result.fatalError) << '\n';
         return exitFailure;
+    }
+    if (!samplesFile.isEmpty()) {
+        QString why;
+        if (!lab::writeTextFile(samplesFile, formatSamplesCsv(samples.drain()), &why)) {
+            err << "servelab-cli load: " << why << '\n';
+            return exitFailure;
+        }
     }
     if (result.ok == 0) {
         const auto kind = result.dominantError();

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace servelab::cli {
 
@@ -217,6 +218,42 @@ QString formatWrk2Report(const client::ClientOptions &o, const client::RateClien
     return out;
 }
 
+QString formatSamplesCsv(const std::vector<client::ClientSample> &samples)
+{
+    // The threads sample on one grid from the run's start: sum what falls in the same slot.
+    constexpr std::int64_t period = 100'000;
+    std::map<std::int64_t, client::ClientSample> rows;
+    for (const auto &sample : samples) {
+        auto &slot = rows[(sample.endMicros + period / 2) / period];
+        slot.endMicros = std::max(slot.endMicros, sample.endMicros);
+        slot.intervalMicros = std::max(slot.intervalMicros, sample.intervalMicros);
+        slot.completed += sample.completed;
+        slot.ok += sample.ok;
+        slot.failed += sample.failed;
+        slot.bytesRead += sample.bytesRead;
+        slot.openConnections += sample.openConnections;
+        slot.latency.merge(sample.latency);
+    }
+    QString out = QStringLiteral("t_s,interval_s,completed,ok,failed,req_per_s,kib_per_s,open,"
+                                 "p50_us,p90_us,p99_us,max_us\n");
+    for (const auto &[index, s] : rows) {
+        const double seconds = double(s.intervalMicros) / 1e6;
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12\n")
+                   .arg(fixed(double(s.endMicros) / 1e6, 3), fixed(seconds, 3))
+                   .arg(s.completed)
+                   .arg(s.ok)
+                   .arg(s.failed)
+                   .arg(fixed(seconds > 0 ? double(s.completed) / seconds : 0, 1),
+                        fixed(seconds > 0 ? double(s.bytesRead) / 1024 / seconds : 0, 1))
+                   .arg(s.openConnections)
+                   .arg(s.latency.valueAtPercentile(50))
+                   .arg(s.latency.valueAtPercentile(90))
+                   .arg(s.latency.valueAtPercentile(99))
+                   .arg(s.latency.max());
+    }
+    return out;
+}
+
 QString formatFabanReport(const client::RampClient::Result &run)
 {
     const client::LoadResult &r = run.steady;
@@ -227,8 +264,8 @@ QString formatFabanReport(const client::RampClient::Result &run)
     // Seconds, as fhb; six decimals, since loopback answers in well under a millisecond.
     out += QStringLiteral("avg. time: %1\n").arg(fixed(r.latency.mean() / 1e6, 6));
     out += QStringLiteral("max time: %1\n").arg(fixed(double(r.latency.max()) / 1e6, 6));
-    out += QStringLiteral("90th %: %1\n")
-               .arg(fixed(double(r.latency.valueAtPercentile(90)) / 1e6, 6));
+    out +=
+        QStringLiteral("90th %: %1\n").arg(fixed(double(r.latency.valueAtPercentile(90)) / 1e6, 6));
     out += QStringLiteral("\n%1 operations in the %2 s steady state (%3 in ramp-up and ramp-down, "
                           "not counted)\n")
                .arg(r.completed)

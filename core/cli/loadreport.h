@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "client/clientsample.h"
 #include "client/rampclient.h"
 #include "client/rateclient.h"
 
@@ -22,6 +23,9 @@ QString formatWrk2Report(const client::ClientOptions &options,
 // fhb's summary of the steady state (ops/sec, % errors, avg, max and 90th percentile response
 // times in seconds) and faban's validity checks (Little's law, think time) with their figures.
 QString formatFabanReport(const client::RampClient::Result &run);
+// The live samples of a run as CSV, one row per 100 ms with every thread's sample summed:
+// t_s,interval_s,completed,ok,failed,req_per_s,kib_per_s,open,p50_us,p90_us,p99_us,max_us
+QString formatSamplesCsv(const std::vector<client::ClientSample> &samples);
 // The same figures as one JSON object (servelab-cli load --json); `perThread` is empty for the
 // closed model, `rate` set for the rate model (adds the uncorrected latency, late, missed).
 QString formatJsonReport(const client::ClientOptions &options, const client::LoadResult &result,

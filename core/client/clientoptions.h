@@ -8,6 +8,8 @@
 namespace servelab::client {
 
 // Settings of the `closed` model (ab semantics). Later models extend this.
+class SampleSink;
+
 struct ClientOptions
 {
     std::string host = "127.0.0.1"; // a name or a numeric address
@@ -23,6 +25,8 @@ struct ClientOptions
     std::size_t readBufferBytes = 256 * 1024;
     // ab's "Length" check, done right: a body of another size is a wrong_length error.
     std::optional<std::uint64_t> expectedBodyLength;
+    // Where each client thread publishes a ClientSample every 100 ms; null: no samples.
+    SampleSink *samples = nullptr;
 };
 
 } // namespace servelab::client

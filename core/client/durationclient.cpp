@@ -60,6 +60,7 @@ DurationClient::Result DurationClient::run()
                 .start = start,
                 .deadline = end,
                 .abortInFlight = false,
+                .thread = i,
             };
             result.perThread[static_cast<std::size_t>(i)] = loop.run(m_stop, m_wakeFd);
         });

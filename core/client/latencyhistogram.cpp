@@ -75,6 +75,30 @@ void LatencyHistogram::merge(const LatencyHistogram &other)
     m_sumSquares += other.m_sumSquares;
 }
 
+LatencyHistogram LatencyHistogram::since(const LatencyHistogram &earlier) const
+{
+    LatencyHistogram interval;
+    interval.m_count = m_count - earlier.m_count;
+    if (interval.m_count == 0)
+        return interval;
+    int first = -1;
+    int last = -1;
+    for (std::size_t i = 0; i < m_counts.size(); ++i) {
+        interval.m_counts[i] = m_counts[i] - earlier.m_counts[i];
+        if (interval.m_counts[i]) {
+            if (first < 0)
+                first = static_cast<int>(i);
+            last = static_cast<int>(i);
+        }
+    }
+    interval.m_clamped = m_clamped - earlier.m_clamped;
+    interval.m_sum = m_sum - earlier.m_sum;
+    interval.m_sumSquares = m_sumSquares - earlier.m_sumSquares;
+    interval.m_min = std::max(bucketLowest(first), m_min);
+    interval.m_max = std::min(bucketHighest(last), m_max);
+    return interval;
+}
+
 void LatencyHistogram::clear()
 {
     *this = LatencyHistogram();

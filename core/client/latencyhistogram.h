@@ -18,6 +18,9 @@ public:
 
     void record(std::int64_t micros);
     void merge(const LatencyHistogram &other);
+    // What was recorded since `earlier`, an older copy of this histogram (for interval
+    // samples without touching the recording path). Min and max are bucket-exact.
+    LatencyHistogram since(const LatencyHistogram &earlier) const;
     void clear();
 
     std::uint64_t count() const { return m_count; }

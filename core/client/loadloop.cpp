@@ -1,6 +1,7 @@
 #include "loadloop.h"
 
 #include "clientconnection.h"
+#include "intervalsampler.h"
 #include "metrics/clock.h"
 
 #include <algorithm>
@@ -83,6 +84,11 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
         }
     };
 
+    IntervalSampler sampler(options.samples, thread, start);
+    const auto openConnections = [&] {
+        return static_cast<int>(
+            std::count_if(slots.begin(), slots.end(), [](const auto &c) { return c->open(); }));
+    };
     for (auto &c : slots)
         launch(*c, monotonicMicros());
     epoll_event events[64];
@@ -108,6 +114,8 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
         // Timeouts are seconds long: a scan every 100 ms is precise enough and keeps this
         // O(connections) walk off the per-event path.
         const std::int64_t after = monotonicMicros();
+        if (sampler.due(after))
+            sampler.publish(result, openConnections(), after);
         if (after < nextTimeoutScan)
             continue;
         nextTimeoutScan = after + timeoutScanMicros;
@@ -133,6 +141,7 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
         result.connects += c->connectsMade();
     }
     result.elapsedMicros = monotonicMicros() - start;
+    sampler.publish(result, 0, start + result.elapsedMicros);
     ::close(epollFd);
     return result;
 }

@@ -55,6 +55,7 @@ struct LoadLoop
     // At the end, requests still in flight count once as aborted_at_deadline (ab -t), or are
     // dropped and only counted in `unfinished` (wrk: a duration run ends, it does not fail).
     bool abortInFlight = true;
+    int thread = 0; // the thread's number in its ClientSamples
 
     // `stop` is checked after every wake-up; `wakeFd` (an eventfd, may be shared by threads)
     // is watched so that stop() takes effect at once.

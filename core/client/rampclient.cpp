@@ -67,6 +67,8 @@ public:
             ++steady.unfinished; // in ramp-down: never counted, noted for completeness
     }
 
+    const LoadResult &counted() const override { return steady; }
+
     LoadResult steady;
     std::uint64_t outside = 0;
     double thinkMicros = 0;
@@ -138,7 +140,12 @@ RampClient::Result RampClient::run()
     for (int i = 0; i < m_threads; ++i) {
         const int users =
             m_options.concurrency / m_threads + (i < m_options.concurrency % m_threads ? 1 : 0);
-        ScheduledLoop loop{.options = m_options, .target = target, .firstDue = {}, .end = end};
+        ScheduledLoop loop{.options = m_options,
+                           .target = target,
+                           .firstDue = {},
+                           .start = start,
+                           .end = end,
+                           .thread = i};
         for (int j = 0; j < users; ++j)
             loop.firstDue.push_back(double(start) +
                                     spread * double(first + j) / double(m_options.concurrency));

@@ -63,6 +63,8 @@ public:
             missed += std::uint64_t(std::ceil((double(m_end) - s.due) / m_interval));
     }
 
+    const LoadResult &counted() const override { return result; }
+
     LoadResult result;
     LatencyHistogram uncorrected;
     std::uint64_t late = 0;
@@ -125,7 +127,12 @@ RateClient::Result RateClient::run()
     for (int i = 0; i < m_threads; ++i) {
         const int connections =
             m_options.concurrency / m_threads + (i < m_options.concurrency % m_threads ? 1 : 0);
-        ScheduledLoop loop{.options = m_options, .target = target, .firstDue = {}, .end = end};
+        ScheduledLoop loop{.options = m_options,
+                           .target = target,
+                           .firstDue = {},
+                           .start = start,
+                           .end = end,
+                           .thread = i};
         // This thread's connections are global numbers first, first + 1, …: offsets j × step.
         for (int j = 0; j < connections; ++j)
             loop.firstDue.push_back(double(start) + double(first + j) * step);

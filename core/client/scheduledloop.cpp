@@ -1,5 +1,6 @@
 #include "scheduledloop.h"
 
+#include "intervalsampler.h"
 #include "metrics/clock.h"
 
 #include <algorithm>
@@ -62,6 +63,11 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, i
         return due;
     };
 
+    IntervalSampler sampler(options.samples, thread, start);
+    const auto openConnections = [&] {
+        return static_cast<int>(std::count_if(slots.begin(), slots.end(),
+                                              [](const auto &s) { return s.connection->open(); }));
+    };
     epoll_event events[64];
     std::int64_t nextTimeoutScan = 0;
     for (;;) {
@@ -87,6 +93,8 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, i
         }
         // Timeouts are seconds long: a scan every 100 ms is precise enough.
         const std::int64_t after = monotonicMicros();
+        if (sampler.due(after))
+            sampler.publish(policy.counted(), openConnections(), after);
         if (after >= nextTimeoutScan) {
             nextTimeoutScan = after + 100'000;
             for (auto &s : slots) {
@@ -106,6 +114,7 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, i
         policy.onCutOff(s, inFlight);
         *connects += s.connection->connectsMade();
     }
+    sampler.publish(policy.counted(), 0, monotonicMicros());
     ::close(epollFd);
     return true;
 }

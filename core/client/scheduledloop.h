@@ -2,6 +2,7 @@
 
 #include "clientconnection.h"
 #include "clientoptions.h"
+#include "loadresult.h"
 #include "requesttarget.h"
 
 #include <atomic>
@@ -32,6 +33,8 @@ public:
                        std::int64_t now) = 0;
     // The run ended: `inFlight` tells whether the slot's request was cut off.
     virtual void onCutOff(ScheduledSlot &slot, bool inFlight) = 0;
+    // What the model counts so far (the source of the live samples).
+    virtual const LoadResult &counted() const = 0;
 };
 
 // One thread's loop for models where requests go out at scheduled times (rate: a fixed
@@ -43,7 +46,9 @@ struct ScheduledLoop
     const ClientOptions &options;
     const RequestTarget &target;
     std::vector<double> firstDue; // one per connection
+    std::int64_t start = 0;       // µs: samples count from here
     std::int64_t end = 0;
+    int thread = 0; // the thread's number in its ClientSamples
 
     // Returns false with *error set when the loop could not start; connects made go to
     // *connects.

@@ -1,5 +1,6 @@
 #include "server/listener.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -254,6 +255,23 @@ private Q_SLOTS:
         for (const auto &t : wrk.value(QStringLiteral("threads")).toArray())
             perThread += t.toObject().value(QStringLiteral("completed")).toInteger();
         QCOMPARE(perThread, wrk.value(QStringLiteral("completed")).toInteger());
+        // The 100 ms time series, as CSV.
+        const QString series = m_root.filePath(QStringLiteral("series.csv"));
+        load = runCli({QStringLiteral("load"), QStringLiteral("--model"),
+                       QStringLiteral("duration"), QStringLiteral("-d"), QStringLiteral("1"),
+                       QStringLiteral("-c"), QStringLiteral("2"), QStringLiteral("--samples"),
+                       series, serve.url(QStringLiteral("/hello.txt"))});
+        QCOMPARE(load.code, 0);
+        QFile csv(series);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList rows = QString::fromUtf8(csv.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY(rows.first().startsWith(QStringLiteral("t_s,interval_s,completed,ok,failed")));
+        QVERIFY2(rows.size() >= 10 && rows.size() <= 13, qPrintable(rows.join(u'\n')));
+        qint64 seriesRequests = 0;
+        for (const auto &row : rows.mid(1))
+            seriesRequests += row.section(u',', 2, 2).toLongLong();
+        QVERIFY(seriesRequests > 0);
+
         // wrk2's model: the offered rate, both latency distributions, late and missed slots.
         load = runCli({QStringLiteral("load"), QStringLiteral("--model"), QStringLiteral("rate"),
                        QStringLiteral("-R"), QStringLiteral("200"), QStringLiteral("-d"),
@@ -288,7 +306,8 @@ private Q_SLOTS:
             10.0);
         const qint64 rampRequests = fhb.value(QStringLiteral("completed")).toInteger() +
                                     fhb.value(QStringLiteral("outside_steady")).toInteger();
-        const qint64 durationRequests = served + perThread + rateRequests + rampRequests;
+        const qint64 durationRequests =
+            served + perThread + rateRequests + rampRequests + seriesRequests;
 
         const Run clash = runCli({QStringLiteral("serve"), QStringLiteral("--root"), m_root.path(),
                                   QStringLiteral("--port"), QString::number(serve.port())});
@@ -301,12 +320,12 @@ private Q_SLOTS:
         const Run stopped = serve.stop();
         QCOMPARE(stopped.code, 0);
         // The server answered every request the clients completed, plus at most the ones cut
-        // off at the end of the duration, rate and ramp runs (4 + 3 + 2 + 2 connections).
+        // off at the end of the duration, rate and ramp runs (4 + 3 + 2 + 2 + 2 connections).
         const auto answered = QRegularExpression(QStringLiteral("(\\d+) requests"))
                                   .match(stopped.out)
                                   .captured(1)
                                   .toLongLong();
-        QVERIFY2(answered >= 110 + durationRequests && answered <= 110 + durationRequests + 11,
+        QVERIFY2(answered >= 110 + durationRequests && answered <= 110 + durationRequests + 13,
                  qPrintable(stopped.out));
     }
 

@@ -1,3 +1,4 @@
+#include "client/clientsample.h"
 #include "client/durationclient.h"
 #include "lab/docrootgenerator.h"
 #include "metrics/clock.h"
@@ -81,6 +82,35 @@ private Q_SLOTS:
                                 .arg(r.total.completed)
                                 .arg(r.total.unfinished)));
         QCOMPARE(after.connectionsAccepted - before.connectionsAccepted, 8u);
+    }
+
+    // Each thread publishes a sample every 100 ms from its own totals: the samples line up on
+    // one grid and add up to the run exactly.
+    void samplesAddUpToTheTotals()
+    {
+        client::SampleQueue queue;
+        auto o = optionsFor("/4K.bin");
+        o.concurrency = 4;
+        o.samples = &queue;
+        const auto r = client::DurationClient(o, 2, 1000).run();
+        const auto samples = queue.drain();
+        std::uint64_t completed = 0, latencies = 0, bytes = 0;
+        int perThread[2] = {};
+        for (const auto &s : samples) {
+            QVERIFY(s.thread == 0 || s.thread == 1);
+            ++perThread[s.thread];
+            completed += s.completed;
+            latencies += s.latency.count();
+            bytes += s.bytesRead;
+            QVERIFY2(s.intervalMicros <= 150'000,
+                     qPrintable(QString::number(s.intervalMicros))); // woken at least every 100 ms
+            QVERIFY(s.openConnections <= 2);
+        }
+        QCOMPARE(completed, r.total.completed);
+        QCOMPARE(latencies, r.total.latency.count());
+        QCOMPARE(bytes, r.total.bytesRead);
+        for (int n : perThread)
+            QVERIFY2(n >= 9 && n <= 12, qPrintable(QString::number(n))); // ten, plus the last
     }
 
     void stopEndsTheRunAtOnce()

@@ -1,3 +1,4 @@
+#include "client/clientsample.h"
 #include "client/rateclient.h"
 #include "lab/docrootgenerator.h"
 #include "server/server.h"
@@ -42,16 +43,18 @@ private Q_SLOTS:
         o.port = m_server->port();
         o.path = "/4K.bin";
         o.concurrency = 8;
+        client::SampleQueue samples;
+        o.samples = &samples;
         const double offered = 2000;
         const auto run = client::RateClient(o, 2, 1500, offered).run();
         QVERIFY2(run.total.fatalError.empty(), run.total.fatalError.c_str());
         QCOMPARE(run.total.failed(), 0u);
         const double scheduled = offered * 1.5;
         const auto accounted = double(run.total.completed + run.total.unfinished + run.missed);
-        QVERIFY2(
-            std::abs(accounted - scheduled) <= 8,
-            qPrintable(
-                QStringLiteral("%1 slots accounted for, %2 offered").arg(accounted).arg(scheduled)));
+        QVERIFY2(std::abs(accounted - scheduled) <= 8,
+                 qPrintable(QStringLiteral("%1 slots accounted for, %2 offered")
+                                .arg(accounted)
+                                .arg(scheduled)));
         QVERIFY2(std::abs(run.total.requestsPerSecond() - offered) / offered < 0.02,
                  qPrintable(QString::number(run.total.requestsPerSecond())));
         // Both histograms hold every answered request; corrected is never below uncorrected.
@@ -59,6 +62,11 @@ private Q_SLOTS:
         QCOMPARE(run.uncorrected.count(), run.total.completed);
         QVERIFY(run.total.latency.valueAtPercentile(50) >= run.uncorrected.valueAtPercentile(50));
         QCOMPARE(run.total.connects, 8u);
+        // The live samples of a rate run sum to it, and show the offered rate as it went.
+        std::uint64_t sampled = 0;
+        for (const auto &sample : samples.drain())
+            sampled += sample.completed;
+        QCOMPARE(sampled, run.total.completed);
         const auto answered = m_server->stats().requests - before;
         QVERIFY(answered >= run.total.completed &&
                 answered <= run.total.completed + run.total.unfinished);
