@@ -86,6 +86,20 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("Bytes per read; 8K reads as ab does (default 256K)."),
          QStringLiteral("size"), QStringLiteral("256K")},
         {QStringLiteral("json"), QStringLiteral("Print one JSON object instead of ab's report.")},
+        {QStringLiteral("close-after"),
+         QStringLiteral("Close each kept-alive connection after this many requests; 0: never."),
+         QStringLiteral("k"), QStringLiteral("0")},
+        {QStringLiteral("close-probability"),
+         QStringLiteral("Close a kept-alive connection after a response with this probability."),
+         QStringLiteral("p"), QStringLiteral("0")},
+        {QStringLiteral("keepalive-think"),
+         QStringLiteral("closed, duration: wait between requests on a kept-alive connection "
+                        "(fixed:50ms, uniform:10ms-90ms, negexp:50ms)."),
+         QStringLiteral("spec"), QStringLiteral("none")},
+        {QStringLiteral("mix"),
+         QStringLiteral("Spread requests over paths by weight instead of the URL's path: "
+                        "/4K.bin:3,/1M.bin:1."),
+         QStringLiteral("paths")},
         {QStringLiteral("samples"),
          QStringLiteral("Write the run's 100 ms time series (all threads summed) to FILE as CSV."),
          QStringLiteral("file")},
@@ -172,6 +186,40 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     options.timeoutMs = static_cast<int>(timeout * 1000);
     options.deadlineMs = limit * 1000;
 
+    qint64 closeAfter = 0;
+    if (!cl.number(QStringLiteral("close-after"), 0, 1'000'000'000, &closeAfter, err))
+        return exitUsage;
+    options.requestsPerConnection = static_cast<int>(closeAfter);
+    bool probabilityOk = false;
+    options.closeProbability =
+        p.value(QStringLiteral("close-probability")).toDouble(&probabilityOk);
+    if (!probabilityOk || options.closeProbability < 0 || options.closeProbability > 1)
+        return cl.usageError(QStringLiteral("--close-probability wants a number from 0 to 1, "
+                                            "not '%1'")
+                                 .arg(p.value(QStringLiteral("close-probability"))),
+                             err);
+    {
+        std::string why;
+        if (!client::ThinkTime::parse(p.value(QStringLiteral("keepalive-think")).toStdString(),
+                                      &options.keepAliveThink, &why) ||
+            options.keepAliveThink.cycle)
+            return cl.usageError(QStringLiteral("--keepalive-think: ") +
+                                     QString::fromStdString(why.empty() ? "a cycle time does not "
+                                                                          "apply here"
+                                                                        : why),
+                                 err);
+    }
+    for (const QString &entry : p.value(QStringLiteral("mix")).split(u',', Qt::SkipEmptyParts)) {
+        bool weightOk = false;
+        const double weight = entry.section(u':', -1).toDouble(&weightOk);
+        const QString path = entry.section(u':', 0, -2);
+        if (!entry.contains(u':') || !weightOk || !(weight > 0) || !path.startsWith(u'/'))
+            return cl.usageError(QStringLiteral("--mix wants /path:weight,... with weights above "
+                                                "0, not '%1'")
+                                     .arg(entry),
+                                 err);
+        options.mix.push_back({path.toStdString(), weight});
+    }
     client::SampleQueue samples;
     const QString samplesFile = p.value(QStringLiteral("samples"));
     if (!samplesFile.isEmpty())

@@ -12,8 +12,8 @@ namespace servelab::client {
 ClientConnection::ClientConnection(int epollFd, const sockaddr_storage &address,
                                    socklen_t addressLength, const std::string &request,
                                    const ClientOptions &options, std::span<char> scratch)
-    : m_epollFd(epollFd), m_address(address), m_addressLength(addressLength), m_request(request),
-      m_options(options), m_scratch(scratch)
+    : m_epollFd(epollFd), m_address(address), m_addressLength(addressLength),
+      m_defaultRequest(request), m_request(&request), m_options(options), m_scratch(scratch)
 {}
 
 ClientConnection::~ClientConnection()
@@ -35,8 +35,10 @@ ClientConnection::Outcome ClientConnection::failed(ErrorKind kind)
     return {Outcome::Failed, kind};
 }
 
-ClientConnection::Outcome ClientConnection::begin(std::int64_t now)
+ClientConnection::Outcome ClientConnection::begin(std::int64_t now, const std::string *request)
 {
+    if (request)
+        m_request = request; // else the last one again (a retry on a fresh connection)
     m_startedAt = now;
     m_hangUp = false;
     m_readable = false;
@@ -48,6 +50,7 @@ ClientConnection::Outcome ClientConnection::begin(std::int64_t now)
     m_bodyBytes = 0;
     if (m_fd >= 0) {
         m_reused = true;
+        ++m_onConnection;
         m_state = State::Sending;
         return send();
     }
@@ -62,6 +65,7 @@ ClientConnection::Outcome ClientConnection::connect()
         return failed((errno == EMFILE || errno == ENFILE) ? ErrorKind::FdExhausted
                                                            : ErrorKind::ConnectError);
     ++m_connects;
+    m_onConnection = 1;
     const int one = 1;
     setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     epoll_event event{};
@@ -114,9 +118,9 @@ ClientConnection::Outcome ClientConnection::onEvent(unsigned events)
 
 ClientConnection::Outcome ClientConnection::send()
 {
-    while (m_sent < m_request.size()) {
+    while (m_sent < m_request->size()) {
         const ssize_t n =
-            ::send(m_fd, m_request.data() + m_sent, m_request.size() - m_sent, MSG_NOSIGNAL);
+            ::send(m_fd, m_request->data() + m_sent, m_request->size() - m_sent, MSG_NOSIGNAL);
         if (n >= 0) {
             m_sent += static_cast<std::size_t>(n);
             continue;
@@ -216,7 +220,7 @@ ClientConnection::Outcome ClientConnection::complete()
     if (!keep)
         close();
     m_state = State::Idle;
-    if (m_options.expectedBodyLength && m_parser.status() == 200 &&
+    if (m_options.expectedBodyLength && m_options.mix.empty() && m_parser.status() == 200 &&
         m_bodyBytes != *m_options.expectedBodyLength)
         return {Outcome::Failed, ErrorKind::WrongLength};
     if (m_parser.status() >= 500)

@@ -36,8 +36,9 @@ public:
     ClientConnection &operator=(const ClientConnection &) = delete;
     ~ClientConnection();
 
-    // Starts a request at `now` (µs), on the open connection if there is one.
-    Outcome begin(std::int64_t now);
+    // Starts a request at `now` (µs), on the open connection if there is one; `request` (a
+    // whole request head) replaces the one sent last (null: send that one again).
+    Outcome begin(std::int64_t now, const std::string *request = nullptr);
     Outcome onEvent(unsigned events);
     void close();
 
@@ -51,6 +52,8 @@ public:
     // Whether the connection can carry the next request (both sides agreed to keep it).
     bool reusable() const { return m_fd >= 0 && m_state == State::Idle; }
     std::uint64_t connectsMade() const { return m_connects; }
+    // Requests begun on the current connection (1 for the first).
+    int requestsOnConnection() const { return m_onConnection; }
 
 private:
     enum class State
@@ -71,7 +74,8 @@ private:
     int m_epollFd;
     const sockaddr_storage &m_address;
     socklen_t m_addressLength;
-    const std::string &m_request;
+    const std::string &m_defaultRequest;
+    const std::string *m_request;
     const ClientOptions &m_options;
     std::span<char> m_scratch; // shared by the connections of one thread
     int m_fd = -1;
@@ -87,6 +91,7 @@ private:
     std::uint64_t m_bytesRead = 0;
     std::uint64_t m_bodyBytes = 0;
     std::uint64_t m_connects = 0;
+    int m_onConnection = 0;
 };
 
 } // namespace servelab::client

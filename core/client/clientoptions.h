@@ -1,14 +1,25 @@
 #pragma once
 
+#include "thinktime.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace servelab::client {
 
-// Settings of the `closed` model (ab semantics). Later models extend this.
 class SampleSink;
+
+// One path of a URL mix and its share of the requests.
+struct WeightedPath
+{
+    std::string path;
+    double weight = 1;
+};
+
+// What every client model shares: the target, the connections, and the realism knobs.
 
 struct ClientOptions
 {
@@ -27,6 +38,17 @@ struct ClientOptions
     std::optional<std::uint64_t> expectedBodyLength;
     // Where each client thread publishes a ClientSample every 100 ms; null: no samples.
     SampleSink *samples = nullptr;
+
+    // Realism (seed 002: "connections being closed sometimes, and non zero keepalive times
+    // between requests"), for every model:
+    int requestsPerConnection = 0; // close a kept-alive connection after k requests; 0: never
+    double closeProbability = 0;   // and after each response with this probability
+    // closed and duration: a kept-alive connection waits this long before its next request
+    // (ramp has its own think time; rate follows its schedule).
+    ThinkTime keepAliveThink;
+    // Requests spread over these paths by weight instead of `path` (a mix of file sizes); the
+    // expected-length check then does not apply.
+    std::vector<WeightedPath> mix;
 };
 
 } // namespace servelab::client

@@ -1,6 +1,7 @@
 #include "loadloop.h"
 
 #include "clientconnection.h"
+#include "clienthabits.h"
 #include "intervalsampler.h"
 #include "metrics/clock.h"
 
@@ -71,10 +72,11 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
         }
     };
     // Keeps a slot busy while the budget allows: a request that fails at once frees it again.
+    ClientHabits habits(options, target, thread);
     auto launch = [&](ClientConnection &c, std::int64_t now) {
         while (!stopped() && now < deadline && budget.take(now)) {
             ++issued;
-            auto o = c.begin(now);
+            auto o = c.begin(now, habits.nextRequest());
             if (o.type == ClientConnection::Outcome::Retry)
                 o = c.begin(c.startedAt()); // the server closed a kept-alive connection
             if (o.type == ClientConnection::Outcome::Pending)
@@ -84,6 +86,22 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
         }
     };
 
+    // After a response: the client may close the connection (realism knobs), and may think
+    // before the connection's next request.
+    struct Thinking
+    {
+        ClientConnection *connection;
+        std::int64_t until;
+    };
+    std::vector<Thinking> thinking;
+    auto next = [&](ClientConnection &c, std::int64_t now) {
+        if (habits.closeNow(c))
+            c.close();
+        if (habits.thinks())
+            thinking.push_back({&c, now + std::int64_t(habits.thinkMicros())});
+        else
+            launch(c, now);
+    };
     IntervalSampler sampler(options.samples, thread, start);
     const auto openConnections = [&] {
         return static_cast<int>(
@@ -96,7 +114,21 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
         const std::int64_t now = monotonicMicros();
         if (now >= deadline)
             break;
-        const auto waitMs = std::clamp<std::int64_t>((deadline - now) / 1000 + 1, 0, 100);
+        // Connections whose think time is over go on; the wait ends at the next one's.
+        std::int64_t wakeAt = deadline;
+        for (std::size_t i = 0; i < thinking.size();) {
+            if (thinking[i].until <= now) {
+                ClientConnection *c = thinking[i].connection;
+                thinking[i] = thinking.back();
+                thinking.pop_back();
+                launch(*c, now);
+            } else {
+                wakeAt = std::min(wakeAt, thinking[i++].until);
+            }
+        }
+        if (result.completed == issued && budget.exhausted())
+            break;
+        const auto waitMs = std::clamp<std::int64_t>((wakeAt - now + 999) / 1000, 0, 100);
         const int n = epoll_wait(epollFd, events, std::size(events), static_cast<int>(waitMs));
         for (int i = 0; i < n; ++i) {
             auto *c = static_cast<ClientConnection *>(events[i].data.ptr);
@@ -109,7 +141,7 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
                 continue;
             const std::int64_t done = monotonicMicros();
             record(*c, o, done);
-            launch(*c, done);
+            next(*c, done);
         }
         // Timeouts are seconds long: a scan every 100 ms is precise enough and keeps this
         // O(connections) walk off the per-event path.

@@ -1,5 +1,6 @@
 #include "requesttarget.h"
 
+#include <algorithm>
 #include <cstring>
 #include <netdb.h>
 
@@ -26,12 +27,36 @@ bool RequestTarget::prepare(const ClientOptions &options, std::string *error)
         host = '[' + host + ']';
     if (options.port != 80)
         host += ':' + std::to_string(options.port);
-    request = "GET " + options.path + " HTTP/1.1\r\nHost: " + host +
-              "\r\nUser-Agent: ServeLab\r\nAccept: */*\r\n";
-    if (!options.keepAlive)
-        request += "Connection: close\r\n";
-    request += "\r\n";
+    const auto head = [&](const std::string &path) {
+        std::string text = "GET " + path + " HTTP/1.1\r\nHost: " + host +
+                           "\r\nUser-Agent: ServeLab\r\nAccept: */*\r\n";
+        if (!options.keepAlive)
+            text += "Connection: close\r\n";
+        return text + "\r\n";
+    };
+    request = head(options.path);
+    double total = 0;
+    for (const auto &entry : options.mix) {
+        if (entry.path.empty() || entry.path[0] != '/' || !(entry.weight > 0)) {
+            *error = "a URL mix entry needs a path starting with / and a weight above 0, not '" +
+                     entry.path + "'";
+            return false;
+        }
+        total += entry.weight;
+        mixRequests.push_back(head(entry.path));
+        mixWeights.push_back(total);
+    }
     return true;
+}
+
+const std::string &RequestTarget::pick(std::mt19937_64 &random) const
+{
+    if (mixRequests.empty())
+        return request;
+    const double at = std::uniform_real_distribution<double>(0, mixWeights.back())(random);
+    const auto found = std::upper_bound(mixWeights.begin(), mixWeights.end(), at);
+    return mixRequests[std::min<std::size_t>(std::size_t(found - mixWeights.begin()),
+                                             mixRequests.size() - 1)];
 }
 
 } // namespace servelab::client

@@ -1,5 +1,6 @@
 #include "scheduledloop.h"
 
+#include "clienthabits.h"
 #include "intervalsampler.h"
 #include "metrics/clock.h"
 
@@ -38,6 +39,12 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, i
         slotOf.emplace(slots[i].connection.get(), &slots[i]);
     }
     const std::int64_t timeout = std::int64_t(options.timeoutMs) * 1000;
+    ClientHabits habits(options, target, thread);
+    auto ended = [&](ScheduledSlot &s, const ClientConnection::Outcome &o, std::int64_t now) {
+        policy.onEnd(s, o, now);
+        if (habits.closeNow(*s.connection))
+            s.connection->close();
+    };
 
     // Sends every request that is due, on idle connections.
     auto sendDue = [&](std::int64_t now) {
@@ -46,12 +53,12 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, i
             while (!c.busy() && s.due <= double(now) && s.due < double(end)) {
                 policy.onSend(s, now);
                 s.sentAt = now;
-                auto o = c.begin(now);
+                auto o = c.begin(now, habits.nextRequest());
                 if (o.type == ClientConnection::Outcome::Retry)
                     o = c.begin(now);
                 if (o.type == ClientConnection::Outcome::Pending)
                     break;
-                policy.onEnd(s, o, monotonicMicros());
+                ended(s, o, monotonicMicros());
             }
         }
     };
@@ -89,7 +96,7 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, i
                 o = c->begin(c->startedAt());
             if (o.type == ClientConnection::Outcome::Pending)
                 continue;
-            policy.onEnd(*slotOf.at(c), o, monotonicMicros());
+            ended(*slotOf.at(c), o, monotonicMicros());
         }
         // Timeouts are seconds long: a scan every 100 ms is precise enough.
         const std::int64_t after = monotonicMicros();

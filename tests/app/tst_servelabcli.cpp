@@ -153,6 +153,14 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
                            QStringLiteral("open"), QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("--model wants closed, duration, rate or ramp, not 'open'");
+        QTest::newRow("bad mix") << QStringList{QStringLiteral("load"), QStringLiteral("--mix"),
+                                                QStringLiteral("/4K.bin:x"),
+                                                QStringLiteral("http://127.0.0.1/")}
+                                 << QStringLiteral("--mix wants /path:weight");
+        QTest::newRow("probability above 1")
+            << QStringList{QStringLiteral("load"), QStringLiteral("--close-probability"),
+                           QStringLiteral("2"), QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("--close-probability wants a number from 0 to 1");
         QTest::newRow("ramp without a steady state")
             << QStringList{QStringLiteral("load"),  QStringLiteral("--model"),
                            QStringLiteral("ramp"),  QStringLiteral("--ramp"),
