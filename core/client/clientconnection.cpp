@@ -52,8 +52,26 @@ ClientConnection::Outcome ClientConnection::begin(std::int64_t now, const std::s
         m_reused = true;
         ++m_onConnection;
         m_state = State::Sending;
-        return send();
+        return retried(send());
     }
+    m_reused = false;
+    return connect();
+}
+
+// The server closed a kept-alive connection before this request got an answer (an idle timeout
+// or its max requests): not the server's failure. Same request, same start time, new connection.
+ClientConnection::Outcome ClientConnection::retried(Outcome outcome)
+{
+    if (outcome.type != Outcome::Retry)
+        return outcome;
+    m_hangUp = false;
+    m_readable = false;
+    m_sent = 0;
+    m_head.clear();
+    m_parser.reset();
+    m_headDone = false;
+    m_bytesRead = 0;
+    m_bodyBytes = 0;
     m_reused = false;
     return connect();
 }
@@ -85,6 +103,11 @@ ClientConnection::Outcome ClientConnection::connect()
 }
 
 ClientConnection::Outcome ClientConnection::onEvent(unsigned events)
+{
+    return retried(handleEvent(events));
+}
+
+ClientConnection::Outcome ClientConnection::handleEvent(unsigned events)
 {
     m_hangUp = (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
     m_readable = m_readable || m_hangUp || (events & EPOLLIN);

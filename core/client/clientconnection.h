@@ -24,7 +24,7 @@ public:
             Pending,
             Completed,
             Failed,
-            Retry
+            Retry // internal: the server had closed the kept-alive connection; a new one is made
         } type = Pending;
         ErrorKind error = ErrorKind::ParseError; // when Failed
     };
@@ -37,7 +37,9 @@ public:
     ~ClientConnection();
 
     // Starts a request at `now` (µs), on the open connection if there is one; `request` (a
-    // whole request head) replaces the one sent last (null: send that one again).
+    // whole request head) replaces the one sent last (null: send that one again). When a
+    // kept-alive connection turns out closed by the server, the request goes on a new one:
+    // the outcome is never Retry.
     Outcome begin(std::int64_t now, const std::string *request = nullptr);
     Outcome onEvent(unsigned events);
     void close();
@@ -65,6 +67,8 @@ private:
     };
 
     Outcome connect();
+    Outcome retried(Outcome outcome); // a Retry becomes the same request on a new connection
+    Outcome handleEvent(unsigned events);
     Outcome send();
     Outcome receive();
     Outcome consumeBody(std::size_t bytes, bool eof);

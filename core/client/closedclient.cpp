@@ -5,26 +5,15 @@
 #include "requesttarget.h"
 
 #include <limits>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 namespace servelab::client {
 
-ClosedClient::ClosedClient(ClientOptions options)
-    : m_options(std::move(options)), m_wakeFd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
-{}
-
-ClosedClient::~ClosedClient()
-{
-    if (m_wakeFd >= 0)
-        ::close(m_wakeFd);
-}
+ClosedClient::ClosedClient(ClientOptions options) : m_options(std::move(options)) {}
 
 void ClosedClient::stop()
 {
-    m_stop.store(true, std::memory_order_release);
-    const std::uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+    m_stop.raise();
 }
 
 LoadResult ClosedClient::run()
@@ -51,7 +40,7 @@ LoadResult ClosedClient::run()
                                              : std::numeric_limits<std::int64_t>::max(),
         .abortInFlight = true,
     };
-    result = loop.run(m_stop, m_wakeFd);
+    result = loop.run(m_stop);
     result.concurrency = m_options.concurrency;
     return result;
 }

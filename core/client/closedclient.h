@@ -2,8 +2,7 @@
 
 #include "clientoptions.h"
 #include "loadresult.h"
-
-#include <atomic>
+#include "stopsignal.h"
 
 namespace servelab::client {
 
@@ -16,15 +15,13 @@ public:
     explicit ClosedClient(ClientOptions options);
     ClosedClient(const ClosedClient &) = delete;
     ClosedClient &operator=(const ClosedClient &) = delete;
-    ~ClosedClient();
 
     LoadResult run();
     void stop();
 
 private:
     ClientOptions m_options;
-    std::atomic<bool> m_stop{false};
-    int m_wakeFd = -1;
+    StopSignal m_stop;
 };
 
 } // namespace servelab::client

@@ -4,30 +4,20 @@
 #include "metrics/clock.h"
 #include "requesttarget.h"
 
-#include <sys/eventfd.h>
 #include <thread>
 #include <unistd.h>
 
 namespace servelab::client {
 
 DurationClient::DurationClient(ClientOptions options, int threads, std::int64_t durationMs)
-    : m_options(std::move(options)), m_threads(threads), m_durationMs(durationMs),
-      m_wakeFd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
+    : m_options(std::move(options)), m_threads(threads), m_durationMs(durationMs)
 {
     m_options.keepAlive = true; // wrk keeps every connection alive
 }
 
-DurationClient::~DurationClient()
-{
-    if (m_wakeFd >= 0)
-        ::close(m_wakeFd);
-}
-
 void DurationClient::stop()
 {
-    m_stop.store(true, std::memory_order_release);
-    const std::uint64_t one = 1; // level-triggered: every thread's epoll sees it
-    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+    m_stop.raise();
 }
 
 DurationClient::Result DurationClient::run()
@@ -62,7 +52,7 @@ DurationClient::Result DurationClient::run()
                 .abortInFlight = false,
                 .thread = i,
             };
-            result.perThread[static_cast<std::size_t>(i)] = loop.run(m_stop, m_wakeFd);
+            result.perThread[static_cast<std::size_t>(i)] = loop.run(m_stop);
         });
     }
     for (auto &thread : threads)

@@ -2,8 +2,8 @@
 
 #include "clientoptions.h"
 #include "loadresult.h"
+#include "stopsignal.h"
 
-#include <atomic>
 #include <vector>
 
 namespace servelab::client {
@@ -24,7 +24,6 @@ public:
     DurationClient(ClientOptions options, int threads, std::int64_t durationMs);
     DurationClient(const DurationClient &) = delete;
     DurationClient &operator=(const DurationClient &) = delete;
-    ~DurationClient();
 
     Result run();
     void stop();
@@ -33,8 +32,7 @@ private:
     ClientOptions m_options;
     int m_threads;
     std::int64_t m_durationMs;
-    std::atomic<bool> m_stop{false};
-    int m_wakeFd = -1;
+    StopSignal m_stop;
 };
 
 } // namespace servelab::client

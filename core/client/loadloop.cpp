@@ -31,14 +31,11 @@ bool UntilBudget::exhausted() const
     return monotonicMicros() >= m_end;
 }
 
-LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
+LoadResult LoadLoop::run(const StopSignal &stop) const
 {
     LoadResult result;
     const int epollFd = epoll_create1(EPOLL_CLOEXEC);
-    epoll_event wake{};
-    wake.events = EPOLLIN;
-    wake.data.ptr = nullptr;
-    if (epollFd < 0 || wakeFd < 0 || epoll_ctl(epollFd, EPOLL_CTL_ADD, wakeFd, &wake) != 0) {
+    if (epollFd < 0 || !stop.watchIn(epollFd)) {
         result.fatalError = std::string("cannot set up epoll: ") + std::strerror(errno);
         if (epollFd >= 0)
             ::close(epollFd);
@@ -55,7 +52,7 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
     std::uint64_t issued = 0;
     constexpr std::int64_t timeoutScanMicros = 100'000;
     std::int64_t nextTimeoutScan = 0;
-    const auto stopped = [&] { return stop.load(std::memory_order_acquire); };
+    const auto stopped = [&] { return stop.raised(); };
 
     // One clock reading per response serves its latency and the start of the next request.
     auto record = [&](ClientConnection &c, const ClientConnection::Outcome &o, std::int64_t now) {
@@ -76,9 +73,7 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
     auto launch = [&](ClientConnection &c, std::int64_t now) {
         while (!stopped() && now < deadline && budget.take(now)) {
             ++issued;
-            auto o = c.begin(now, habits.nextRequest());
-            if (o.type == ClientConnection::Outcome::Retry)
-                o = c.begin(c.startedAt()); // the server closed a kept-alive connection
+            const auto o = c.begin(now, habits.nextRequest());
             if (o.type == ClientConnection::Outcome::Pending)
                 return;
             now = monotonicMicros();
@@ -134,9 +129,7 @@ LoadResult LoadLoop::run(const std::atomic<bool> &stop, int wakeFd) const
             auto *c = static_cast<ClientConnection *>(events[i].data.ptr);
             if (!c)
                 continue; // the stop eventfd
-            auto o = c->onEvent(events[i].events);
-            if (o.type == ClientConnection::Outcome::Retry)
-                o = c->begin(c->startedAt());
+            const auto o = c->onEvent(events[i].events);
             if (o.type == ClientConnection::Outcome::Pending)
                 continue;
             const std::int64_t done = monotonicMicros();

@@ -3,6 +3,7 @@
 #include "clientoptions.h"
 #include "loadresult.h"
 #include "requesttarget.h"
+#include "stopsignal.h"
 
 #include <atomic>
 #include <cstdint>
@@ -57,9 +58,9 @@ struct LoadLoop
     bool abortInFlight = true;
     int thread = 0; // the thread's number in its ClientSamples
 
-    // `stop` is checked after every wake-up; `wakeFd` (an eventfd, may be shared by threads)
-    // is watched so that stop() takes effect at once.
-    LoadResult run(const std::atomic<bool> &stop, int wakeFd) const;
+    // `stop` (shared by the run's threads) is checked after every wake-up and watched, so
+    // that raising it takes effect at once.
+    LoadResult run(const StopSignal &stop) const;
 };
 
 } // namespace servelab::client

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <sys/eventfd.h>
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
@@ -90,21 +89,12 @@ private:
 } // namespace
 
 RampClient::RampClient(ClientOptions options, int threads, Phases phases, ThinkTime think)
-    : m_options(std::move(options)), m_threads(threads), m_phases(phases), m_think(think),
-      m_wakeFd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
+    : m_options(std::move(options)), m_threads(threads), m_phases(phases), m_think(think)
 {}
-
-RampClient::~RampClient()
-{
-    if (m_wakeFd >= 0)
-        ::close(m_wakeFd);
-}
 
 void RampClient::stop()
 {
-    m_stop.store(true, std::memory_order_release);
-    const std::uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+    m_stop.raise();
 }
 
 RampClient::Result RampClient::run()
@@ -119,7 +109,7 @@ RampClient::Result RampClient::run()
                                    "every thread needs a user (c >= t >= 1)";
         return result;
     }
-    if (m_wakeFd < 0) {
+    if (!m_stop.valid()) {
         result.steady.fatalError = std::string("cannot create an eventfd: ") + std::strerror(errno);
         return result;
     }
@@ -154,8 +144,7 @@ RampClient::Result RampClient::run()
         parts.push_back(std::make_unique<RampPolicy>(m_think, steadyStart, steadyEnd,
                                                      0x5e7e1ab + std::uint64_t(i)));
         threads.emplace_back([this, loop = std::move(loop), policy = parts.back().get()] {
-            loop.run(*policy, m_stop, m_wakeFd, &policy->steady.connects,
-                     &policy->steady.fatalError);
+            loop.run(*policy, m_stop, &policy->steady.connects, &policy->steady.fatalError);
         });
     }
     for (auto &thread : threads)

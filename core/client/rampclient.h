@@ -2,9 +2,8 @@
 
 #include "clientoptions.h"
 #include "loadresult.h"
+#include "stopsignal.h"
 #include "thinktime.h"
-
-#include <atomic>
 
 namespace servelab::client {
 
@@ -39,7 +38,6 @@ public:
     RampClient(ClientOptions options, int threads, Phases phases, ThinkTime think);
     RampClient(const RampClient &) = delete;
     RampClient &operator=(const RampClient &) = delete;
-    ~RampClient();
 
     Result run();
     void stop();
@@ -49,8 +47,7 @@ private:
     int m_threads;
     Phases m_phases;
     ThinkTime m_think;
-    std::atomic<bool> m_stop{false};
-    int m_wakeFd = -1;
+    StopSignal m_stop;
 };
 
 } // namespace servelab::client

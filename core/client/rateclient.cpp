@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <sys/eventfd.h>
 #include <thread>
 #include <unistd.h>
 
@@ -80,22 +79,14 @@ private:
 RateClient::RateClient(ClientOptions options, int threads, std::int64_t durationMs,
                        double ratePerSecond)
     : m_options(std::move(options)), m_threads(threads), m_durationMs(durationMs),
-      m_rate(ratePerSecond), m_wakeFd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
+      m_rate(ratePerSecond)
 {
     m_options.keepAlive = true; // wrk2 keeps every connection alive
 }
 
-RateClient::~RateClient()
-{
-    if (m_wakeFd >= 0)
-        ::close(m_wakeFd);
-}
-
 void RateClient::stop()
 {
-    m_stop.store(true, std::memory_order_release);
-    const std::uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+    m_stop.raise();
 }
 
 RateClient::Result RateClient::run()
@@ -108,7 +99,7 @@ RateClient::Result RateClient::run()
                                   "needs a connection (c >= t >= 1)";
         return result;
     }
-    if (m_wakeFd < 0) {
+    if (!m_stop.valid()) {
         result.total.fatalError = std::string("cannot create an eventfd: ") + std::strerror(errno);
         return result;
     }
@@ -139,8 +130,7 @@ RateClient::Result RateClient::run()
         first += connections;
         parts.push_back(std::make_unique<RatePolicy>(interval, end));
         threads.emplace_back([this, start, loop = std::move(loop), policy = parts.back().get()] {
-            loop.run(*policy, m_stop, m_wakeFd, &policy->result.connects,
-                     &policy->result.fatalError);
+            loop.run(*policy, m_stop, &policy->result.connects, &policy->result.fatalError);
             policy->result.elapsedMicros = metrics::monotonicMicros() - start;
         });
     }

@@ -3,8 +3,8 @@
 #include "clientoptions.h"
 #include "latencyhistogram.h"
 #include "loadresult.h"
+#include "stopsignal.h"
 
-#include <atomic>
 #include <vector>
 
 namespace servelab::client {
@@ -31,7 +31,6 @@ public:
     RateClient(ClientOptions options, int threads, std::int64_t durationMs, double ratePerSecond);
     RateClient(const RateClient &) = delete;
     RateClient &operator=(const RateClient &) = delete;
-    ~RateClient();
 
     Result run();
     void stop();
@@ -41,8 +40,7 @@ private:
     int m_threads;
     std::int64_t m_durationMs;
     double m_rate;
-    std::atomic<bool> m_stop{false};
-    int m_wakeFd = -1;
+    StopSignal m_stop;
 };
 
 } // namespace servelab::client

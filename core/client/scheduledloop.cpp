@@ -16,14 +16,11 @@ namespace servelab::client {
 
 using metrics::monotonicMicros;
 
-bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, int wakeFd,
-                        std::uint64_t *connects, std::string *error) const
+bool ScheduledLoop::run(SchedulePolicy &policy, const StopSignal &stop, std::uint64_t *connects,
+                        std::string *error) const
 {
     const int epollFd = epoll_create1(EPOLL_CLOEXEC);
-    epoll_event wake{};
-    wake.events = EPOLLIN;
-    wake.data.ptr = nullptr;
-    if (epollFd < 0 || epoll_ctl(epollFd, EPOLL_CTL_ADD, wakeFd, &wake) != 0) {
+    if (epollFd < 0 || !stop.watchIn(epollFd)) {
         *error = std::string("cannot set up epoll: ") + std::strerror(errno);
         if (epollFd >= 0)
             ::close(epollFd);
@@ -53,9 +50,7 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, i
             while (!c.busy() && s.due <= double(now) && s.due < double(end)) {
                 policy.onSend(s, now);
                 s.sentAt = now;
-                auto o = c.begin(now, habits.nextRequest());
-                if (o.type == ClientConnection::Outcome::Retry)
-                    o = c.begin(now);
+                const auto o = c.begin(now, habits.nextRequest());
                 if (o.type == ClientConnection::Outcome::Pending)
                     break;
                 ended(s, o, monotonicMicros());
@@ -79,7 +74,7 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, i
     std::int64_t nextTimeoutScan = 0;
     for (;;) {
         const std::int64_t now = monotonicMicros();
-        if (stop.load(std::memory_order_acquire) || now >= end)
+        if (stop.raised() || now >= end)
             break;
         sendDue(now);
         // Microsecond waits (epoll_pwait2): at 20,000 req/s a slot is 50 µs long.
@@ -91,9 +86,7 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const std::atomic<bool> &stop, i
             auto *c = static_cast<ClientConnection *>(events[i].data.ptr);
             if (!c)
                 continue; // the stop eventfd
-            auto o = c->onEvent(events[i].events);
-            if (o.type == ClientConnection::Outcome::Retry)
-                o = c->begin(c->startedAt());
+            const auto o = c->onEvent(events[i].events);
             if (o.type == ClientConnection::Outcome::Pending)
                 continue;
             ended(*slotOf.at(c), o, monotonicMicros());

@@ -4,6 +4,7 @@
 #include "clientoptions.h"
 #include "loadresult.h"
 #include "requesttarget.h"
+#include "stopsignal.h"
 
 #include <atomic>
 #include <cstdint>
@@ -52,8 +53,8 @@ struct ScheduledLoop
 
     // Returns false with *error set when the loop could not start; connects made go to
     // *connects.
-    bool run(SchedulePolicy &policy, const std::atomic<bool> &stop, int wakeFd,
-             std::uint64_t *connects, std::string *error) const;
+    bool run(SchedulePolicy &policy, const StopSignal &stop, std::uint64_t *connects,
+             std::string *error) const;
 };
 
 } // namespace servelab::client

@@ -95,6 +95,28 @@ private Q_SLOTS:
                  qPrintable(QString::number(d.total.completed)));
     }
 
+    // A server that closes idle kept-alive connections (100 ms, found by its 250 ms deadline
+    // scan) while the client thinks (400 ms): each request goes on a fresh connection, and none
+    // of them is an error.
+    void aServerClosingIdleConnectionsIsNoError()
+    {
+        server::ServerOptions options;
+        options.root = m_root.path().toStdString();
+        options.keepAliveTimeoutMs = 100;
+        std::string why;
+        auto impatient = server::createServer(options, &why);
+        QVERIFY2(impatient && impatient->start(&why), why.c_str());
+        auto o = keptAlive(4, 1);
+        o.port = impatient->port();
+        std::string error;
+        QVERIFY(client::ThinkTime::parse("fixed:400ms", &o.keepAliveThink, &error));
+        const auto r = client::ClosedClient(o).run();
+        QCOMPARE(r.failed(), 0u);
+        QCOMPARE(r.ok, 4u);
+        QCOMPARE(r.connects, 4u);
+        QCOMPARE(impatient->stats().requests, 4u);
+    }
+
     void aMixOfFilesByWeight()
     {
         auto o = keptAlive(800, 2);

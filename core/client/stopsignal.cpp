@@ -1,0 +1,33 @@
+#include "stopsignal.h"
+
+#include <cstdint>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+namespace servelab::client {
+
+StopSignal::StopSignal() : m_fd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+
+StopSignal::~StopSignal()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+void StopSignal::raise()
+{
+    m_raised.store(true, std::memory_order_release);
+    const std::uint64_t one = 1;
+    [[maybe_unused]] auto n = ::write(m_fd, &one, sizeof one);
+}
+
+bool StopSignal::watchIn(int epollFd) const
+{
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.ptr = nullptr;
+    return m_fd >= 0 && epoll_ctl(epollFd, EPOLL_CTL_ADD, m_fd, &event) == 0;
+}
+
+} // namespace servelab::client

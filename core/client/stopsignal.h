@@ -1,0 +1,28 @@
+#pragma once
+
+#include <atomic>
+
+namespace servelab::client {
+
+// Stops a client run from any thread: a flag every loop checks after each wake-up, and an
+// eventfd in every loop's epoll set (level-triggered: it wakes them all, at once).
+class StopSignal
+{
+public:
+    StopSignal();
+    StopSignal(const StopSignal &) = delete;
+    StopSignal &operator=(const StopSignal &) = delete;
+    ~StopSignal();
+
+    bool valid() const { return m_fd >= 0; }
+    void raise();
+    bool raised() const { return m_raised.load(std::memory_order_acquire); }
+    // Adds the eventfd to `epollFd` (with a null data pointer, which no connection has).
+    bool watchIn(int epollFd) const;
+
+private:
+    std::atomic<bool> m_raised{false};
+    int m_fd;
+};
+
+} // namespace servelab::client
