@@ -40,14 +40,7 @@ ClientConnection::Outcome ClientConnection::begin(std::int64_t now, const std::s
     if (request)
         m_request = request; // else the last one again (a retry on a fresh connection)
     m_startedAt = now;
-    m_hangUp = false;
-    m_readable = false;
-    m_sent = 0;
-    m_head.clear();
-    m_parser.reset();
-    m_headDone = false;
-    m_bytesRead = 0;
-    m_bodyBytes = 0;
+    resetExchange();
     if (m_fd >= 0) {
         m_reused = true;
         ++m_onConnection;
@@ -64,6 +57,14 @@ ClientConnection::Outcome ClientConnection::retried(Outcome outcome)
 {
     if (outcome.type != Outcome::Retry)
         return outcome;
+    resetExchange();
+    m_reused = false;
+    return connect();
+}
+
+// Forgets what was sent and received of the request so far.
+void ClientConnection::resetExchange()
+{
     m_hangUp = false;
     m_readable = false;
     m_sent = 0;
@@ -72,8 +73,6 @@ ClientConnection::Outcome ClientConnection::retried(Outcome outcome)
     m_headDone = false;
     m_bytesRead = 0;
     m_bodyBytes = 0;
-    m_reused = false;
-    return connect();
 }
 
 ClientConnection::Outcome ClientConnection::connect()

@@ -69,6 +69,7 @@ private:
     Outcome connect();
     Outcome retried(Outcome outcome); // a Retry becomes the same request on a new connection
     Outcome handleEvent(unsigned events);
+    void resetExchange();
     Outcome send();
     Outcome receive();
     Outcome consumeBody(std::size_t bytes, bool eof);
