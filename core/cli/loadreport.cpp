@@ -99,6 +99,25 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
                     QStringLiteral(" [ms] (mean, across all concurrent requests)"));
     out += line("Transfer rate:",
                 fixed(r.kibPerSecond(), 2) + QStringLiteral(" [Kbytes/sec] received"));
+    if (r.connectTimes.count()) {
+        // ab's table: whole milliseconds, the standard deviation with one decimal.
+        out += QStringLiteral("\nConnection Times (ms)\n"
+                              "              min  mean[+/-sd] median   max\n");
+        const auto row = [&](const char *label, const client::LatencyHistogram &h) {
+            const auto ms = [](double micros) { return qint64(std::llround(micros / 1000)); };
+            out += QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                       .arg(QLatin1String(label), -11)
+                       .arg(ms(double(h.min())), 5)
+                       .arg(ms(h.mean()), 4)
+                       .arg(fixed(h.stddev() / 1000, 1), 5)
+                       .arg(ms(double(h.valueAtPercentile(50))), 6)
+                       .arg(ms(double(h.max())), 7);
+        };
+        row("Connect:", r.connectTimes);
+        row("Processing:", r.processingTimes);
+        row("Waiting:", r.waitingTimes);
+        row("Total:", r.latency);
+    }
     if (r.latency.count()) {
         out += QStringLiteral("\nPercentage of the requests served within a certain time (ms)\n");
         for (double p : percentiles)
@@ -318,6 +337,11 @@ QString formatJsonReport(const client::ClientOptions &o, const client::LoadResul
         {QStringLiteral("latency"), latency},
         {QStringLiteral("unfinished"), qint64(r.unfinished)},
     };
+    if (r.connectTimes.count())
+        root.insert(QStringLiteral("connection_times"),
+                    QJsonObject{{QStringLiteral("connect"), latencyJson(r.connectTimes)},
+                                {QStringLiteral("processing"), latencyJson(r.processingTimes)},
+                                {QStringLiteral("waiting"), latencyJson(r.waitingTimes)}});
     if (rate) {
         root.insert(QStringLiteral("latency_uncorrected"), latencyJson(rate->uncorrected));
         root.insert(QStringLiteral("offered_per_s"), rate->offeredPerSecond);

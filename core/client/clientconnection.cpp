@@ -1,5 +1,7 @@
 #include "clientconnection.h"
 
+#include "metrics/clock.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <netinet/in.h>
@@ -40,6 +42,7 @@ ClientConnection::Outcome ClientConnection::begin(std::int64_t now, const std::s
     if (request)
         m_request = request; // else the last one again (a retry on a fresh connection)
     m_startedAt = now;
+    m_connectedAt = now;
     resetExchange();
     if (m_fd >= 0) {
         m_reused = true;
@@ -91,6 +94,8 @@ ClientConnection::Outcome ClientConnection::connect()
     if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd, &event) != 0)
         return failed(errno == ENOMEM ? ErrorKind::FdExhausted : ErrorKind::ConnectError);
     if (::connect(m_fd, reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) == 0) {
+        if (m_options.connectionTimes)
+            m_connectedAt = metrics::monotonicMicros();
         m_state = State::Sending;
         return send();
     }
@@ -129,6 +134,8 @@ ClientConnection::Outcome ClientConnection::handleEvent(unsigned events)
             return failed(ErrorKind::ConnectTimeout);
         if (error != 0)
             return failed(ErrorKind::ConnectError);
+        if (m_options.connectionTimes)
+            m_connectedAt = metrics::monotonicMicros();
         m_state = State::Sending;
     }
     if (m_state == State::Sending)
@@ -159,6 +166,8 @@ ClientConnection::Outcome ClientConnection::send()
         return failed(errno == ECONNRESET ? ErrorKind::Reset : ErrorKind::WriteError);
     }
     m_state = State::Receiving;
+    if (m_options.connectionTimes)
+        m_sentAt = metrics::monotonicMicros();
     // Edge-triggered: a response that came while we were still sending (an early 414, say)
     // raised an EPOLLIN we have seen already, so look now. Otherwise its edge is still to
     // come: a recv() now would only say EAGAIN (one syscall per request saved).
@@ -192,6 +201,8 @@ ClientConnection::Outcome ClientConnection::receive()
                 return failed(ErrorKind::EofBeforeResponse);
             return consumeBody(0, true);
         }
+        if (m_bytesRead == 0 && m_options.connectionTimes)
+            m_firstByteAt = metrics::monotonicMicros();
         m_bytesRead += static_cast<std::uint64_t>(n);
         std::size_t bodyPart = static_cast<std::size_t>(n);
         if (!m_headDone) {

@@ -48,6 +48,11 @@ public:
     bool busy() const { return m_state != State::Idle; }
     bool connecting() const { return m_state == State::Connecting; }
     std::int64_t startedAt() const { return m_startedAt; }
+    // With ClientOptions::connectionTimes (µs, as ab keeps them): when the connection was up
+    // (the start, for a kept-alive one), when the request was written, when the answer began.
+    std::int64_t connectedAt() const { return m_connectedAt; }
+    std::int64_t sentAt() const { return m_sentAt; }
+    std::int64_t firstByteAt() const { return m_firstByteAt; }
     int status() const { return m_parser.status(); }
     std::uint64_t bytesRead() const { return m_bytesRead; }
     std::uint64_t bodyBytes() const { return m_bodyBytes; }
@@ -93,6 +98,9 @@ private:
     ResponseParser m_parser;
     bool m_headDone = false;
     std::int64_t m_startedAt = 0;
+    std::int64_t m_connectedAt = 0;
+    std::int64_t m_sentAt = 0;
+    std::int64_t m_firstByteAt = 0;
     std::uint64_t m_bytesRead = 0;
     std::uint64_t m_bodyBytes = 0;
     std::uint64_t m_connects = 0;

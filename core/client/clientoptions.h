@@ -36,6 +36,9 @@ struct ClientOptions
     std::size_t readBufferBytes = 256 * 1024;
     // ab's "Length" check, done right: a body of another size is a wrong_length error.
     std::optional<std::uint64_t> expectedBodyLength;
+    // ab's "Connection Times" (connect, processing, waiting): two more clock readings per
+    // request, so only the closed model asks for them.
+    bool connectionTimes = false;
     // Where each client thread publishes a ClientSample every 100 ms; null: no samples.
     SampleSink *samples = nullptr;
 

@@ -62,6 +62,11 @@ LoadResult LoadLoop::run(const StopSignal &stop) const
         if (o.type == ClientConnection::Outcome::Completed) {
             ++result.ok;
             result.latency.record(now - c.startedAt());
+            if (options.connectionTimes) {
+                result.connectTimes.record(c.connectedAt() - c.startedAt());
+                result.processingTimes.record(now - c.connectedAt());
+                result.waitingTimes.record(c.firstByteAt() - c.sentAt());
+            }
         } else {
             result.countError(o.error);
             if (o.error == ErrorKind::Status4xx || o.error == ErrorKind::Status5xx)

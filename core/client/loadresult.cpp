@@ -40,6 +40,9 @@ void LoadResult::merge(const LoadResult &other)
     unfinished += other.unfinished;
     elapsedMicros = std::max(elapsedMicros, other.elapsedMicros);
     latency.merge(other.latency);
+    connectTimes.merge(other.connectTimes);
+    processingTimes.merge(other.processingTimes);
+    waitingTimes.merge(other.waitingTimes);
     if (fatalError.empty())
         fatalError = other.fatalError;
 }

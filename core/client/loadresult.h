@@ -22,7 +22,13 @@ struct LoadResult
     std::int64_t elapsedMicros = 0;
     int concurrency = 1;
     LatencyHistogram latency; // µs from connect (or send, on a kept-alive connection) to last byte
-    std::string fatalError;   // set when the run could not start at all
+    // ab's Connection Times (closed model only, ClientOptions::connectionTimes), µs: connect
+    // (start to connected), processing (connected to last byte), waiting (request written to
+    // first byte). Total is `latency`.
+    LatencyHistogram connectTimes;
+    LatencyHistogram processingTimes;
+    LatencyHistogram waitingTimes;
+    std::string fatalError; // set when the run could not start at all
 
     std::uint64_t failed() const;
     std::uint64_t errorCount(ErrorKind kind) const

@@ -223,6 +223,8 @@ private Q_SLOTS:
         QVERIFY(load.out.contains(QStringLiteral("HTML transferred:       1000000 bytes\n")));
         QVERIFY(load.out.contains(QStringLiteral("[Kbytes/sec] received")));
         QVERIFY(load.out.contains(QStringLiteral(" 100%")));
+        QVERIFY(load.out.contains(QStringLiteral("Connection Times (ms)\n")));
+        QVERIFY(load.out.contains(QStringLiteral("\nProcessing: ")));
 
         load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("10"),
                        QStringLiteral("--json"), serve.url(QStringLiteral("/hello.txt"))});

@@ -117,6 +117,29 @@ private Q_SLOTS:
     }
     void cleanupTestCase() { m_server.reset(); }
 
+    // ab's Connection Times: connect + processing is the total; a kept-alive request connects
+    // in no time.
+    void connectionTimesAsAbKeepsThem()
+    {
+        auto o = optionsFor(4096);
+        o.requests = 20;
+        o.concurrency = 2;
+        const auto r = client::ClosedClient(o).run();
+        QCOMPARE(r.ok, 20u);
+        QCOMPARE(r.connectTimes.count(), 20u);
+        QCOMPARE(r.processingTimes.count(), 20u);
+        QCOMPARE(r.waitingTimes.count(), 20u);
+        const double parts = r.connectTimes.mean() + r.processingTimes.mean();
+        QVERIFY2(std::abs(parts - r.latency.mean()) <= 0.01 * r.latency.mean() + 2,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(parts).arg(r.latency.mean())));
+        QVERIFY(r.waitingTimes.max() <= r.processingTimes.max());
+        o.keepAlive = true;
+        o.concurrency = 1;
+        const auto kept = client::ClosedClient(o).run();
+        QCOMPARE(kept.connectTimes.min(), 0); // 19 of 20 on the kept-alive connection
+        QCOMPARE(kept.connects, 1u);
+    }
+
     void countsLikeAb_data()
     {
         QTest::addColumn<quint64>("size");
