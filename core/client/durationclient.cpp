@@ -38,9 +38,7 @@ DurationClient::Result DurationClient::run()
     result.perThread.resize(static_cast<std::size_t>(m_threads));
     std::vector<std::thread> threads;
     for (int i = 0; i < m_threads; ++i) {
-        // c connections over t threads: the first c % t threads take one more.
-        const int connections =
-            m_options.concurrency / m_threads + (i < m_options.concurrency % m_threads ? 1 : 0);
+        const int connections = threadShare(m_options.concurrency, m_threads, i);
         threads.emplace_back([&, i, connections] {
             const LoadLoop loop{
                 .options = m_options,

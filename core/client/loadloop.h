@@ -43,6 +43,13 @@ private:
     std::int64_t m_end;
 };
 
+// Connections (or users) spread over threads as every model does: the first total % threads
+// threads take one more.
+inline int threadShare(int total, int threads, int thread)
+{
+    return total / threads + (thread < total % threads ? 1 : 0);
+}
+
 // One client thread: `connections` connections in one epoll set, each starting a new request as
 // soon as its last one is done, while the budget allows, until `deadline` (µs) or stop.
 struct LoadLoop

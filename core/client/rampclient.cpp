@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <thread>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -66,7 +65,7 @@ public:
             ++steady.unfinished; // in ramp-down: never counted, noted for completeness
     }
 
-    const LoadResult &counted() const override { return steady; }
+    LoadResult &counted() override { return steady; }
 
     LoadResult steady;
     std::uint64_t outside = 0;
@@ -125,30 +124,17 @@ RampClient::Result RampClient::run()
     const double spread =
         double(std::min<std::int64_t>(std::max<std::int64_t>(m_phases.rampUpMs, 0), 1000)) * 1000;
     std::vector<std::unique_ptr<RampPolicy>> parts;
-    std::vector<std::thread> threads;
-    int first = 0;
+    std::vector<SchedulePolicy *> policies;
     for (int i = 0; i < m_threads; ++i) {
-        const int users =
-            m_options.concurrency / m_threads + (i < m_options.concurrency % m_threads ? 1 : 0);
-        ScheduledLoop loop{.options = m_options,
-                           .target = target,
-                           .firstDue = {},
-                           .start = start,
-                           .end = end,
-                           .thread = i};
-        for (int j = 0; j < users; ++j)
-            loop.firstDue.push_back(double(start) +
-                                    spread * double(first + j) / double(m_options.concurrency));
-        first += users;
         // A fixed seed per thread: the same think times from run to run.
         parts.push_back(std::make_unique<RampPolicy>(m_think, steadyStart, steadyEnd,
                                                      0x5e7e1ab + std::uint64_t(i)));
-        threads.emplace_back([this, loop = std::move(loop), policy = parts.back().get()] {
-            loop.run(*policy, m_stop, &policy->steady.connects, &policy->steady.fatalError);
-        });
+        policies.push_back(parts.back().get());
     }
-    for (auto &thread : threads)
-        thread.join();
+    runScheduledThreads(
+        m_options, target, start, end,
+        [&](int j) { return double(start) + spread * double(j) / double(m_options.concurrency); },
+        policies, m_stop);
     double thinkMicros = 0;
     std::uint64_t thinkSamples = 0;
     for (const auto &part : parts) {

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <thread>
 #include <unistd.h>
 
 namespace servelab::client {
@@ -62,7 +61,7 @@ public:
             missed += std::uint64_t(std::ceil((double(m_end) - s.due) / m_interval));
     }
 
-    const LoadResult &counted() const override { return result; }
+    LoadResult &counted() override { return result; }
 
     LoadResult result;
     LatencyHistogram uncorrected;
@@ -113,29 +112,14 @@ RateClient::Result RateClient::run()
     const std::int64_t start = monotonicMicros();
     const std::int64_t end = start + m_durationMs * 1000;
     std::vector<std::unique_ptr<RatePolicy>> parts;
-    std::vector<std::thread> threads;
-    int first = 0;
+    std::vector<SchedulePolicy *> policies;
     for (int i = 0; i < m_threads; ++i) {
-        const int connections =
-            m_options.concurrency / m_threads + (i < m_options.concurrency % m_threads ? 1 : 0);
-        ScheduledLoop loop{.options = m_options,
-                           .target = target,
-                           .firstDue = {},
-                           .start = start,
-                           .end = end,
-                           .thread = i};
-        // This thread's connections are global numbers first, first + 1, …: offsets j × step.
-        for (int j = 0; j < connections; ++j)
-            loop.firstDue.push_back(double(start) + double(first + j) * step);
-        first += connections;
         parts.push_back(std::make_unique<RatePolicy>(interval, end));
-        threads.emplace_back([this, start, loop = std::move(loop), policy = parts.back().get()] {
-            loop.run(*policy, m_stop, &policy->result.connects, &policy->result.fatalError);
-            policy->result.elapsedMicros = metrics::monotonicMicros() - start;
-        });
+        policies.push_back(parts.back().get());
     }
-    for (auto &thread : threads)
-        thread.join();
+    runScheduledThreads(
+        m_options, target, start, end, [&](int j) { return double(start) + double(j) * step; },
+        policies, m_stop);
     for (auto &part : parts) {
         result.total.merge(part->result);
         result.uncorrected.merge(part->uncorrected);

@@ -2,6 +2,7 @@
 
 #include "clienthabits.h"
 #include "intervalsampler.h"
+#include "loadloop.h"
 #include "metrics/clock.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <sys/epoll.h>
+#include <thread>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -16,15 +18,14 @@ namespace servelab::client {
 
 using metrics::monotonicMicros;
 
-bool ScheduledLoop::run(SchedulePolicy &policy, const StopSignal &stop, std::uint64_t *connects,
-                        std::string *error) const
+void ScheduledLoop::run(SchedulePolicy &policy, const StopSignal &stop) const
 {
     const int epollFd = epoll_create1(EPOLL_CLOEXEC);
     if (epollFd < 0 || !stop.watchIn(epollFd)) {
-        *error = std::string("cannot set up epoll: ") + std::strerror(errno);
+        policy.counted().fatalError = std::string("cannot set up epoll: ") + std::strerror(errno);
         if (epollFd >= 0)
             ::close(epollFd);
-        return false;
+        return;
     }
     std::vector<char> scratch(std::max<std::size_t>(options.readBufferBytes, 1024));
     std::vector<ScheduledSlot> slots(firstDue.size());
@@ -112,11 +113,39 @@ bool ScheduledLoop::run(SchedulePolicy &policy, const StopSignal &stop, std::uin
         if (inFlight)
             s.connection->close();
         policy.onCutOff(s, inFlight);
-        *connects += s.connection->connectsMade();
+        policy.counted().connects += s.connection->connectsMade();
     }
-    sampler.publish(policy.counted(), 0, monotonicMicros());
+    const std::int64_t finished = monotonicMicros();
+    policy.counted().elapsedMicros = finished - start;
+    sampler.publish(policy.counted(), 0, finished);
     ::close(epollFd);
-    return true;
+}
+
+void runScheduledThreads(const ClientOptions &options, const RequestTarget &target,
+                         std::int64_t start, std::int64_t end,
+                         const std::function<double(int)> &firstDue,
+                         const std::vector<SchedulePolicy *> &policies, const StopSignal &stop)
+{
+    const int threadCount = static_cast<int>(policies.size());
+    std::vector<std::thread> threads;
+    int first = 0;
+    for (int i = 0; i < threadCount; ++i) {
+        ScheduledLoop loop{.options = options,
+                           .target = target,
+                           .firstDue = {},
+                           .start = start,
+                           .end = end,
+                           .thread = i};
+        const int connections = threadShare(options.concurrency, threadCount, i);
+        for (int j = 0; j < connections; ++j)
+            loop.firstDue.push_back(firstDue(first + j));
+        first += connections;
+        threads.emplace_back([&stop, loop = std::move(loop), policy = policies[std::size_t(i)]] {
+            loop.run(*policy, stop);
+        });
+    }
+    for (auto &thread : threads)
+        thread.join();
 }
 
 } // namespace servelab::client

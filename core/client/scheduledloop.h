@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,8 +35,9 @@ public:
                        std::int64_t now) = 0;
     // The run ended: `inFlight` tells whether the slot's request was cut off.
     virtual void onCutOff(ScheduledSlot &slot, bool inFlight) = 0;
-    // What the model counts so far (the source of the live samples).
-    virtual const LoadResult &counted() const = 0;
+    // What the model counts (the source of the live samples); the loop adds the connects made,
+    // the time it ran and, if it could not start, why.
+    virtual LoadResult &counted() = 0;
 };
 
 // One thread's loop for models where requests go out at scheduled times (rate: a fixed
@@ -51,10 +53,15 @@ struct ScheduledLoop
     std::int64_t end = 0;
     int thread = 0; // the thread's number in its ClientSamples
 
-    // Returns false with *error set when the loop could not start; connects made go to
-    // *connects.
-    bool run(SchedulePolicy &policy, const StopSignal &stop, std::uint64_t *connects,
-             std::string *error) const;
+    void run(SchedulePolicy &policy, const StopSignal &stop) const;
 };
+
+// A scheduled run on `policies.size()` threads, one policy each: connections spread with
+// threadShare(), connection j (counted across threads) first due at firstDue(j). Returns when
+// every thread has ended.
+void runScheduledThreads(const ClientOptions &options, const RequestTarget &target,
+                         std::int64_t start, std::int64_t end,
+                         const std::function<double(int)> &firstDue,
+                         const std::vector<SchedulePolicy *> &policies, const StopSignal &stop);
 
 } // namespace servelab::client
