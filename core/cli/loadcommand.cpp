@@ -10,6 +10,7 @@
 #include "lab/resultexport.h"
 #include "lab/sizelist.h"
 
+#include <QDateTime>
 #include <QTextStream>
 
 #include <QUrl>
@@ -102,6 +103,10 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("paths")},
         {QStringLiteral("samples"),
          QStringLiteral("Write the run's 100 ms time series (all threads summed) to FILE as CSV."),
+         QStringLiteral("file")},
+        {QStringLiteral("hlog"),
+         QStringLiteral("Write the run's latencies per 100 ms to FILE as an HdrHistogram interval "
+                        "log (values in microseconds), for HistogramLogProcessor and plotters."),
          QStringLiteral("file")},
     });
     int code = exitOk;
@@ -222,8 +227,10 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     }
     client::SampleQueue samples;
     const QString samplesFile = p.value(QStringLiteral("samples"));
-    if (!samplesFile.isEmpty())
+    const QString hlogFile = p.value(QStringLiteral("hlog"));
+    if (!samplesFile.isEmpty() || !hlogFile.isEmpty())
         options.samples = &samples;
+    const double startedAt = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
     client::LoadResult result;
     std::vector<client::LoadResult> perThread;
     client::RateClient::Result rateRun;
@@ -251,12 +258,14 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         err << "servelab-cli load: " << QString::fromStdString(result.fatalError) << '\n';
         return exitFailure;
     }
-    if (!samplesFile.isEmpty()) {
-        QString why;
-        if (!lab::writeTextFile(samplesFile, formatSamplesCsv(samples.drain()), &why)) {
-            err << "servelab-cli load: " << why << '\n';
-            return exitFailure;
-        }
+    const auto series = samples.drain();
+    QString why;
+    if ((!samplesFile.isEmpty() &&
+         !lab::writeTextFile(samplesFile, formatSamplesCsv(series), &why)) ||
+        (!hlogFile.isEmpty() &&
+         !lab::writeTextFile(hlogFile, formatHdrLog(series, startedAt), &why))) {
+        err << "servelab-cli load: " << why << '\n';
+        return exitFailure;
     }
     if (result.ok == 0) {
         const auto kind = result.dominantError();

@@ -1,5 +1,7 @@
 #include "loadreport.h"
 
+#include "client/hdrhistogramlog.h"
+
 #include "client/clientoptions.h"
 #include "client/loadresult.h"
 
@@ -9,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace servelab::cli {
 
@@ -192,6 +193,8 @@ static QJsonObject latencyJson(const client::LatencyHistogram &h)
         {QStringLiteral("p99"), qint64(h.valueAtPercentile(99))},
         {QStringLiteral("p99_9"), qint64(h.valueAtPercentile(99.9))},
         {QStringLiteral("max"), qint64(h.max())},
+        // The whole histogram, in HdrHistogram's compressed encoding (its tools decode it).
+        {QStringLiteral("hdr"), QString::fromStdString(client::HdrHistogramLog::encode(h))},
     };
 }
 
@@ -239,23 +242,9 @@ QString formatWrk2Report(const client::ClientOptions &o, const client::RateClien
 
 QString formatSamplesCsv(const std::vector<client::ClientSample> &samples)
 {
-    // The threads sample on one grid from the run's start: sum what falls in the same slot.
-    constexpr std::int64_t period = 100'000;
-    std::map<std::int64_t, client::ClientSample> rows;
-    for (const auto &sample : samples) {
-        auto &slot = rows[(sample.endMicros + period / 2) / period];
-        slot.endMicros = std::max(slot.endMicros, sample.endMicros);
-        slot.intervalMicros = std::max(slot.intervalMicros, sample.intervalMicros);
-        slot.completed += sample.completed;
-        slot.ok += sample.ok;
-        slot.failed += sample.failed;
-        slot.bytesRead += sample.bytesRead;
-        slot.openConnections += sample.openConnections;
-        slot.latency.merge(sample.latency);
-    }
     QString out = QStringLiteral("t_s,interval_s,completed,ok,failed,req_per_s,kib_per_s,open,"
                                  "p50_us,p90_us,p99_us,max_us\n");
-    for (const auto &[index, s] : rows) {
+    for (const auto &s : client::sumByInterval(samples)) {
         const double seconds = double(s.intervalMicros) / 1e6;
         out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12\n")
                    .arg(fixed(double(s.endMicros) / 1e6, 3), fixed(seconds, 3))
@@ -271,6 +260,15 @@ QString formatSamplesCsv(const std::vector<client::ClientSample> &samples)
                    .arg(s.latency.max());
     }
     return out;
+}
+
+QString formatHdrLog(const std::vector<client::ClientSample> &samples, double startEpochSeconds)
+{
+    client::HdrHistogramLog log(startEpochSeconds);
+    for (const auto &s : client::sumByInterval(samples))
+        log.add(double(s.endMicros - s.intervalMicros) / 1e6, double(s.intervalMicros) / 1e6,
+                s.latency);
+    return QString::fromStdString(log.text());
 }
 
 QString formatFabanReport(const client::RampClient::Result &run)

@@ -26,6 +26,9 @@ QString formatFabanReport(const client::RampClient::Result &run);
 // The live samples of a run as CSV, one row per 100 ms with every thread's sample summed:
 // t_s,interval_s,completed,ok,failed,req_per_s,kib_per_s,open,p50_us,p90_us,p99_us,max_us
 QString formatSamplesCsv(const std::vector<client::ClientSample> &samples);
+// The live samples' latencies as an HdrHistogram interval log, one line per 100 ms (all threads
+// merged), for a run that started at `startEpochSeconds`.
+QString formatHdrLog(const std::vector<client::ClientSample> &samples, double startEpochSeconds);
 // The same figures as one JSON object (servelab-cli load --json); `perThread` is empty for the
 // closed model, `rate` set for the rate model (adds the uncorrected latency, late, missed).
 QString formatJsonReport(const client::ClientOptions &options, const client::LoadResult &result,

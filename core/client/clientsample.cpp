@@ -1,6 +1,33 @@
 #include "clientsample.h"
 
+#include "intervalsampler.h"
+
+#include <map>
+
 namespace servelab::client {
+
+std::vector<ClientSample> sumByInterval(const std::vector<ClientSample> &samples)
+{
+    constexpr std::int64_t period = IntervalSampler::periodMicros;
+    std::map<std::int64_t, ClientSample> slots;
+    for (const auto &sample : samples) {
+        auto &slot = slots[(sample.endMicros + period / 2) / period];
+        slot.thread = -1;
+        slot.endMicros = std::max(slot.endMicros, sample.endMicros);
+        slot.intervalMicros = std::max(slot.intervalMicros, sample.intervalMicros);
+        slot.completed += sample.completed;
+        slot.ok += sample.ok;
+        slot.failed += sample.failed;
+        slot.bytesRead += sample.bytesRead;
+        slot.openConnections += sample.openConnections;
+        slot.latency.merge(sample.latency);
+    }
+    std::vector<ClientSample> out;
+    out.reserve(slots.size());
+    for (auto &[index, slot] : slots)
+        out.push_back(std::move(slot));
+    return out;
+}
 
 void SampleQueue::publish(ClientSample sample)
 {

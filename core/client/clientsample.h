@@ -25,6 +25,10 @@ struct ClientSample
     LatencyHistogram latency;
 };
 
+// The samples of all threads summed per interval: the threads sample on one grid from the
+// run's start, so samples that end in the same period slot are one interval. In time order.
+std::vector<ClientSample> sumByInterval(const std::vector<ClientSample> &samples);
+
 // Where samples go. publish() is called from the client threads, every ~100 ms each.
 class SampleSink
 {

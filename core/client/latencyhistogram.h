@@ -8,6 +8,8 @@ namespace servelab::client {
 // A log-linear histogram of latencies in microseconds, 1 µs … 60 s (larger values are clamped
 // and counted in clamped()). Values below 256 µs are exact; above, each power of two is split
 // into 128 buckets, so any reported value is within 1/128 (< 0.8 %) of a recorded one.
+// The buckets are HdrHistogram's for 2 significant digits and a lowest value of 1, so the counts
+// export as they are (HdrHistogramLog).
 // Written here because Debian 12 packages no HdrHistogram library for C or C++.
 class LatencyHistogram
 {
@@ -37,6 +39,10 @@ public:
     static std::int64_t bucketLowest(int bucket);
     static std::int64_t bucketHighest(int bucket);
     static int bucketCount();
+    std::uint64_t countInBucket(int bucket) const
+    {
+        return m_counts[static_cast<std::size_t>(bucket)];
+    }
 
 private:
     std::vector<std::uint64_t> m_counts;

@@ -265,12 +265,19 @@ private Q_SLOTS:
         for (const auto &t : wrk.value(QStringLiteral("threads")).toArray())
             perThread += t.toObject().value(QStringLiteral("completed")).toInteger();
         QCOMPARE(perThread, wrk.value(QStringLiteral("completed")).toInteger());
-        // The 100 ms time series, as CSV.
+        QVERIFY(wrk.value(QStringLiteral("latency"))
+                    .toObject()
+                    .value(QStringLiteral("hdr"))
+                    .toString()
+                    .startsWith(QStringLiteral("HISTF")));
+        // The 100 ms time series, as CSV, and its latencies as an HdrHistogram interval log.
         const QString series = m_root.filePath(QStringLiteral("series.csv"));
-        load = runCli({QStringLiteral("load"), QStringLiteral("--model"),
-                       QStringLiteral("duration"), QStringLiteral("-d"), QStringLiteral("1"),
-                       QStringLiteral("-c"), QStringLiteral("2"), QStringLiteral("--samples"),
-                       series, serve.url(QStringLiteral("/hello.txt"))});
+        const QString hlog = m_root.filePath(QStringLiteral("series.hlog"));
+        load =
+            runCli({QStringLiteral("load"), QStringLiteral("--model"), QStringLiteral("duration"),
+                    QStringLiteral("-d"), QStringLiteral("1"), QStringLiteral("-c"),
+                    QStringLiteral("2"), QStringLiteral("--samples"), series,
+                    QStringLiteral("--hlog"), hlog, serve.url(QStringLiteral("/hello.txt"))});
         QCOMPARE(load.code, 0);
         QFile csv(series);
         QVERIFY(csv.open(QIODevice::ReadOnly));
@@ -281,6 +288,14 @@ private Q_SLOTS:
         for (const auto &row : rows.mid(1))
             seriesRequests += row.section(u',', 2, 2).toLongLong();
         QVERIFY(seriesRequests > 0);
+        QFile hdr(hlog);
+        QVERIFY(hdr.open(QIODevice::ReadOnly));
+        const QStringList intervals =
+            QString::fromUtf8(hdr.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY(intervals.first().startsWith(QStringLiteral("#[Histogram log format version")));
+        const QStringList histograms = intervals.filter(
+            QRegularExpression(QStringLiteral(R"(^\d+\.\d{3},\d\.\d{3},\d+\.\d{3},HISTF)")));
+        QCOMPARE(histograms.size(), rows.size() - 1); // one per 100 ms row of the CSV
 
         // wrk2's model: the offered rate, both latency distributions, late and missed slots.
         load = runCli({QStringLiteral("load"), QStringLiteral("--model"), QStringLiteral("rate"),
