@@ -11,6 +11,7 @@
 #include "lab/sizelist.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QTextStream>
 
 #include <QUrl>
@@ -78,6 +79,12 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("Requests in flight at once (ab -c); connections (wrk -c)."),
          QStringLiteral("concurrency"), QStringLiteral("1")},
         {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
+        {QStringLiteral("http1.0"),
+         QStringLiteral("Send HTTP/1.0 requests, as ab does (with -k: Connection: keep-alive).")},
+        {QStringLiteral("verify"),
+         QStringLiteral("Compare every 200 body with the file under DIR its path names (the "
+                        "server's root): wrong_content / wrong_length errors."),
+         QStringLiteral("dir")},
         {QStringLiteral("s"),
          QStringLiteral("Seconds to wait for each connect and response (ab -s)."),
          QStringLiteral("seconds"), QStringLiteral("30")},
@@ -188,6 +195,13 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     options.requests = static_cast<std::uint64_t>(requests);
     options.concurrency = static_cast<int>(concurrency);
     options.keepAlive = p.isSet(QStringLiteral("k"));
+    options.http10 = p.isSet(QStringLiteral("http1.0"));
+    options.verifyRoot = p.value(QStringLiteral("verify")).toStdString();
+    if (p.isSet(QStringLiteral("verify")) && !QFileInfo(p.value(QStringLiteral("verify"))).isDir())
+        return cl.usageError(QStringLiteral("--verify wants the directory the server serves; "
+                                            "'%1' is not a directory")
+                                 .arg(p.value(QStringLiteral("verify"))),
+                             err);
     options.timeoutMs = static_cast<int>(timeout * 1000);
     options.deadlineMs = limit * 1000;
 

@@ -1,9 +1,12 @@
 #include "clientconnection.h"
 
 #include "metrics/clock.h"
+#include "requesttarget.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <limits>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
@@ -12,10 +15,10 @@
 namespace servelab::client {
 
 ClientConnection::ClientConnection(int epollFd, const sockaddr_storage &address,
-                                   socklen_t addressLength, const std::string &request,
+                                   socklen_t addressLength, const PreparedRequest &request,
                                    const ClientOptions &options, std::span<char> scratch)
-    : m_epollFd(epollFd), m_address(address), m_addressLength(addressLength),
-      m_defaultRequest(request), m_request(&request), m_options(options), m_scratch(scratch)
+    : m_epollFd(epollFd), m_address(address), m_addressLength(addressLength), m_request(&request),
+      m_options(options), m_scratch(scratch)
 {}
 
 ClientConnection::~ClientConnection()
@@ -37,7 +40,7 @@ ClientConnection::Outcome ClientConnection::failed(ErrorKind kind)
     return {Outcome::Failed, kind};
 }
 
-ClientConnection::Outcome ClientConnection::begin(std::int64_t now, const std::string *request)
+ClientConnection::Outcome ClientConnection::begin(std::int64_t now, const PreparedRequest *request)
 {
     if (request)
         m_request = request; // else the last one again (a retry on a fresh connection)
@@ -74,6 +77,7 @@ void ClientConnection::resetExchange()
     m_head.clear();
     m_parser.reset();
     m_headDone = false;
+    m_chunks = http::ChunkedDecoder(std::numeric_limits<std::uint64_t>::max());
     m_bytesRead = 0;
     m_bodyBytes = 0;
 }
@@ -147,9 +151,9 @@ ClientConnection::Outcome ClientConnection::handleEvent(unsigned events)
 
 ClientConnection::Outcome ClientConnection::send()
 {
-    while (m_sent < m_request->size()) {
-        const ssize_t n =
-            ::send(m_fd, m_request->data() + m_sent, m_request->size() - m_sent, MSG_NOSIGNAL);
+    const std::string &head = m_request->head;
+    while (m_sent < head.size()) {
+        const ssize_t n = ::send(m_fd, head.data() + m_sent, head.size() - m_sent, MSG_NOSIGNAL);
         if (n >= 0) {
             m_sent += static_cast<std::size_t>(n);
             continue;
@@ -199,23 +203,21 @@ ClientConnection::Outcome ClientConnection::receive()
             }
             if (!m_headDone)
                 return failed(ErrorKind::EofBeforeResponse);
-            return consumeBody(0, true);
+            return consumeBody({}, true);
         }
         if (m_bytesRead == 0 && m_options.connectionTimes)
             m_firstByteAt = metrics::monotonicMicros();
         m_bytesRead += static_cast<std::uint64_t>(n);
-        std::size_t bodyPart = static_cast<std::size_t>(n);
+        std::string_view bodyPart(m_scratch.data(), static_cast<std::size_t>(n));
         if (!m_headDone) {
-            m_head.append(m_scratch.data(), static_cast<std::size_t>(n));
+            m_head.append(bodyPart);
             const auto status = m_parser.parse(m_head);
             if (status == ResponseParser::Status::Error)
                 return failed(ErrorKind::ParseError);
             if (status == ResponseParser::Status::NeedMore)
                 continue;
-            if (m_parser.chunked())
-                return failed(ErrorKind::ParseError); // chunked bodies: not read yet (issue 4)
             m_headDone = true;
-            bodyPart = m_head.size() - m_parser.headLength();
+            bodyPart = std::string_view(m_head).substr(m_parser.headLength());
         }
         const Outcome outcome = consumeBody(bodyPart, false);
         if (outcome.type != Outcome::Pending)
@@ -227,10 +229,14 @@ ClientConnection::Outcome ClientConnection::receive()
     }
 }
 
-ClientConnection::Outcome ClientConnection::consumeBody(std::size_t bytes, bool eof)
+ClientConnection::Outcome ClientConnection::consumeBody(std::string_view bytes, bool eof)
 {
-    m_bodyBytes += bytes;
     const bool noBody = m_parser.bodyless();
+    if (m_parser.chunked() && !noBody)
+        return consumeChunked(bytes, eof);
+    if (!bodyMatches(bytes))
+        return failed(ErrorKind::WrongContent);
+    m_bodyBytes += bytes.size();
     const auto length = noBody ? std::optional<std::uint64_t>(0) : m_parser.contentLength();
     if (length) {
         if (m_bodyBytes > *length)
@@ -246,15 +252,56 @@ ClientConnection::Outcome ClientConnection::consumeBody(std::size_t bytes, bool 
     return complete();
 }
 
+// A chunked body (RFC 9112 §7.1): the data runs are the body; the framing around them is
+// checked, and a connection that ends inside it cut the body short.
+ClientConnection::Outcome ClientConnection::consumeChunked(std::string_view bytes, bool eof)
+{
+    while (!bytes.empty()) {
+        std::size_t used = 0;
+        std::string_view data;
+        const auto status = m_chunks.feed(bytes, &used, &data);
+        if (!bodyMatches(data))
+            return failed(ErrorKind::WrongContent);
+        m_bodyBytes += data.size();
+        bytes.remove_prefix(used);
+        if (status == http::ChunkedDecoder::Status::Error)
+            return failed(ErrorKind::ParseError);
+        if (status == http::ChunkedDecoder::Status::Done) {
+            // One request at a time: bytes after the answer are not an answer to anything.
+            if (!bytes.empty())
+                return failed(ErrorKind::ParseError);
+            return complete();
+        }
+    }
+    return eof ? failed(ErrorKind::WrongLength) : Outcome{};
+}
+
+// Whether `data`, the body's next bytes, are the expected ones (always, when nothing is
+// expected). Bytes beyond the expected body are left to the length check.
+bool ClientConnection::bodyMatches(std::string_view data) const
+{
+    if (!m_request->expectedBody || data.empty() || m_parser.status() != 200)
+        return true;
+    const std::string_view expected = *m_request->expectedBody;
+    if (m_bodyBytes >= expected.size())
+        return true;
+    const std::size_t n = std::min<std::size_t>(data.size(), expected.size() - m_bodyBytes);
+    return std::memcmp(data.data(), expected.data() + m_bodyBytes, n) == 0;
+}
+
 ClientConnection::Outcome ClientConnection::complete()
 {
     const bool keep = m_fd >= 0 && m_options.keepAlive && m_parser.keepAlive() &&
-                      (m_parser.contentLength() || m_parser.bodyless());
+                      (m_parser.contentLength() || m_parser.chunked() || m_parser.bodyless());
     if (!keep)
         close();
     m_state = State::Idle;
-    if (m_options.expectedBodyLength && m_options.mix.empty() && m_parser.status() == 200 &&
-        m_bodyBytes != *m_options.expectedBodyLength)
+    std::optional<std::uint64_t> expected;
+    if (m_request->expectedBody)
+        expected = m_request->expectedBody->size();
+    else if (m_options.mix.empty())
+        expected = m_options.expectedBodyLength;
+    if (expected && m_parser.status() == 200 && m_bodyBytes != *expected)
         return {Outcome::Failed, ErrorKind::WrongLength};
     if (m_parser.status() >= 500)
         return {Outcome::Failed, ErrorKind::Status5xx};

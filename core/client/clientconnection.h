@@ -2,18 +2,24 @@
 
 #include "clientoptions.h"
 #include "errorkind.h"
+#include "http/chunkeddecoder.h"
 #include "responseparser.h"
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <sys/socket.h>
 
 namespace servelab::client {
 
+struct PreparedRequest;
+
 // One client socket and the request on it: connect (non-blocking), send, receive and frame the
-// response. The load model owns the epoll set and decides what to do with each outcome.
-// Bodies are counted, not kept: they are read through the thread's scratch buffer.
+// response (Content-Length, chunked, or to the end of the connection). The load model owns the
+// epoll set and decides what to do with each outcome. Bodies are counted, not kept: they are
+// read through the thread's scratch buffer, and compared with the expected bytes when the
+// request has them.
 class ClientConnection
 {
 public:
@@ -30,17 +36,17 @@ public:
     };
 
     ClientConnection(int epollFd, const sockaddr_storage &address, socklen_t addressLength,
-                     const std::string &request, const ClientOptions &options,
+                     const PreparedRequest &request, const ClientOptions &options,
                      std::span<char> scratch);
     ClientConnection(const ClientConnection &) = delete;
     ClientConnection &operator=(const ClientConnection &) = delete;
     ~ClientConnection();
 
-    // Starts a request at `now` (µs), on the open connection if there is one; `request` (a
-    // whole request head) replaces the one sent last (null: send that one again). When a
+    // Starts a request at `now` (µs), on the open connection if there is one; `request`
+    // replaces the one sent last (null: send that one again). When a
     // kept-alive connection turns out closed by the server, the request goes on a new one:
     // the outcome is never Retry.
-    Outcome begin(std::int64_t now, const std::string *request = nullptr);
+    Outcome begin(std::int64_t now, const PreparedRequest *request = nullptr);
     Outcome onEvent(unsigned events);
     void close();
 
@@ -55,7 +61,7 @@ public:
     std::int64_t firstByteAt() const { return m_firstByteAt; }
     int status() const { return m_parser.status(); }
     std::uint64_t bytesRead() const { return m_bytesRead; }
-    std::uint64_t bodyBytes() const { return m_bodyBytes; }
+    std::uint64_t bodyBytes() const { return m_bodyBytes; } // decoded, for a chunked body
     // Whether the connection can carry the next request (both sides agreed to keep it).
     bool reusable() const { return m_fd >= 0 && m_state == State::Idle; }
     std::uint64_t connectsMade() const { return m_connects; }
@@ -77,15 +83,16 @@ private:
     void resetExchange();
     Outcome send();
     Outcome receive();
-    Outcome consumeBody(std::size_t bytes, bool eof);
+    Outcome consumeBody(std::string_view bytes, bool eof);
+    Outcome consumeChunked(std::string_view bytes, bool eof);
+    bool bodyMatches(std::string_view data) const;
     Outcome complete();
     Outcome failed(ErrorKind kind);
 
     int m_epollFd;
     const sockaddr_storage &m_address;
     socklen_t m_addressLength;
-    const std::string &m_defaultRequest;
-    const std::string *m_request;
+    const PreparedRequest *m_request;
     const ClientOptions &m_options;
     std::span<char> m_scratch; // shared by the connections of one thread
     int m_fd = -1;
@@ -97,6 +104,7 @@ private:
     std::string m_head;
     ResponseParser m_parser;
     bool m_headDone = false;
+    http::ChunkedDecoder m_chunks;
     std::int64_t m_startedAt = 0;
     std::int64_t m_connectedAt = 0;
     std::int64_t m_sentAt = 0;

@@ -8,7 +8,7 @@ ClientHabits::ClientHabits(const ClientOptions &options, const RequestTarget &ta
     : m_options(options), m_target(target), m_random(0x5e7e1ab0 + std::uint64_t(thread))
 {}
 
-const std::string *ClientHabits::nextRequest()
+const PreparedRequest *ClientHabits::nextRequest()
 {
     return m_target.mixRequests.empty() ? nullptr : &m_target.pick(m_random);
 }

@@ -18,8 +18,8 @@ class ClientHabits
 public:
     ClientHabits(const ClientOptions &options, const RequestTarget &target, int thread);
 
-    // The request head for the next request; null when there is no mix (the usual one).
-    const std::string *nextRequest();
+    // The next request; null when there is no mix (the usual one again).
+    const PreparedRequest *nextRequest();
     // After a response: whether the client closes this connection now.
     bool closeNow(const ClientConnection &connection);
     bool thinks() const { return m_options.keepAliveThink.kind != ThinkTime::Kind::None; }

@@ -29,6 +29,7 @@ struct ClientOptions
     std::uint64_t requests = 1;  // ab -n
     int concurrency = 1;         // ab -c
     bool keepAlive = false;      // ab -k
+    bool http10 = false;         // send HTTP/1.0 requests, as ab does (keep-alive then asked for)
     int timeoutMs = 30000;       // connect, and each request once sent (ab -s)
     std::int64_t deadlineMs = 0; // the whole run stops here; 0: no deadline (ab -t)
     // Bytes per recv(). ab reads 8 KiB at a time and is then the bottleneck for large files on
@@ -36,6 +37,10 @@ struct ClientOptions
     std::size_t readBufferBytes = 256 * 1024;
     // ab's "Length" check, done right: a body of another size is a wrong_length error.
     std::optional<std::uint64_t> expectedBodyLength;
+    // Every 200 answer's body is compared with the file its path names under this directory
+    // (the one the server serves): other bytes are wrong_content, another size wrong_length.
+    // Works with a mix. Empty: bodies are counted, not compared.
+    std::string verifyRoot;
     // ab's "Connection Times" (connect, processing, waiting): two more clock readings per
     // request, so only the closed model asks for them.
     bool connectionTimes = false;

@@ -37,7 +37,7 @@ std::string_view errorKindText(ErrorKind kind)
     case ErrorKind::WriteError: return "request could not be sent";
     case ErrorKind::Status4xx: return "4xx status";
     case ErrorKind::Status5xx: return "5xx status";
-    case ErrorKind::WrongLength: return "body length differs from Content-Length";
+    case ErrorKind::WrongLength: return "body length differs from its framing or the expected size";
     case ErrorKind::WrongContent: return "body differs from the expected bytes";
     case ErrorKind::AbortedAtDeadline: return "aborted at the deadline";
     }

@@ -12,9 +12,12 @@ constexpr int maxSizeDigits = 15;     // 15 hex digits stay below 2^60: no overf
 
 } // namespace
 
-ChunkedDecoder::Status ChunkedDecoder::feed(std::string_view in, std::size_t *used)
+ChunkedDecoder::Status ChunkedDecoder::feed(std::string_view in, std::size_t *used,
+                                            std::string_view *data)
 {
     std::size_t i = 0;
+    if (data)
+        *data = {};
     auto finish = [&](Status status) {
         *used = i;
         return status;
@@ -59,10 +62,15 @@ ChunkedDecoder::Status ChunkedDecoder::feed(std::string_view in, std::size_t *us
         case State::Data: {
             const auto n =
                 static_cast<std::size_t>(std::min<std::uint64_t>(m_chunk, in.size() - i));
+            const std::size_t from = i;
             i += n;
             m_chunk -= n;
             if (m_chunk == 0)
                 m_state = State::DataCr;
+            if (data) {
+                *data = in.substr(from, n);
+                return finish(Status::NeedMore);
+            }
             break;
         }
         case State::DataCr:

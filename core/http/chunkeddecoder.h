@@ -6,8 +6,9 @@
 
 namespace servelab::http {
 
-// Finds the end of a chunked request body (RFC 9112 §7.1) so it can be drained: sizes,
-// extensions, data, the last chunk and any trailer section. The data itself is discarded.
+// Finds the end of a chunked body (RFC 9112 §7.1): sizes, extensions, data, the last chunk and
+// any trailer section. The server drains request bodies with it; the load client reads
+// responses with it and looks at the data.
 class ChunkedDecoder
 {
 public:
@@ -21,7 +22,9 @@ public:
     explicit ChunkedDecoder(std::uint64_t maxBody = 1 << 20) : m_maxBody(maxBody) {}
 
     // Consumes bytes from `in`; *used tells how many. Done: the body ended within them.
-    Status feed(std::string_view in, std::size_t *used);
+    // With `data`, it also stops after each run of chunk data and points *data at it (empty
+    // when a call ends otherwise); NeedMore with bytes left over then means: call again.
+    Status feed(std::string_view in, std::size_t *used, std::string_view *data = nullptr);
     std::uint64_t bodyBytes() const { return m_body; }
     bool tooLarge() const { return m_tooLarge; }
 

@@ -182,6 +182,10 @@ private Q_SLOTS:
                            QStringLiteral("4"),        QStringLiteral("-c"),
                            QStringLiteral("2"),        QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("--threads 4");
+        QTest::newRow("verify without a directory")
+            << QStringList{QStringLiteral("load"), QStringLiteral("--verify"),
+                           QStringLiteral("/nonexistent/root"), QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("'/nonexistent/root' is not a directory");
         QTest::newRow("bad sizes")
             << QStringList{QStringLiteral("sweep"), QStringLiteral("--sizes"),
                            QStringLiteral("4K,lots")}
@@ -227,6 +231,7 @@ private Q_SLOTS:
         QVERIFY(load.out.contains(QStringLiteral("\nProcessing: ")));
 
         load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("10"),
+                       QStringLiteral("--http1.0"), QStringLiteral("--verify"), m_root.path(),
                        QStringLiteral("--json"), serve.url(QStringLiteral("/hello.txt"))});
         QCOMPARE(load.code, 0);
         const auto json = QJsonDocument::fromJson(load.out.toUtf8()).object();

@@ -5,6 +5,7 @@
 #include "server/server.h"
 #include "server/serveroptions.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,10 +24,12 @@ namespace {
 
 // A server that misbehaves on purpose: for each connection it reads the request head, then
 // writes `reply` and closes (or, with an empty reply, holds the connection until stopped).
+// With `reset`, it closes with a TCP reset instead of a FIN.
 class ScriptedServer
 {
 public:
-    explicit ScriptedServer(QByteArray reply) : m_reply(std::move(reply))
+    explicit ScriptedServer(QByteArray reply, bool reset = false)
+        : m_reply(std::move(reply)), m_reset(reset)
     {
         m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_in address{};
@@ -71,6 +74,10 @@ private:
                 continue;
             }
             ::send(c, m_reply.data(), m_reply.size(), MSG_NOSIGNAL);
+            if (m_reset) {
+                const linger abort{1, 0};
+                setsockopt(c, SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
+            }
             ::close(c);
         }
         for (int c : held)
@@ -78,6 +85,7 @@ private:
     }
 
     QByteArray m_reply;
+    bool m_reset = false;
     int m_fd = -1;
     quint16 m_port = 0;
     std::atomic<bool> m_stop{false};
@@ -150,20 +158,32 @@ private Q_SLOTS:
         QTest::addColumn<quint64>("size");
         QTest::addColumn<int>("concurrency");
         QTest::addColumn<bool>("keepAlive");
-        QTest::newRow("4K c1") << quint64(4096) << 1 << false;
-        QTest::newRow("4K c8 -k") << quint64(4096) << 8 << true;
-        QTest::newRow("1M c4") << quint64(1 << 20) << 4 << false;
-        QTest::newRow("1M c2 -k") << quint64(1 << 20) << 2 << true;
+        QTest::addColumn<bool>("http10");
+        QTest::addColumn<bool>("verify");
+        QTest::newRow("4K c1") << quint64(4096) << 1 << false << false << false;
+        QTest::newRow("4K c8 -k") << quint64(4096) << 8 << true << false << false;
+        QTest::newRow("1M c4") << quint64(1 << 20) << 4 << false << false << false;
+        QTest::newRow("1M c2 -k") << quint64(1 << 20) << 2 << true << false << false;
+        // ab's own requests: HTTP/1.0, keep-alive asked for with -k.
+        QTest::newRow("4K c1 HTTP/1.0") << quint64(4096) << 1 << false << true << false;
+        QTest::newRow("4K c4 -k HTTP/1.0") << quint64(4096) << 4 << true << true << false;
+        QTest::newRow("1M c2 -k verify") << quint64(1 << 20) << 2 << true << false << true;
+        QTest::newRow("4K c1 HTTP/1.0 verify") << quint64(4096) << 1 << false << true << true;
     }
     void countsLikeAb()
     {
         QFETCH(quint64, size);
         QFETCH(int, concurrency);
         QFETCH(bool, keepAlive);
+        QFETCH(bool, http10);
+        QFETCH(bool, verify);
         auto o = optionsFor(size);
         o.requests = 64;
         o.concurrency = concurrency;
         o.keepAlive = keepAlive;
+        o.http10 = http10;
+        if (verify)
+            o.verifyRoot = m_root.path().toStdString();
         const auto before = m_server->stats();
         client::ClosedClient c(o);
         const auto r = c.run();
@@ -232,6 +252,16 @@ private Q_SLOTS:
                              << int(ErrorKind::Status5xx);
         QTest::newRow("head cut") << QByteArray("HTTP/1.1 200 OK\r\nContent-Le")
                                   << int(ErrorKind::EofBeforeResponse);
+        QTest::newRow("chunked cut")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nabc")
+            << int(ErrorKind::WrongLength);
+        QTest::newRow("chunked garbage")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+            << int(ErrorKind::ParseError);
+        QTest::newRow("chunked then more")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                          "1\r\na\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n")
+            << int(ErrorKind::ParseError);
     }
     void misbehavingServers()
     {
@@ -248,6 +278,88 @@ private Q_SLOTS:
         QCOMPARE(r.ok, 0u);
         QCOMPARE(r.errorCount(static_cast<ErrorKind>(kind)), 2u);
         QVERIFY(metrics::monotonicMicros() - started < 3'000'000);
+    }
+
+    // A server that resets the connection in the middle of a body: reset, not a short body.
+    void resetMidBody()
+    {
+        QByteArray reply("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n");
+        reply.append(QByteArray(2000, 'x'));
+        ScriptedServer server(reply, true);
+        client::ClientOptions o;
+        o.port = server.port();
+        o.requests = 3;
+        o.timeoutMs = 2000;
+        const auto r = client::ClosedClient(o).run();
+        QCOMPARE(r.completed, 3u);
+        QCOMPARE(r.errorCount(ErrorKind::Reset), 3u);
+    }
+
+    // Chunked answers are read to their last chunk and checked like any other body.
+    void chunkedBodiesAreReadAndVerified_data()
+    {
+        QTest::addColumn<QByteArray>("body"); // the chunked body the server sends
+        QTest::addColumn<int>("kind");        // -1: ok
+        QTest::newRow("right") << QByteArray("3\r\nhel\r\n2;x=y\r\nlo\r\n0\r\n\r\n") << -1;
+        QTest::newRow("trailer") << QByteArray("5\r\nhello\r\n0\r\nX-Sum: 1\r\n\r\n") << -1;
+        QTest::newRow("one byte off")
+            << QByteArray("3\r\nhel\r\n2\r\nlp\r\n0\r\n\r\n") << int(ErrorKind::WrongContent);
+        QTest::newRow("too short")
+            << QByteArray("4\r\nhell\r\n0\r\n\r\n") << int(ErrorKind::WrongLength);
+        QTest::newRow("too long") << QByteArray("6\r\nhello!\r\n0\r\n\r\n")
+                                  << int(ErrorKind::WrongLength);
+    }
+    void chunkedBodiesAreReadAndVerified()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(int, kind);
+        QTemporaryDir root;
+        QFile file(root.filePath(QStringLiteral("x.txt")));
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write("hello") == 5);
+        file.close();
+        ScriptedServer server("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + body);
+        client::ClientOptions o;
+        o.port = server.port();
+        o.path = "/x.txt";
+        o.requests = 2;
+        o.verifyRoot = root.path().toStdString();
+        const auto r = client::ClosedClient(o).run();
+        QVERIFY2(r.fatalError.empty(), r.fatalError.c_str());
+        QCOMPARE(r.completed, 2u);
+        if (kind < 0) {
+            QCOMPARE(r.ok, 2u);
+            QCOMPARE(r.bodyBytes, 10u); // the data, not the framing
+        } else {
+            QCOMPARE(r.errorCount(static_cast<ErrorKind>(kind)), 2u);
+        }
+    }
+
+    // --verify against the built-in server: a root whose copy of the file differs in one byte
+    // near its end makes every answer wrong_content; a path with no file there is refused.
+    void verificationCatchesOneByte()
+    {
+        const QString name = lab::DocRootGenerator::fileNameFor(1 << 20);
+        QTemporaryDir other;
+        QFile original(m_root.filePath(name));
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QByteArray bytes = original.readAll();
+        bytes[bytes.size() - 10] = char(bytes[bytes.size() - 10] ^ 1);
+        QFile copy(other.filePath(name));
+        QVERIFY(copy.open(QIODevice::WriteOnly) && copy.write(bytes) == bytes.size());
+        copy.close();
+        auto o = optionsFor(1 << 20);
+        o.requests = 4;
+        o.concurrency = 2;
+        o.keepAlive = true;
+        o.verifyRoot = other.path().toStdString();
+        auto r = client::ClosedClient(o).run();
+        QCOMPARE(r.errorCount(ErrorKind::WrongContent), 4u);
+        QCOMPARE(r.ok, 0u);
+
+        o.path = "/not-there.bin";
+        r = client::ClosedClient(o).run();
+        QVERIFY(r.fatalError.find("cannot verify /not-there.bin") != std::string::npos);
+        QCOMPARE(r.completed, 0u);
     }
 
     void stopFromAnotherThreadIsPrompt()

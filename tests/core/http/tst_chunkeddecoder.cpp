@@ -55,6 +55,7 @@ private slots:
     void byteAtATime();
     void splitAnywhere_data() { feed_data(); }
     void splitAnywhere();
+    void dataIsHandedOver();
 };
 
 void TestChunkedDecoder::feed_data()
@@ -229,6 +230,37 @@ void TestChunkedDecoder::splitAnywhere()
                  qPrintable(QStringLiteral("split at %1").arg(at)));
         QCOMPARE(quint64(split.bodyBytes()), quint64(whole.bodyBytes()));
         QCOMPARE(split.tooLarge(), whole.tooLarge());
+    }
+}
+
+// The load client looks at response bodies: with a data pointer the decoder hands over each run
+// of chunk data, however the bytes arrive, and nothing of the framing.
+void TestChunkedDecoder::dataIsHandedOver()
+{
+    const QByteArray body("4\r\nWiki\r\n6;name=value\r\npedia \r\nE\r\nin \r\n\r\nchunks."
+                          "\r\n0\r\nTrailer: x\r\n\r\nNEXT");
+    const QByteArray decoded("Wikipedia in \r\n\r\nchunks.");
+    for (qsizetype step = 1; step <= body.size(); ++step) {
+        ChunkedDecoder decoder(defaultMax);
+        QByteArray data;
+        Status status = Status::NeedMore;
+        qsizetype at = 0;
+        while (status == Status::NeedMore && at < body.size()) {
+            std::string_view in = view(body).substr(at, step);
+            while (!in.empty()) {
+                std::size_t used = 0;
+                std::string_view piece;
+                status = decoder.feed(in, &used, &piece);
+                data.append(piece.data(), qsizetype(piece.size()));
+                in.remove_prefix(used);
+                at += qsizetype(used);
+                if (status != Status::NeedMore)
+                    break;
+            }
+        }
+        QVERIFY2(status == Status::Done, qPrintable(QStringLiteral("step %1").arg(step)));
+        QCOMPARE(data, decoded);
+        QCOMPARE(body.mid(at), QByteArray("NEXT")); // the next message's bytes are left alone
     }
 }
 
