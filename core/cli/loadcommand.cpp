@@ -79,6 +79,9 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("Requests in flight at once (ab -c); connections (wrk -c)."),
          QStringLiteral("concurrency"), QStringLiteral("1")},
         {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
+        {QStringLiteral("ab-reads"),
+         QStringLiteral("Read as ab does: 8 KiB per recv() (unless --read-buffer), one recv() per "
+                        "wake-up. Reproduces ab's figures where ab is the bottleneck.")},
         {QStringLiteral("http1.0"),
          QStringLiteral("Send HTTP/1.0 requests, as ab does (with -k: Connection: keep-alive).")},
         {QStringLiteral("verify"),
@@ -192,6 +195,9 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
                                  .arg(p.value(QStringLiteral("read-buffer"))),
                              err);
     options.readBufferBytes = static_cast<std::size_t>(readBuffer);
+    options.abReads = p.isSet(QStringLiteral("ab-reads"));
+    if (options.abReads && !p.isSet(QStringLiteral("read-buffer")))
+        options.readBufferBytes = 8 * 1024;
     options.requests = static_cast<std::uint64_t>(requests);
     options.concurrency = static_cast<int>(concurrency);
     options.keepAlive = p.isSet(QStringLiteral("k"));

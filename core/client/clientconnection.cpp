@@ -93,8 +93,9 @@ ClientConnection::Outcome ClientConnection::connect()
     const int one = 1;
     setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     epoll_event event{};
-    event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | (m_options.abReads ? 0u : EPOLLET);
     event.data.ptr = this;
+    m_watchingOut = true;
     if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd, &event) != 0)
         return failed(errno == ENOMEM ? ErrorKind::FdExhausted : ErrorKind::ConnectError);
     if (::connect(m_fd, reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) == 0) {
@@ -160,8 +161,10 @@ ClientConnection::Outcome ClientConnection::send()
         }
         if (errno == EINTR)
             continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK)
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            watchWritable(true);
             return {};
+        }
         // A kept-alive connection the server has just closed: not the server's failure.
         if (m_reused && (errno == EPIPE || errno == ECONNRESET)) {
             close();
@@ -170,12 +173,26 @@ ClientConnection::Outcome ClientConnection::send()
         return failed(errno == ECONNRESET ? ErrorKind::Reset : ErrorKind::WriteError);
     }
     m_state = State::Receiving;
+    watchWritable(false);
     if (m_options.connectionTimes)
         m_sentAt = metrics::monotonicMicros();
     // Edge-triggered: a response that came while we were still sending (an early 414, say)
     // raised an EPOLLIN we have seen already, so look now. Otherwise its edge is still to
     // come: a recv() now would only say EAGAIN (one syscall per request saved).
     return m_readable ? receive() : Outcome{};
+}
+
+// Level-triggered (ab's reads), a writable socket would wake every wait: EPOLLOUT is asked for
+// only while there is something left to send. Edge-triggered, it costs nothing and stays.
+void ClientConnection::watchWritable(bool out)
+{
+    if (!m_options.abReads || m_watchingOut == out)
+        return;
+    epoll_event event{};
+    event.events = EPOLLIN | EPOLLRDHUP | (out ? EPOLLOUT : 0u);
+    event.data.ptr = this;
+    epoll_ctl(m_epollFd, EPOLL_CTL_MOD, m_fd, &event);
+    m_watchingOut = out;
 }
 
 ClientConnection::Outcome ClientConnection::receive()
@@ -214,13 +231,16 @@ ClientConnection::Outcome ClientConnection::receive()
             const auto status = m_parser.parse(m_head);
             if (status == ResponseParser::Status::Error)
                 return failed(ErrorKind::ParseError);
-            if (status == ResponseParser::Status::NeedMore)
+            if (status == ResponseParser::Status::NeedMore) {
+                if (m_options.abReads)
+                    return {}; // one recv() per wake-up
                 continue;
+            }
             m_headDone = true;
             bodyPart = std::string_view(m_head).substr(m_parser.headLength());
         }
         const Outcome outcome = consumeBody(bodyPart, false);
-        if (outcome.type != Outcome::Pending)
+        if (outcome.type != Outcome::Pending || m_options.abReads)
             return outcome;
         // A short read emptied the socket; the next bytes raise a new edge (saves the EAGAIN).
         // Not after a hang-up: the EOF's edge is this one, so read on to it.

@@ -83,6 +83,7 @@ private:
     void resetExchange();
     Outcome send();
     Outcome receive();
+    void watchWritable(bool out);
     Outcome consumeBody(std::string_view bytes, bool eof);
     Outcome consumeChunked(std::string_view bytes, bool eof);
     bool bodyMatches(std::string_view data) const;
@@ -98,8 +99,9 @@ private:
     int m_fd = -1;
     State m_state = State::Idle;
     bool m_reused = false;
-    bool m_hangUp = false;   // the event being handled reported the peer's FIN or an error
-    bool m_readable = false; // an event since begin() said there is something to read
+    bool m_watchingOut = false; // EPOLLOUT in the interest set (level-triggered reads only)
+    bool m_hangUp = false;      // the event being handled reported the peer's FIN or an error
+    bool m_readable = false;    // an event since begin() said there is something to read
     std::size_t m_sent = 0;
     std::string m_head;
     ResponseParser m_parser;
