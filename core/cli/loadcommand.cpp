@@ -287,13 +287,8 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         err << "servelab-cli load: " << why << '\n';
         return exitFailure;
     }
-    if (result.ok == 0) {
-        const auto kind = result.dominantError();
-        err << "servelab-cli load: no request succeeded: " << result.errorCount(kind) << " of "
-            << result.completed << " failed with " << QString::fromUtf8(client::errorKindText(kind))
-            << " (" << urls.first() << ")\n";
-        return exitFailure;
-    }
+    // The report comes whatever happened (its errors by kind are the breakdown); a run where no
+    // request succeeded then says why on stderr and exits 1.
     if (p.isSet(QStringLiteral("json")))
         out << formatJsonReport(options, result, model, perThread, rate ? &rateRun : nullptr,
                                 ramp ? &rampRun : nullptr);
@@ -306,6 +301,13 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     else
         out << formatAbReport(options, result);
     out.flush();
+    if (result.ok == 0) {
+        const auto kind = result.dominantError();
+        err << "servelab-cli load: no request succeeded: " << result.errorCount(kind) << " of "
+            << result.completed << " failed with " << QString::fromUtf8(client::errorKindText(kind))
+            << " (" << urls.first() << ")\n";
+        return exitFailure;
+    }
     return exitOk;
 }
 

@@ -6,6 +6,7 @@
 #include "responseparser.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,6 +34,11 @@ public:
             Retry // internal: the server had closed the kept-alive connection; a new one is made
         } type = Pending;
         ErrorKind error = ErrorKind::ParseError; // when Failed
+        // The error for LoadResult::countRequest(): none when Completed.
+        std::optional<ErrorKind> failure() const
+        {
+            return type == Completed ? std::nullopt : std::optional<ErrorKind>(error);
+        }
     };
 
     ClientConnection(int epollFd, const sockaddr_storage &address, socklen_t addressLength,

@@ -56,21 +56,11 @@ LoadResult LoadLoop::run(const StopSignal &stop) const
 
     // One clock reading per response serves its latency and the start of the next request.
     auto record = [&](ClientConnection &c, const ClientConnection::Outcome &o, std::int64_t now) {
-        ++result.completed;
-        result.bytesRead += c.bytesRead();
-        result.bodyBytes += c.bodyBytes();
-        if (o.type == ClientConnection::Outcome::Completed) {
-            ++result.ok;
-            result.latency.record(now - c.startedAt());
-            if (options.connectionTimes) {
-                result.connectTimes.record(c.connectedAt() - c.startedAt());
-                result.processingTimes.record(now - c.connectedAt());
-                result.waitingTimes.record(c.firstByteAt() - c.sentAt());
-            }
-        } else {
-            result.countError(o.error);
-            if (o.error == ErrorKind::Status4xx || o.error == ErrorKind::Status5xx)
-                result.latency.record(now - c.startedAt());
+        result.countRequest(o.failure(), c.bytesRead(), c.bodyBytes(), now - c.startedAt());
+        if (options.connectionTimes && o.type == ClientConnection::Outcome::Completed) {
+            result.connectTimes.record(c.connectedAt() - c.startedAt());
+            result.processingTimes.record(now - c.connectedAt());
+            result.waitingTimes.record(c.firstByteAt() - c.sentAt());
         }
     };
     // Keeps a slot busy while the budget allows: a request that fails at once frees it again.

@@ -12,6 +12,23 @@ std::uint64_t LoadResult::failed() const
     return total;
 }
 
+bool LoadResult::countRequest(std::optional<ErrorKind> error, std::uint64_t read,
+                              std::uint64_t body, std::int64_t latencyMicros)
+{
+    ++completed;
+    bytesRead += read;
+    bodyBytes += body;
+    if (error)
+        countError(*error);
+    else
+        ++ok;
+    const bool answered =
+        !error || *error == ErrorKind::Status4xx || *error == ErrorKind::Status5xx;
+    if (answered)
+        latency.record(latencyMicros);
+    return answered;
+}
+
 double LoadResult::requestsPerSecond() const
 {
     return elapsedMicros > 0 ? static_cast<double>(completed) / elapsedSeconds() : 0.0;

@@ -4,6 +4,7 @@
 #include "latencyhistogram.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace servelab::client {
@@ -36,6 +37,10 @@ struct LoadResult
         return errors[static_cast<std::size_t>(kind)];
     }
     void countError(ErrorKind kind) { ++errors[static_cast<std::size_t>(kind)]; }
+    // A request ended, without an error or with one: counts it and its bytes, and records its
+    // latency when the server answered (ok, 4xx or 5xx). Returns whether it did.
+    bool countRequest(std::optional<ErrorKind> error, std::uint64_t bytesRead,
+                      std::uint64_t bodyBytes, std::int64_t latencyMicros);
     double elapsedSeconds() const { return static_cast<double>(elapsedMicros) / 1e6; }
     double requestsPerSecond() const;
     // ab's "Transfer rate": every byte read, in KiB (1024 bytes), over the whole run.

@@ -43,21 +43,12 @@ public:
         m_previous[&s].end = now;
         const double wait = m_think.sampleMicros(m_random);
         s.due = m_think.cycle ? std::max(double(now), double(s.sentAt) + wait) : double(now) + wait;
+        all.countRequest(o.failure(), c.bytesRead(), c.bodyBytes(), now - s.sentAt);
         if (s.sentAt < m_steadyStart || now > m_steadyEnd) {
             ++outside;
             return;
         }
-        ++steady.completed;
-        steady.bytesRead += c.bytesRead();
-        steady.bodyBytes += c.bodyBytes();
-        if (o.type == ClientConnection::Outcome::Completed) {
-            ++steady.ok;
-            steady.latency.record(now - s.sentAt);
-        } else {
-            steady.countError(o.error);
-            if (o.error == ErrorKind::Status4xx || o.error == ErrorKind::Status5xx)
-                steady.latency.record(now - s.sentAt);
-        }
+        steady.countRequest(o.failure(), c.bytesRead(), c.bodyBytes(), now - s.sentAt);
     }
     void onCutOff(ScheduledSlot &, bool inFlight) override
     {
@@ -66,8 +57,11 @@ public:
     }
 
     LoadResult &counted() override { return steady; }
+    // The live samples show the ramps too: a chart of the run starts at its start.
+    const LoadResult &sampled() override { return all; }
 
     LoadResult steady;
+    LoadResult all; // every request, in or out of the steady state
     std::uint64_t outside = 0;
     double thinkMicros = 0;
     std::uint64_t thinkSamples = 0;

@@ -35,19 +35,10 @@ public:
     void onEnd(ScheduledSlot &s, const ClientConnection::Outcome &o, std::int64_t now) override
     {
         const ClientConnection &c = *s.connection;
-        ++result.completed;
-        result.bytesRead += c.bytesRead();
-        result.bodyBytes += c.bodyBytes();
-        const bool answered = o.type == ClientConnection::Outcome::Completed ||
-                              o.error == ErrorKind::Status4xx || o.error == ErrorKind::Status5xx;
-        if (o.type == ClientConnection::Outcome::Completed)
-            ++result.ok;
-        else
-            result.countError(o.error);
-        if (answered) {
-            result.latency.record(now - std::llround(s.due)); // from the intended send time
+        // Latency from the intended send time (corrected), and from the actual one.
+        if (result.countRequest(o.failure(), c.bytesRead(), c.bodyBytes(),
+                                now - std::llround(s.due)))
             uncorrected.record(now - s.sentAt);
-        }
         s.due += m_interval; // the next request's slot, whenever this one ended
     }
     void onCutOff(ScheduledSlot &s, bool inFlight) override

@@ -95,7 +95,7 @@ void ScheduledLoop::run(SchedulePolicy &policy, const StopSignal &stop) const
         // Timeouts are seconds long: a scan every 100 ms is precise enough.
         const std::int64_t after = monotonicMicros();
         if (sampler.due(after))
-            sampler.publish(policy.counted(), openConnections(), after);
+            sampler.publish(policy.sampled(), openConnections(), after);
         if (after >= nextTimeoutScan) {
             nextTimeoutScan = after + 100'000;
             for (auto &s : slots) {
@@ -117,7 +117,7 @@ void ScheduledLoop::run(SchedulePolicy &policy, const StopSignal &stop) const
     }
     const std::int64_t finished = monotonicMicros();
     policy.counted().elapsedMicros = finished - start;
-    sampler.publish(policy.counted(), 0, finished);
+    sampler.publish(policy.sampled(), 0, finished);
     ::close(epollFd);
 }
 

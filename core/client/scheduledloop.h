@@ -35,9 +35,12 @@ public:
                        std::int64_t now) = 0;
     // The run ended: `inFlight` tells whether the slot's request was cut off.
     virtual void onCutOff(ScheduledSlot &slot, bool inFlight) = 0;
-    // What the model counts (the source of the live samples); the loop adds the connects made,
-    // the time it ran and, if it could not start, why.
+    // What the model counts; the loop adds the connects made, the time it ran and, if it could
+    // not start, why.
     virtual LoadResult &counted() = 0;
+    // The source of the live samples: what is counted, unless the model counts only part of
+    // the run (ramp: the steady state).
+    virtual const LoadResult &sampled() { return counted(); }
 };
 
 // One thread's loop for models where requests go out at scheduled times (rate: a fixed

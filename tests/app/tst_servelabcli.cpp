@@ -210,6 +210,10 @@ private Q_SLOTS:
         QCOMPARE(run.code, 1);
         QVERIFY2(run.err.contains(QStringLiteral("connection refused")), qPrintable(run.err));
         QCOMPARE(run.err.count(u'\n'), 1);
+        // The partial results still come, with the error breakdown.
+        QVERIFY2(run.out.contains(QStringLiteral("Complete requests:      5\n")),
+                 qPrintable(run.out));
+        QVERIFY(run.out.contains(QStringLiteral("         5 connection refused\n")));
     }
 
     void serveLoadAndPortInUse()

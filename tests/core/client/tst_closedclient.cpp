@@ -11,8 +11,10 @@
 
 #include <arpa/inet.h>
 #include <atomic>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -369,6 +371,31 @@ private Q_SLOTS:
         r = client::ClosedClient(o).run();
         QVERIFY(r.fatalError.find("cannot verify /not-there.bin") != std::string::npos);
         QCOMPARE(r.completed, 0u);
+    }
+
+    // The client itself out of descriptors is named as such, not taken for a connect error:
+    // the limit leaves room for the run's epoll set and stop eventfd, and no socket.
+    void clientOutOfDescriptorsIsItsOwnKind()
+    {
+        client::ClientOptions o;
+        o.port = servelab::server::Listener::freeLoopbackPort();
+        o.requests = 6;
+        o.concurrency = 2;
+        rlimit saved{};
+        QCOMPARE(getrlimit(RLIMIT_NOFILE, &saved), 0);
+        rlim_t limit = 0; // just above the second free descriptor number
+        for (int free = 0; free < 2; ++limit)
+            free += fcntl(int(limit), F_GETFD) == -1 ? 1 : 0;
+        const rlimit low{limit, saved.rlim_max};
+        QCOMPARE(setrlimit(RLIMIT_NOFILE, &low), 0);
+        const auto r = client::ClosedClient(o).run();
+        setrlimit(RLIMIT_NOFILE, &saved);
+        QVERIFY2(r.fatalError.empty(), r.fatalError.c_str());
+        QCOMPARE(r.completed, 6u);
+        QCOMPARE(r.errorCount(ErrorKind::FdExhausted), 6u);
+        QCOMPARE(r.errorCount(ErrorKind::ConnectError), 0u);
+        QVERIFY(client::errorKindText(ErrorKind::FdExhausted).find("ulimit -n") !=
+                std::string_view::npos);
     }
 
     void stopFromAnotherThreadIsPrompt()

@@ -1,3 +1,4 @@
+#include "client/clientsample.h"
 #include "client/rampclient.h"
 #include "lab/docrootgenerator.h"
 #include "server/server.h"
@@ -17,9 +18,11 @@ class TestRampClient : public QObject
     std::unique_ptr<server::Server> m_server;
 
     client::RampClient::Result ramp(const char *path, int users, const char *think,
-                                    client::RampClient::Phases phases = {300, 1200, 200})
+                                    client::RampClient::Phases phases = {300, 1200, 200},
+                                    client::SampleSink *samples = nullptr)
     {
         client::ClientOptions o;
+        o.samples = samples;
         o.port = m_server->port();
         o.path = path;
         o.concurrency = users;
@@ -50,7 +53,8 @@ private Q_SLOTS:
     void thinkTimeRunPassesItsChecks()
     {
         const auto before = m_server->stats().requests;
-        const auto r = ramp("/4K.bin", 6, "fixed:20ms");
+        client::SampleQueue samples;
+        const auto r = ramp("/4K.bin", 6, "fixed:20ms", {300, 1200, 200}, &samples);
         QVERIFY2(r.steady.fatalError.empty(), r.steady.fatalError.c_str());
         QCOMPARE(r.steady.failed(), 0u);
         QVERIFY(r.steady.completed > 100);
@@ -65,6 +69,16 @@ private Q_SLOTS:
         const auto counted = r.steady.completed + r.outsideSteady;
         QVERIFY2(answered >= counted && answered <= counted + r.steady.unfinished,
                  qPrintable(QStringLiteral("answered %1, counted %2").arg(answered).arg(counted)));
+        // The live samples show the whole run, ramps included: requests from its first 300 ms.
+        std::uint64_t sampled = 0;
+        std::uint64_t inRampUp = 0;
+        for (const auto &s : client::sumByInterval(samples.drain())) {
+            sampled += s.completed;
+            if (s.endMicros <= 300'000)
+                inRampUp += s.completed;
+        }
+        QCOMPARE(sampled, counted);
+        QVERIFY(inRampUp > 0);
     }
 
     // A cycle time fixes each user's pace: 5 users every 50 ms is 100 operations a second.
