@@ -2,6 +2,7 @@
 #include "commandline.h"
 
 #include "lab/resultexport.h"
+#include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "lab/sweeprunner.h"
 #include "server/servermode.h"
@@ -51,6 +52,15 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
          QStringLiteral("file")},
         {QStringLiteral("tsv"), QStringLiteral("Also write the table to this tab-separated file."),
          QStringLiteral("file")},
+        {QStringLiteral("db"),
+         QStringLiteral("Results database to add the run to (default: %1).")
+             .arg(lab::ResultStore::defaultPath()),
+         QStringLiteral("file")},
+        {QStringLiteral("no-db"), QStringLiteral("Do not keep the run in a database.")},
+        {QStringLiteral("samples"),
+         QStringLiteral("Also write the timelines (client and server process every 100 ms: "
+                        "fds by type, threads, RSS, CPU) to this CSV file."),
+         QStringLiteral("file")},
     });
     int code = exitOk;
     if (!cl.parse(arguments, out, err, &code))
@@ -86,11 +96,35 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     if (const QString problem = spec.validate(); !problem.isEmpty())
         return cl.usageError(problem, err);
 
+    // The database is opened before anything runs: a refused one stops the sweep at once.
+    lab::ResultStore store;
+    qint64 experiment = 0;
+    if (!p.isSet(QStringLiteral("no-db"))) {
+        const QString db = p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
+                                                         : lab::ResultStore::defaultPath();
+        if (!store.open(db, &error)) {
+            err << "servelab-cli sweep: " << error << '\n';
+            return exitFailure;
+        }
+        experiment =
+            store.beginExperiment(QStringLiteral("sweep %1 %2")
+                                      .arg(spec.target == u"builtin" ? spec.mode : spec.target,
+                                           lab::formatSizeList(spec.sizes)),
+                                  spec.toJson(), &error);
+        if (!experiment) {
+            err << "servelab-cli sweep: " << error << '\n';
+            return exitFailure;
+        }
+    }
+    QString storeError;
+
     lab::SweepRunner runner(spec);
     QString failure;
     QObject::connect(&runner, &lab::SweepRunner::failed,
                      [&](const QString &reason) { failure = reason; });
     QObject::connect(&runner, &lab::SweepRunner::pointFinished, [&](const lab::PointResult &point) {
+        if (experiment && storeError.isEmpty() && !store.addPoint(experiment, point, &storeError))
+            runner.cancel(); // a run that cannot be kept is stopped, not finished unrecorded
         err << QStringLiteral("[%1/%2] %3: ")
                    .arg(point.index + 1)
                    .arg(spec.sizes.size())
@@ -99,6 +133,8 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
                     ? QStringLiteral("DNF, ") + point.reason
                     : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"))
             << '\n';
+        for (const QString &fd : point.fdsLeftOpen)
+            err << "    left open: " << fd << '\n';
         err.flush();
     });
     err << "sweep: " << (spec.target == u"builtin" ? spec.mode : spec.target) << ", "
@@ -108,15 +144,29 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         << spec.resolvedRoot() << '\n';
     err.flush();
     runner.run();
+    if (experiment) {
+        QString why;
+        const QString status = !failure.isEmpty() || !storeError.isEmpty()
+                                   ? QStringLiteral("failed")
+                               : runner.wasCancelled() ? QStringLiteral("cancelled")
+                                                       : QStringLiteral("done");
+        if (!store.finishExperiment(experiment, status, &why) && storeError.isEmpty())
+            storeError = why;
+    }
+    if (!storeError.isEmpty())
+        failure = storeError;
     if (!failure.isEmpty()) {
         err << "servelab-cli sweep: " << failure << '\n';
         return exitFailure;
     }
+    if (experiment)
+        err << "sweep: kept as experiment " << experiment << " in " << store.path() << '\n';
     out << lab::formatSeedTable(runner.results());
     out.flush();
     for (const auto &[option, text] :
          {std::pair{QStringLiteral("csv"), lab::formatCsv(runner.results())},
-          std::pair{QStringLiteral("tsv"), lab::formatSeedTsv(runner.results())}}) {
+          std::pair{QStringLiteral("tsv"), lab::formatSeedTsv(runner.results())},
+          std::pair{QStringLiteral("samples"), lab::formatTimelineCsv(runner.results())}}) {
         if (p.isSet(option) && !lab::writeTextFile(p.value(option), text, &error)) {
             err << "servelab-cli sweep: " << error << '\n';
             return exitFailure;

@@ -38,7 +38,60 @@ void putWord(QByteArray &out, std::int64_t value)
     out.append(static_cast<char>(u & 0xff));
 }
 
+std::uint64_t getBigEndian(const QByteArray &bytes, qsizetype at, int length)
+{
+    std::uint64_t value = 0;
+    for (int i = 0; i < length; ++i)
+        value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
+    return value;
+}
+
 } // namespace
+
+std::optional<LatencyHistogram> HdrHistogramLog::decode(std::string_view base64)
+{
+    const QByteArray envelope =
+        QByteArray::fromBase64(QByteArray(base64.data(), qsizetype(base64.size())),
+                               QByteArray::AbortOnBase64DecodingErrors);
+    if (envelope.size() < 8 || getBigEndian(envelope, 0, 4) != compressedCookie ||
+        qsizetype(getBigEndian(envelope, 4, 4)) != envelope.size() - 8)
+        return std::nullopt;
+    // qUncompress() wants the inflated size in front; a guess it may exceed is fine.
+    QByteArray sized;
+    putBigEndian(sized, 1u << 20, 4);
+    const QByteArray plain = qUncompress(sized + envelope.mid(8));
+    if (plain.size() < 40 || getBigEndian(plain, 0, 4) != encodingCookie ||
+        qsizetype(getBigEndian(plain, 4, 4)) != plain.size() - 40 ||
+        getBigEndian(plain, 8, 4) != 0 || getBigEndian(plain, 12, 4) != significantDigits ||
+        getBigEndian(plain, 16, 8) != 1)
+        return std::nullopt;
+    LatencyHistogram h;
+    int bucket = 0;
+    for (qsizetype at = 40; at < plain.size();) {
+        std::uint64_t u = 0;
+        for (int shift = 0;; shift += 7) {
+            if (at >= plain.size())
+                return std::nullopt;
+            const auto byte = static_cast<unsigned char>(plain[at++]);
+            if (shift == 56) {
+                u |= std::uint64_t(byte) << 56;
+                break;
+            }
+            u |= std::uint64_t(byte & 0x7f) << shift;
+            if (!(byte & 0x80))
+                break;
+        }
+        const auto word = static_cast<std::int64_t>(u >> 1) ^ -static_cast<std::int64_t>(u & 1);
+        if (word < 0) {
+            bucket += static_cast<int>(-word);
+        } else {
+            if (bucket >= LatencyHistogram::bucketCount())
+                return std::nullopt;
+            h.addToBucket(bucket++, static_cast<std::uint64_t>(word));
+        }
+    }
+    return h;
+}
 
 std::string HdrHistogramLog::encode(const LatencyHistogram &h)
 {

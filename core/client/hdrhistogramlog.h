@@ -1,11 +1,13 @@
 #pragma once
 
+#include "latencyhistogram.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace servelab::client {
-
-class LatencyHistogram;
 
 // HdrHistogram's interchange formats, so its tools (HistogramLogProcessor, the plotters) read
 // our latencies. Written here: Debian packages HdrHistogram for Java and Go only. Values are in
@@ -18,6 +20,9 @@ public:
     // (2 significant digits, lowest 1, highest LatencyHistogram::maxTrackable), the counts as
     // ZigZag LEB128 words with runs of empty buckets folded into one negative word, deflated.
     static std::string encode(const LatencyHistogram &histogram);
+    // Reads back what encode() wrote (and any V2 histogram with the same bucket layout: 2
+    // significant digits, lowest 1); nothing when it is not one.
+    static std::optional<LatencyHistogram> decode(std::string_view base64);
 
     // An interval log (format version 1.3) for a run that started at `startEpochSeconds`.
     explicit HdrHistogramLog(double startEpochSeconds);

@@ -75,6 +75,30 @@ void LatencyHistogram::merge(const LatencyHistogram &other)
     m_sumSquares += other.m_sumSquares;
 }
 
+void LatencyHistogram::addToBucket(int bucket, std::uint64_t count)
+{
+    if (count == 0 || bucket < 0 || bucket >= bucketCount())
+        return;
+    const std::int64_t low = bucketLowest(bucket);
+    const std::int64_t high = bucketHighest(bucket);
+    m_min = m_count ? std::min(m_min, low) : low;
+    m_max = m_count ? std::max(m_max, high) : high;
+    m_counts[static_cast<std::size_t>(bucket)] += count;
+    m_count += count;
+    const double middle = (double(low) + double(high)) / 2;
+    m_sum += middle * double(count);
+    m_sumSquares += middle * middle * double(count);
+}
+
+void LatencyHistogram::restoreMoments(std::int64_t min, std::int64_t max, double sum,
+                                      double sumSquares)
+{
+    m_min = min;
+    m_max = max;
+    m_sum = sum;
+    m_sumSquares = sumSquares;
+}
+
 LatencyHistogram LatencyHistogram::since(const LatencyHistogram &earlier) const
 {
     LatencyHistogram interval;

@@ -39,6 +39,12 @@ public:
     static std::int64_t bucketLowest(int bucket);
     static std::int64_t bucketHighest(int bucket);
     static int bucketCount();
+    // Rebuilding a stored histogram: counts per bucket (min and max become the buckets' bounds,
+    // the moments their midpoints), then the exact figures if they were kept.
+    void addToBucket(int bucket, std::uint64_t count);
+    void restoreMoments(std::int64_t min, std::int64_t max, double sum, double sumSquares);
+    double sum() const { return m_sum; }
+    double sumSquares() const { return m_sumSquares; }
     std::uint64_t countInBucket(int bucket) const
     {
         return m_counts[static_cast<std::size_t>(bucket)];

@@ -1,9 +1,14 @@
 #pragma once
 
+#include "client/clientsample.h"
 #include "client/loadresult.h"
+#include "metrics/processprobe.h"
 
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
+
+#include <vector>
 
 namespace servelab::lab {
 
@@ -16,6 +21,15 @@ struct PointResult
     bool dnf = false; // did not finish: no number, only `reason`
     QString reason;
     client::LoadResult load;
+
+    // The timeline, on one clock (metrics::monotonicMicros): the client's 100 ms samples (all
+    // threads summed) and the server process's, from `startedAtMicros`.
+    std::int64_t startedAtMicros = 0;
+    std::vector<client::ClientSample> clientSamples;
+    std::vector<metrics::ProcessSample> serverSamples;
+    // Descriptors the server still held once the point had drained that it did not hold before
+    // it ("fd 12 file /root/4K.bin", as lsof lists them); empty when the count came back.
+    QStringList fdsLeftOpen;
 
     double kibPerSecond() const { return dnf ? 0.0 : load.kibPerSecond(); }
 };

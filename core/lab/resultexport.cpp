@@ -1,5 +1,7 @@
 #include "resultexport.h"
 
+#include <map>
+
 #include "sizelist.h"
 
 #include <QMap>
@@ -137,6 +139,90 @@ QString formatCsv(const QList<PointResult> &points)
             csvField(p.reason),
         };
         out += row.join(u',') + u'\n';
+    }
+    return out;
+}
+
+QStringList processColumns(const metrics::ProcessSample *s, const metrics::ProcessSample *previous)
+{
+    if (!s || !s->alive)
+        return QStringList(11, QString());
+    const auto typed = [&](int count) { return s->byType ? QString::number(count) : QString(); };
+    QStringList f{QString::number(s->total),
+                  typed(s->sockets),
+                  typed(s->files),
+                  typed(s->pipes),
+                  typed(s->anonInodes),
+                  typed(s->other),
+                  s->fdLimit < 0 ? QString() : QString::number(s->fdLimit),
+                  QString::number(s->threads),
+                  QString::number(s->rssBytes / 1024)};
+    const double seconds =
+        previous && previous->alive ? double(s->atMicros - previous->atMicros) / 1e6 : 0;
+    const auto share = [&](double now, double before) {
+        return seconds > 0 ? QString::number(100 * (now - before) / seconds, 'f', 1) : QString();
+    };
+    f << share(s->userSeconds, previous ? previous->userSeconds : 0)
+      << share(s->systemSeconds, previous ? previous->systemSeconds : 0);
+    return f;
+}
+
+QString processCsvHeader()
+{
+    return QStringLiteral("fds,sockets,files,pipes,anon_inodes,other_fds,fd_limit,threads,rss_kib,"
+                          "cpu_user_pct,cpu_sys_pct");
+}
+
+QString formatTimelineCsv(const QList<PointResult> &points)
+{
+    constexpr std::int64_t period = 100'000; // µs, both samplers' period
+    QString out = QStringLiteral("point,size_bytes,target,t_s,requests,req_per_s,kib_per_s,errors,"
+                                 "open_connections,p50_us,p99_us,") +
+                  processCsvHeader() + u'\n';
+    for (const auto &p : points) {
+        struct Row
+        {
+            const client::ClientSample *client = nullptr;
+            const metrics::ProcessSample *server = nullptr;
+            const metrics::ProcessSample *previous = nullptr; // for the CPU share
+        };
+        std::map<std::int64_t, Row> rows;
+        const auto slotOf = [&](std::int64_t micros) { return (micros + period / 2) / period; };
+        for (const auto &c : p.clientSamples)
+            rows[slotOf(c.endMicros)].client = &c;
+        // CPU shares over at least half a period: /proc counts CPU time in 10 ms ticks, and the
+        // point's own first and last samples may fall a few ms from a periodic one.
+        std::size_t base = 0;
+        for (std::size_t i = 0; i < p.serverSamples.size(); ++i) {
+            const auto &s = p.serverSamples[i];
+            while (base + 1 < i && p.serverSamples[base + 1].atMicros <= s.atMicros - period / 2)
+                ++base;
+            Row &row = rows[slotOf(s.atMicros - p.startedAtMicros)];
+            row.server = &s;
+            const auto &earlier = p.serverSamples[base];
+            row.previous = base < i && earlier.alive && earlier.atMicros <= s.atMicros - period / 2
+                               ? &earlier
+                               : nullptr;
+        }
+        for (const auto &[slot, row] : rows) {
+            QStringList f{QString::number(p.index), QString::number(p.sizeBytes),
+                          csvField(p.target), QString::number(double(slot) / 10, 'f', 1)};
+            if (const auto *c = row.client) {
+                const double seconds = double(c->intervalMicros) / 1e6;
+                f << QString::number(c->completed)
+                  << QString::number(seconds > 0 ? double(c->completed) / seconds : 0, 'f', 1)
+                  << QString::number(seconds > 0 ? double(c->bytesRead) / 1024 / seconds : 0, 'f',
+                                     1)
+                  << QString::number(c->failed) << QString::number(c->openConnections)
+                  << QString::number(c->latency.valueAtPercentile(50))
+                  << QString::number(c->latency.valueAtPercentile(99));
+            } else {
+                f << QString() << QString() << QString() << QString() << QString() << QString()
+                  << QString();
+            }
+            f << processColumns(row.server, row.previous);
+            out += f.join(u',') + u'\n';
+        }
     }
     return out;
 }

@@ -15,6 +15,15 @@ QString formatSeedTsv(const QList<PointResult> &points);
 // One row per point with every figure; the header names the units.
 QString formatCsv(const QList<PointResult> &points);
 QStringList csvColumns();
+// The timelines (samples.csv): one row per point and 100 ms slot from the point's start, the
+// client's figures beside the server process's (fds by type, limit, threads, RSS, CPU), empty
+// where one side has no sample in that slot (the server is still watched while it drains).
+QString formatTimelineCsv(const QList<PointResult> &points);
+// A server sample's columns in those files (empty when there is none or the process is gone;
+// the types empty in samples that did not read them); the CPU shares come from `previous`.
+QStringList processColumns(const metrics::ProcessSample *sample,
+                           const metrics::ProcessSample *previous);
+QString processCsvHeader();
 
 // Writes `text` atomically (QSaveFile): the file is either complete or untouched.
 bool writeTextFile(const QString &path, const QString &text, QString *error);

@@ -3,13 +3,18 @@
 #include "client/closedclient.h"
 #include "docrootgenerator.h"
 #include "externalserver.h"
-
+#include "fdleakcheck.h"
 #include "isolatedserver.h"
+#include "metrics/clock.h"
+#include "metrics/processsampler.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 #include "sizelist.h"
+
 #include <QFileInfo>
 #include <QProcess>
+
+#include <unistd.h>
 
 namespace servelab::lab {
 
@@ -61,13 +66,20 @@ void SweepRunner::run()
             return Q_EMIT failed(QString::fromStdString(serverError));
         port = inProcess->port();
     }
+    // The server process: the child, or this one for an in-process target.
+    const qint64 pid = external.pid() ? external.pid() : isolated.pid() ? isolated.pid() : getpid();
+    metrics::ProcessSampler sampler;
+    if (std::string why; !sampler.start(pid_t(pid), &why))
+        return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
+                             QString::fromStdString(why));
 
     for (int i = 0; i < m_spec.sizes.size() && !m_cancel.load(); ++i) {
         Q_EMIT pointStarted(i, m_spec.sizes[i]);
-        PointResult point = measure(i, m_spec.sizes[i], port);
+        PointResult point = measure(i, m_spec.sizes[i], port, sampler);
         m_results.append(point);
         Q_EMIT pointFinished(point);
     }
+    sampler.stop();
     if (inProcess)
         inProcess->stop();
     isolated.stop();
@@ -86,7 +98,8 @@ static QString targetLabel(const SweepSpec &spec)
     return spec.target;
 }
 
-PointResult SweepRunner::measure(int index, quint64 size, quint16 port)
+PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
+                                 metrics::ProcessSampler &sampler)
 {
     client::ClientOptions options;
     options.host = "127.0.0.1";
@@ -98,23 +111,36 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port)
     options.timeoutMs = m_spec.timeoutMs;
     options.deadlineMs = m_spec.pointDeadlineMs;
     options.expectedBodyLength = size;
+    client::SampleQueue samples;
+    options.samples = &samples;
 
-    client::ClosedClient client(options);
-    {
-        std::lock_guard lock(m_clientMutex);
-        m_client = &client;
-    }
-    if (m_cancel.load())
-        client.stop();
+    FdLeakCheck leaks([&] { return sampler.openFds(); });
+    leaks.baseline();
+    sampler.drain(); // what came before this point is not its timeline
     PointResult point;
     point.index = index;
     point.sizeBytes = size;
     point.target = targetLabel(m_spec);
-    point.load = client.run();
+    point.startedAtMicros = metrics::monotonicMicros();
+    sampler.sampleNow(); // the timeline starts and ends with the point, however short it is
     {
+        // Gone before the leak check: an in-process target shares this process's descriptors.
+        client::ClosedClient client(options);
+        {
+            std::lock_guard lock(m_clientMutex);
+            m_client = &client;
+        }
+        if (m_cancel.load())
+            client.stop();
+        point.load = client.run();
         std::lock_guard lock(m_clientMutex);
         m_client = nullptr;
     }
+    sampler.sampleNow();
+    point.clientSamples = client::sumByInterval(samples.drain());
+    // The server closes its side of the connections a moment after the client: give it 2 s.
+    point.fdsLeftOpen = leaks.leftOpen(2000);
+    point.serverSamples = sampler.drain();
 
     const auto &load = point.load;
     const auto aborted = load.errorCount(client::ErrorKind::AbortedAtDeadline);
@@ -139,6 +165,12 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port)
                            .arg(load.failed())
                            .arg(load.completed)
                            .arg(QString::fromUtf8(client::errorKindText(load.dominantError())));
+    }
+    if (!point.fdsLeftOpen.isEmpty()) {
+        const QString leak = QStringLiteral("the server kept %1 more fds open afterwards (%2)")
+                                 .arg(point.fdsLeftOpen.size())
+                                 .arg(point.fdsLeftOpen.first());
+        point.reason = point.reason.isEmpty() ? leak : point.reason + QStringLiteral("; ") + leak;
     }
     return point;
 }

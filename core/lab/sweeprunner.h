@@ -12,12 +12,17 @@
 namespace servelab::client {
 class ClosedClient;
 }
+namespace servelab::metrics {
+class ProcessSampler;
+}
 
 namespace servelab::lab {
 
-// Runs a sweep: generates the document root, starts the built-in server once, and measures
-// each file size with the closed client. Lives in a worker thread (the GUI) or is called
-// directly (the CLI); results leave as value types through queued signals.
+// Runs a sweep: generates the document root, starts the target once, and measures each file
+// size with the closed client while a ProcessSampler watches the server process (this one for
+// an in-process target); after each point it checks the server's descriptors came back
+// (FdLeakCheck). Lives in a worker thread (the GUI) or is called directly (the CLI); results
+// leave as value types through queued signals.
 class SweepRunner : public QObject
 {
     Q_OBJECT
@@ -28,6 +33,7 @@ public:
     // Thread-safe; the point being measured stops within one client poll (≤ 100 ms).
     void cancel();
     const QList<PointResult> &results() const { return m_results; }
+    bool wasCancelled() const { return m_cancel.load(); }
 
 public Q_SLOTS:
     void run();
@@ -39,7 +45,7 @@ Q_SIGNALS:
     void failed(const QString &reason);
 
 private:
-    PointResult measure(int index, quint64 size, quint16 port);
+    PointResult measure(int index, quint64 size, quint16 port, metrics::ProcessSampler &sampler);
 
     SweepSpec m_spec;
     QList<PointResult> m_results;

@@ -1,3 +1,4 @@
+#include "lab/resultstore.h"
 #include "server/listener.h"
 
 #include <QFile>
@@ -14,6 +15,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+using namespace servelab;
 
 namespace {
 
@@ -186,6 +189,9 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("load"), QStringLiteral("--verify"),
                            QStringLiteral("/nonexistent/root"), QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("'/nonexistent/root' is not a directory");
+        QTest::newRow("watch without a pid")
+            << QStringList{QStringLiteral("watch"), QStringLiteral("nginx")}
+            << QStringLiteral("watch wants one process id");
         QTest::newRow("bad sizes")
             << QStringList{QStringLiteral("sweep"), QStringLiteral("--sizes"),
                            QStringLiteral("4K,lots")}
@@ -391,17 +397,108 @@ private Q_SLOTS:
             5000);
     }
 
+    // Any process's timeline, one row per 100 ms, and what watching it cost.
+    void watchSamplesAProcess()
+    {
+        QProcess sleeper;
+        sleeper.start(QStringLiteral("sleep"), {QStringLiteral("5")});
+        QVERIFY(sleeper.waitForStarted());
+        const Run run = runCli({QStringLiteral("watch"), QString::number(sleeper.processId()),
+                                QStringLiteral("-d"), QStringLiteral("1")});
+        sleeper.kill();
+        sleeper.waitForFinished();
+        QCOMPARE(run.code, 0);
+        const QStringList rows = run.out.trimmed().split(u'\n');
+        QCOMPARE(rows.first(), QStringLiteral("t_s,fds,sockets,files,pipes,anon_inodes,other_fds,"
+                                              "fd_limit,threads,rss_kib,cpu_user_pct,cpu_sys_pct"));
+        QVERIFY2(rows.size() >= 9 && rows.size() <= 13, qPrintable(run.out));
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("^\\d+\\.\\d{3},\\d+,")).match(rows[1]).hasMatch(),
+            qPrintable(rows[1]));
+        QVERIFY2(run.err.contains(QStringLiteral("% of a core")), qPrintable(run.err));
+
+        const Run missing = runCli({QStringLiteral("watch"), QStringLiteral("999999999")});
+        QCOMPARE(missing.code, 1);
+        QVERIFY2(missing.err.contains(QStringLiteral("/proc/999999999/fd")),
+                 qPrintable(missing.err));
+    }
+
+    // kill -9 in the middle of a sweep: the database opens, the experiment says interrupted,
+    // and every point it holds is whole.
+    void killedSweepLeavesTheDatabaseConsistent()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        QProcess sweep;
+        sweep.start(QStringLiteral(SERVELAB_CLI),
+                    {QStringLiteral("sweep"), QStringLiteral("--sizes"),
+                     QStringLiteral("4K,8K,16K,32K,64K,128K"), QStringLiteral("-n"),
+                     QStringLiteral("20000"), QStringLiteral("--root"),
+                     dir.filePath(QStringLiteral("root")), QStringLiteral("--db"), db});
+        QVERIFY(sweep.waitForStarted());
+        lab::ResultStore watcher;
+        QString error;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QFile::exists(db) && (watcher.isOpen() || watcher.open(db, &error)), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !watcher.experiments().isEmpty() && watcher.experiments().first().points >= 1, 30000);
+        QCOMPARE(watcher.experiments().first().status, QStringLiteral("running"));
+        ::kill(static_cast<pid_t>(sweep.processId()), SIGKILL);
+        QVERIFY(sweep.waitForFinished(5000));
+
+        lab::ResultStore store;
+        QVERIFY2(store.open(db, &error), qPrintable(error));
+        const auto experiments = store.experiments();
+        QCOMPARE(experiments.size(), 1);
+        QCOMPARE(experiments[0].status, QStringLiteral("interrupted"));
+        QVERIFY(experiments[0].points >= 1 && experiments[0].points < 6);
+        for (const auto &p : store.points(experiments[0].id)) {
+            QCOMPARE(p.load.completed, 20000u);
+            QCOMPARE(p.load.latency.count(), p.load.ok +
+                                                 p.load.errorCount(client::ErrorKind::Status4xx) +
+                                                 p.load.errorCount(client::ErrorKind::Status5xx));
+            std::uint64_t sampled = 0;
+            for (const auto &s : p.clientSamples)
+                sampled += s.completed;
+            QCOMPARE(sampled, 20000u);
+        }
+    }
+
     void sweepPrintsTheSeedTable()
     {
         QTemporaryDir out;
         const QString csv = out.filePath(QStringLiteral("results.csv"));
         const QString tsv = out.filePath(QStringLiteral("table.tsv"));
+        const QString samples = out.filePath(QStringLiteral("samples.csv"));
+        const QString db = out.filePath(QStringLiteral("results.db"));
         const Run run =
             runCli({QStringLiteral("sweep"), QStringLiteral("--sizes"), QStringLiteral("4K,64K"),
                     QStringLiteral("-n"), QStringLiteral("20"), QStringLiteral("--root"),
                     out.filePath(QStringLiteral("root")), QStringLiteral("--csv"), csv,
-                    QStringLiteral("--tsv"), tsv});
+                    QStringLiteral("--tsv"), tsv, QStringLiteral("--samples"), samples,
+                    QStringLiteral("--db"), db});
         QCOMPARE(run.code, 0);
+        QVERIFY2(run.err.contains(QStringLiteral("kept as experiment 1 in ") + db),
+                 qPrintable(run.err));
+        {
+            lab::ResultStore store;
+            QString error;
+            QVERIFY2(store.open(db, &error), qPrintable(error));
+            const auto experiments = store.experiments();
+            QCOMPARE(experiments.size(), 1);
+            QCOMPARE(experiments[0].status, QStringLiteral("done"));
+            QCOMPARE(experiments[0].points, 2);
+            QVERIFY(experiments[0].spec.contains("\"servelab\": 1"));
+            const auto points = store.points(experiments[0].id);
+            QCOMPARE(points[1].sizeBytes, 65536u);
+            QCOMPARE(points[1].load.ok, 20u);
+            QVERIFY(!points[1].serverSamples.empty());
+        }
+        QFile samplesFile(samples);
+        QVERIFY(samplesFile.open(QIODevice::ReadOnly));
+        const QByteArray timeline = samplesFile.readAll();
+        QVERIFY(timeline.startsWith("point,size_bytes,target,t_s,"));
+        QVERIFY(timeline.contains("\n1,65536,epoll+sendfile,"));
         const auto lines = run.out.trimmed().split(u'\n');
         QCOMPARE(lines.size(), 4);
         QVERIFY(lines[0].startsWith(QStringLiteral("File Size")));

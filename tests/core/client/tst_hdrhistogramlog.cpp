@@ -121,6 +121,23 @@ private Q_SLOTS:
         QCOMPARE(total, h.count());
     }
 
+    // Our own reading back (the results database keeps histograms this way).
+    void decodeReadsBackEveryBucket()
+    {
+        const LatencyHistogram h = sample(11, 5000);
+        const auto back = HdrHistogramLog::decode(HdrHistogramLog::encode(h));
+        QVERIFY(back.has_value());
+        QCOMPARE(back->count(), h.count());
+        for (int b = 0; b < LatencyHistogram::bucketCount(); ++b)
+            QCOMPARE(back->countInBucket(b), h.countInBucket(b));
+        QCOMPARE(
+            back->valueAtPercentile(99),
+            LatencyHistogram::bucketHighest(LatencyHistogram::bucketOf(h.valueAtPercentile(99))));
+        QVERIFY(!HdrHistogramLog::decode("not base64 at all!"));
+        QVERIFY(!HdrHistogramLog::decode("SElTVEZBQUFB"));
+        QVERIFY(HdrHistogramLog::decode(HdrHistogramLog::encode(LatencyHistogram()))->count() == 0);
+    }
+
     void emptyHistogramEncodesNoCounts()
     {
         Decoded d;

@@ -93,6 +93,12 @@ private Q_SLOTS:
         for (const auto &p : runner.results()) {
             QVERIFY2(!p.dnf, qPrintable(p.reason));
             QCOMPARE(p.load.ok, 30u);
+            // The child was watched: its own limit in every sample, nothing left open.
+            QVERIFY(!p.serverSamples.empty());
+            QCOMPARE(p.serverSamples.front().fdLimit, 128);
+            QVERIFY(p.serverSamples.front().threads >= 2);
+            QVERIFY2(p.fdsLeftOpen.isEmpty(), qPrintable(p.fdsLeftOpen.join(u'\n')));
+            QVERIFY(!p.clientSamples.empty());
         }
         QVERIFY(child > 0);
         // Its own fd limit, read while it served.
@@ -103,6 +109,41 @@ private Q_SLOTS:
         QVERIFY2(!QFile::exists(QStringLiteral("/proc/%1").arg(child)) ||
                      readAll(QStringLiteral("/proc/%1/stat").arg(child)).contains(") Z "),
                  "the isolated server outlived the sweep");
+    }
+
+    // A target that keeps every file it serves open (the seeds' "Too many open files"): each
+    // point lists what it left open, as lsof would, and the timeline shows the count climb.
+    void leakingTargetIsCaught()
+    {
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096, 8192};
+        spec.requests = 5;
+        spec.root = root.path();
+        spec.target = QStringLiteral("command:" LEAKY_SERVER " {port} {root}");
+        lab::SweepRunner runner(spec);
+        runner.run();
+        QCOMPARE(runner.results().size(), 2);
+        for (const auto &p : runner.results()) {
+            QVERIFY2(!p.dnf, qPrintable(p.reason));
+            QCOMPARE(p.load.ok, 5u);
+            QCOMPARE(p.fdsLeftOpen.size(), 5);
+            const QString name = lab::DocRootGenerator::fileNameFor(p.sizeBytes);
+            for (const QString &fd : p.fdsLeftOpen)
+                QVERIFY2(QRegularExpression(QStringLiteral("^fd \\d+ file /.*/%1$").arg(name))
+                             .match(fd)
+                             .hasMatch(),
+                         qPrintable(fd));
+            QVERIFY2(p.reason.contains(QStringLiteral("kept 5 more fds open")),
+                     qPrintable(p.reason));
+        }
+        // The second point starts with the first one's five files still open.
+        const auto &second = runner.results()[1];
+        QVERIFY(!second.serverSamples.empty());
+        QVERIFY2(second.serverSamples.back().files >= 10,
+                 qPrintable(QString::number(second.serverSamples.back().files)));
+        const QString timeline = lab::formatTimelineCsv(runner.results());
+        QVERIFY(timeline.startsWith(QStringLiteral("point,size_bytes,target,t_s,")));
     }
 
     void isolatedServerStartFailureIsReported()

@@ -1,0 +1,495 @@
+#include "resultstore.h"
+
+#include "client/hdrhistogramlog.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QVariant>
+
+#include <atomic>
+#include <unistd.h>
+
+namespace servelab::lab {
+
+namespace {
+
+// Schema migrations: entry i takes a database from version i to i + 1.
+const QList<QStringList> &migrations()
+{
+    static const QList<QStringList> steps = {
+        {
+            QStringLiteral("CREATE TABLE experiments ("
+                           " id INTEGER PRIMARY KEY,"
+                           " name TEXT NOT NULL,"
+                           " spec TEXT NOT NULL,"
+                           " status TEXT NOT NULL CHECK (status IN ('running', 'done', "
+                           "'cancelled', 'interrupted', 'failed')),"
+                           " started_at TEXT NOT NULL,"
+                           " finished_at TEXT,"
+                           " owner_pid INTEGER NOT NULL,"
+                           " owner_start TEXT NOT NULL)"),
+            QStringLiteral("CREATE TABLE points ("
+                           " id INTEGER PRIMARY KEY,"
+                           " experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE "
+                           "CASCADE,"
+                           " idx INTEGER NOT NULL,"
+                           " target TEXT NOT NULL,"
+                           " size_bytes INTEGER NOT NULL,"
+                           " dnf INTEGER NOT NULL,"
+                           " reason TEXT NOT NULL,"
+                           " concurrency INTEGER NOT NULL,"
+                           " completed INTEGER NOT NULL, ok INTEGER NOT NULL,"
+                           " unfinished INTEGER NOT NULL, connects INTEGER NOT NULL,"
+                           " bytes_read INTEGER NOT NULL, body_bytes INTEGER NOT NULL,"
+                           " elapsed_us INTEGER NOT NULL,"
+                           " kib_per_s REAL NOT NULL, requests_per_s REAL NOT NULL,"
+                           " latency_min_us INTEGER NOT NULL, latency_max_us INTEGER NOT NULL,"
+                           " latency_sum REAL NOT NULL, latency_sum_squares REAL NOT NULL,"
+                           " latency_hdr TEXT NOT NULL,"
+                           " fds_left_open TEXT NOT NULL,"
+                           " started_at_us INTEGER NOT NULL)"),
+            QStringLiteral("CREATE INDEX points_by_experiment ON points(experiment_id, idx)"),
+            QStringLiteral("CREATE TABLE point_errors ("
+                           " point_id INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,"
+                           " kind TEXT NOT NULL, count INTEGER NOT NULL)"),
+            QStringLiteral("CREATE TABLE client_samples ("
+                           " point_id INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,"
+                           " end_us INTEGER NOT NULL, interval_us INTEGER NOT NULL,"
+                           " completed INTEGER NOT NULL, ok INTEGER NOT NULL,"
+                           " failed INTEGER NOT NULL, bytes_read INTEGER NOT NULL,"
+                           " open_connections INTEGER NOT NULL, latency_hdr TEXT NOT NULL)"),
+            QStringLiteral("CREATE TABLE server_samples ("
+                           " point_id INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,"
+                           " at_us INTEGER NOT NULL, alive INTEGER NOT NULL,"
+                           " total INTEGER NOT NULL, by_type INTEGER NOT NULL,"
+                           " sockets INTEGER NOT NULL, files INTEGER NOT NULL,"
+                           " pipes INTEGER NOT NULL, anon_inodes INTEGER NOT NULL,"
+                           " other INTEGER NOT NULL, fd_limit INTEGER NOT NULL,"
+                           " threads INTEGER NOT NULL, rss_bytes INTEGER NOT NULL,"
+                           " user_s REAL NOT NULL, system_s REAL NOT NULL)"),
+            QStringLiteral("CREATE INDEX client_samples_by_point ON client_samples(point_id)"),
+            QStringLiteral("CREATE INDEX server_samples_by_point ON server_samples(point_id)"),
+        },
+    };
+    return steps;
+}
+
+// When a process started (field 22 of /proc/<pid>/stat), so a pid reused by another process
+// is not taken for the owner of a running experiment. Empty when there is no such process.
+QString processStart(qint64 pid)
+{
+    QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray stat = file.readAll();
+    const auto fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.size() > 19 ? QString::fromLatin1(fields[19]) : QString();
+}
+
+// Qt binds a null QString as SQL NULL; the text columns are NOT NULL.
+QString text(const QString &value)
+{
+    return value.isNull() ? QStringLiteral("") : value;
+}
+
+QString now()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
+
+} // namespace
+
+ResultStore::ResultStore()
+{
+    static std::atomic<int> counter{0};
+    m_connection = QStringLiteral("servelab-results-%1").arg(++counter);
+}
+
+ResultStore::~ResultStore()
+{
+    if (QSqlDatabase::contains(m_connection)) {
+        QSqlDatabase::database(m_connection, false).close();
+        QSqlDatabase::removeDatabase(m_connection);
+    }
+}
+
+QString ResultStore::defaultPath()
+{
+    // One database for the window and the command line, whatever the application's name.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/servelab/servelab.db");
+}
+
+bool ResultStore::isOpen() const
+{
+    return QSqlDatabase::contains(m_connection) && QSqlDatabase::database(m_connection).isOpen();
+}
+
+int ResultStore::version() const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    return q.exec(QStringLiteral("PRAGMA user_version")) && q.next() ? q.value(0).toInt() : -1;
+}
+
+bool ResultStore::open(const QString &path, QString *error)
+{
+    m_path = QFileInfo(path).absoluteFilePath();
+    const auto fail = [&](const QString &why) {
+        *error = QStringLiteral("results database %1: %2").arg(m_path, why);
+        QSqlDatabase::database(m_connection, false).close();
+        return false;
+    };
+    if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
+        return fail(QStringLiteral("cannot create its folder (choose another with --db)"));
+    QSqlDatabase db = QSqlDatabase::contains(m_connection)
+                          ? QSqlDatabase::database(m_connection, false)
+                          : QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    if (!db.isValid())
+        return fail(QStringLiteral("Qt's SQLite driver is missing (install libqt6sql6-sqlite)"));
+    db.setDatabaseName(m_path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=3000"));
+    if (!db.open())
+        return fail(db.lastError().text());
+    QSqlQuery q(db);
+    // A file that is not SQLite, or a damaged one, is refused and left as it is.
+    if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next())
+        return fail(QStringLiteral("not a readable SQLite database (%1); move it away or choose "
+                                   "another with --db")
+                        .arg(q.lastError().text()));
+    if (const QString check = q.value(0).toString(); check != u"ok")
+        return fail(QStringLiteral("the database is damaged (%1); move it away or choose another "
+                                   "with --db")
+                        .arg(check));
+    const int current = version();
+    if (current > schemaVersion)
+        return fail(QStringLiteral("written by a newer ServeLab (schema %1, this one knows %2); "
+                                   "open it with that version")
+                        .arg(current)
+                        .arg(schemaVersion));
+    if (current == 0 && q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) && q.next() &&
+        q.value(0).toInt() > 0)
+        return fail(
+            QStringLiteral("an SQLite database of something else; choose another with --db"));
+    if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next())
+        return fail(QStringLiteral("cannot switch to WAL: %1").arg(q.lastError().text()));
+    q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+    q.exec(QStringLiteral("PRAGMA synchronous=NORMAL")); // WAL: durable at checkpoints, never torn
+    if (!migrate(error))
+        return fail(*error);
+    markInterrupted();
+    return true;
+}
+
+bool ResultStore::migrate(QString *error)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    for (int v = version(); v < schemaVersion; ++v) {
+        if (!db.transaction()) {
+            *error = QStringLiteral("cannot migrate: %1").arg(db.lastError().text());
+            return false;
+        }
+        QSqlQuery q(db);
+        for (const QString &statement : migrations()[v]) {
+            if (!q.exec(statement)) {
+                *error = QStringLiteral("migration to schema %1 failed: %2")
+                             .arg(v + 1)
+                             .arg(q.lastError().text());
+                db.rollback();
+                return false;
+            }
+        }
+        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(v + 1)) || !db.commit()) {
+            *error = QStringLiteral("migration to schema %1 failed: %2")
+                         .arg(v + 1)
+                         .arg(db.lastError().text());
+            db.rollback();
+            return false;
+        }
+    }
+    return true;
+}
+
+int ResultStore::markInterrupted()
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    QSqlQuery q(db);
+    q.exec(QStringLiteral(
+        "SELECT id, owner_pid, owner_start FROM experiments WHERE status = 'running'"));
+    QList<qint64> dead;
+    while (q.next())
+        if (processStart(q.value(1).toLongLong()) != q.value(2).toString())
+            dead << q.value(0).toLongLong();
+    QSqlQuery update(db);
+    update.prepare(QStringLiteral("UPDATE experiments SET status = 'interrupted', finished_at = ? "
+                                  "WHERE id = ?"));
+    for (qint64 id : dead) {
+        update.addBindValue(now());
+        update.addBindValue(id);
+        update.exec();
+    }
+    return int(dead.size());
+}
+
+qint64 ResultStore::beginExperiment(const QString &name, const QByteArray &spec, QString *error)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("INSERT INTO experiments (name, spec, status, started_at, owner_pid, "
+                             "owner_start) VALUES (?, ?, 'running', ?, ?, ?)"));
+    q.addBindValue(name);
+    q.addBindValue(QString::fromUtf8(spec));
+    q.addBindValue(now());
+    q.addBindValue(qint64(getpid()));
+    q.addBindValue(processStart(getpid()));
+    if (!q.exec()) {
+        *error = QStringLiteral("cannot record the experiment in %1: %2")
+                     .arg(m_path, q.lastError().text());
+        return 0;
+    }
+    return q.lastInsertId().toLongLong();
+}
+
+bool ResultStore::finishExperiment(qint64 experiment, const QString &status, QString *error)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("UPDATE experiments SET status = ?, finished_at = ? WHERE id = ?"));
+    q.addBindValue(status);
+    q.addBindValue(now());
+    q.addBindValue(experiment);
+    if (!q.exec() || q.numRowsAffected() != 1) {
+        *error = QStringLiteral("cannot finish experiment %1 in %2: %3")
+                     .arg(experiment)
+                     .arg(m_path, q.lastError().text());
+        return false;
+    }
+    return true;
+}
+
+bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *error)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    const auto fail = [&](const QSqlQuery &q) {
+        *error = QStringLiteral("cannot store point %1 in %2: %3")
+                     .arg(p.index)
+                     .arg(m_path, q.lastError().text());
+        db.rollback();
+        return false;
+    };
+    if (!db.transaction()) {
+        *error = QStringLiteral("cannot store point %1 in %2: %3")
+                     .arg(p.index)
+                     .arg(m_path, db.lastError().text());
+        return false;
+    }
+    const auto &l = p.load;
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral(
+        "INSERT INTO points (experiment_id, idx, target, size_bytes, dnf, reason, concurrency, "
+        "completed, ok, unfinished, connects, bytes_read, body_bytes, elapsed_us, kib_per_s, "
+        "requests_per_s, latency_min_us, latency_max_us, latency_sum, latency_sum_squares, "
+        "latency_hdr, fds_left_open, started_at_us) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v :
+         {QVariant(experiment),
+          QVariant(p.index),
+          QVariant(p.target),
+          QVariant(quint64(p.sizeBytes)),
+          QVariant(p.dnf),
+          QVariant(text(p.reason)),
+          QVariant(l.concurrency),
+          QVariant(quint64(l.completed)),
+          QVariant(quint64(l.ok)),
+          QVariant(quint64(l.unfinished)),
+          QVariant(quint64(l.connects)),
+          QVariant(quint64(l.bytesRead)),
+          QVariant(quint64(l.bodyBytes)),
+          QVariant(qint64(l.elapsedMicros)),
+          QVariant(p.kibPerSecond()),
+          QVariant(l.requestsPerSecond()),
+          QVariant(qint64(l.latency.min())),
+          QVariant(qint64(l.latency.max())),
+          QVariant(l.latency.sum()),
+          QVariant(l.latency.sumSquares()),
+          QVariant(QString::fromStdString(client::HdrHistogramLog::encode(l.latency))),
+          QVariant(text(p.fdsLeftOpen.join(u'\n'))),
+          QVariant(qint64(p.startedAtMicros))})
+        q.addBindValue(v);
+    if (!q.exec())
+        return fail(q);
+    const qint64 point = q.lastInsertId().toLongLong();
+
+    q.prepare(QStringLiteral("INSERT INTO point_errors (point_id, kind, count) VALUES (?, ?, ?)"));
+    for (std::size_t k = 0; k < client::errorKindCount; ++k) {
+        if (l.errors[k] == 0)
+            continue;
+        q.addBindValue(point);
+        q.addBindValue(QString::fromUtf8(client::errorKindKey(client::ErrorKind(k))));
+        q.addBindValue(quint64(l.errors[k]));
+        if (!q.exec())
+            return fail(q);
+    }
+    q.prepare(QStringLiteral("INSERT INTO client_samples (point_id, end_us, interval_us, "
+                             "completed, ok, failed, bytes_read, open_connections, latency_hdr) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const auto &s : p.clientSamples) {
+        for (const QVariant &v :
+             {QVariant(point), QVariant(qint64(s.endMicros)), QVariant(qint64(s.intervalMicros)),
+              QVariant(quint64(s.completed)), QVariant(quint64(s.ok)), QVariant(quint64(s.failed)),
+              QVariant(quint64(s.bytesRead)), QVariant(s.openConnections),
+              QVariant(QString::fromStdString(client::HdrHistogramLog::encode(s.latency)))})
+            q.addBindValue(v);
+        if (!q.exec())
+            return fail(q);
+    }
+    q.prepare(
+        QStringLiteral("INSERT INTO server_samples (point_id, at_us, alive, total, by_type, "
+                       "sockets, files, pipes, anon_inodes, other, fd_limit, threads, "
+                       "rss_bytes, user_s, system_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                       "?, ?, ?, ?)"));
+    for (const auto &s : p.serverSamples) {
+        for (const QVariant &v :
+             {QVariant(point), QVariant(qint64(s.atMicros - p.startedAtMicros)), QVariant(s.alive),
+              QVariant(s.total), QVariant(s.byType), QVariant(s.sockets), QVariant(s.files),
+              QVariant(s.pipes), QVariant(s.anonInodes), QVariant(s.other), QVariant(s.fdLimit),
+              QVariant(s.threads), QVariant(qint64(s.rssBytes)), QVariant(s.userSeconds),
+              QVariant(s.systemSeconds)})
+            q.addBindValue(v);
+        if (!q.exec())
+            return fail(q);
+    }
+    if (!db.commit())
+        return fail(q);
+    return true;
+}
+
+QList<ResultStore::Experiment> ResultStore::experiments(QString *error) const
+{
+    QList<Experiment> out;
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    if (!q.exec(QStringLiteral("SELECT e.id, e.name, e.spec, e.status, e.started_at, "
+                               "e.finished_at, (SELECT count(*) FROM points p WHERE "
+                               "p.experiment_id = e.id) FROM experiments e ORDER BY e.id"))) {
+        if (error)
+            *error = q.lastError().text();
+        return out;
+    }
+    while (q.next()) {
+        Experiment e;
+        e.id = q.value(0).toLongLong();
+        e.name = q.value(1).toString();
+        e.spec = q.value(2).toString().toUtf8();
+        e.status = q.value(3).toString();
+        e.started = QDateTime::fromString(q.value(4).toString(), Qt::ISODateWithMs);
+        e.finished = QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs);
+        e.points = q.value(6).toInt();
+        out << e;
+    }
+    return out;
+}
+
+QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
+{
+    QList<PointResult> out;
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral(
+        "SELECT id, idx, target, size_bytes, dnf, reason, concurrency, completed, ok, "
+        "unfinished, connects, bytes_read, body_bytes, elapsed_us, latency_min_us, "
+        "latency_max_us, latency_sum, latency_sum_squares, latency_hdr, fds_left_open, "
+        "started_at_us FROM points WHERE experiment_id = ? ORDER BY idx"));
+    q.addBindValue(experiment);
+    if (!q.exec()) {
+        if (error)
+            *error = q.lastError().text();
+        return out;
+    }
+    QSqlQuery part(db);
+    while (q.next()) {
+        PointResult p;
+        const qint64 id = q.value(0).toLongLong();
+        p.index = q.value(1).toInt();
+        p.target = q.value(2).toString();
+        p.sizeBytes = q.value(3).toULongLong();
+        p.dnf = q.value(4).toBool();
+        p.reason = q.value(5).toString();
+        auto &l = p.load;
+        l.concurrency = q.value(6).toInt();
+        l.completed = q.value(7).toULongLong();
+        l.ok = q.value(8).toULongLong();
+        l.unfinished = q.value(9).toULongLong();
+        l.connects = q.value(10).toULongLong();
+        l.bytesRead = q.value(11).toULongLong();
+        l.bodyBytes = q.value(12).toULongLong();
+        l.elapsedMicros = q.value(13).toLongLong();
+        if (auto h = client::HdrHistogramLog::decode(q.value(18).toString().toStdString())) {
+            l.latency = std::move(*h);
+            if (l.latency.count() > 0)
+                l.latency.restoreMoments(q.value(14).toLongLong(), q.value(15).toLongLong(),
+                                         q.value(16).toDouble(), q.value(17).toDouble());
+        }
+        const QString open = q.value(19).toString();
+        p.fdsLeftOpen = open.isEmpty() ? QStringList() : open.split(u'\n');
+        p.startedAtMicros = q.value(20).toLongLong();
+
+        part.prepare(QStringLiteral("SELECT kind, count FROM point_errors WHERE point_id = ?"));
+        part.addBindValue(id);
+        part.exec();
+        while (part.next())
+            for (std::size_t k = 0; k < client::errorKindCount; ++k)
+                if (part.value(0).toString() ==
+                    QString::fromUtf8(client::errorKindKey(client::ErrorKind(k))))
+                    l.errors[k] = part.value(1).toULongLong();
+
+        part.prepare(QStringLiteral("SELECT end_us, interval_us, completed, ok, failed, "
+                                    "bytes_read, open_connections, latency_hdr FROM "
+                                    "client_samples WHERE point_id = ? ORDER BY end_us"));
+        part.addBindValue(id);
+        part.exec();
+        while (part.next()) {
+            client::ClientSample s;
+            s.thread = -1;
+            s.endMicros = part.value(0).toLongLong();
+            s.intervalMicros = part.value(1).toLongLong();
+            s.completed = part.value(2).toULongLong();
+            s.ok = part.value(3).toULongLong();
+            s.failed = part.value(4).toULongLong();
+            s.bytesRead = part.value(5).toULongLong();
+            s.openConnections = part.value(6).toInt();
+            if (auto h = client::HdrHistogramLog::decode(part.value(7).toString().toStdString()))
+                s.latency = std::move(*h);
+            p.clientSamples.push_back(std::move(s));
+        }
+        part.prepare(
+            QStringLiteral("SELECT at_us, alive, sockets, files, pipes, anon_inodes, "
+                           "other, fd_limit, threads, rss_bytes, user_s, system_s, total, "
+                           "by_type FROM server_samples WHERE point_id = ? ORDER BY at_us"));
+        part.addBindValue(id);
+        part.exec();
+        while (part.next()) {
+            metrics::ProcessSample s;
+            s.atMicros = p.startedAtMicros + part.value(0).toLongLong();
+            s.alive = part.value(1).toBool();
+            s.sockets = part.value(2).toInt();
+            s.files = part.value(3).toInt();
+            s.pipes = part.value(4).toInt();
+            s.anonInodes = part.value(5).toInt();
+            s.other = part.value(6).toInt();
+            s.fdLimit = part.value(7).toInt();
+            s.threads = part.value(8).toInt();
+            s.rssBytes = part.value(9).toLongLong();
+            s.userSeconds = part.value(10).toDouble();
+            s.systemSeconds = part.value(11).toDouble();
+            s.total = part.value(12).toInt();
+            s.byType = part.value(13).toBool();
+            p.serverSamples.push_back(s);
+        }
+        out << p;
+    }
+    return out;
+}
+
+} // namespace servelab::lab

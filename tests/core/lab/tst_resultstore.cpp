@@ -1,0 +1,226 @@
+#include "lab/resultstore.h"
+
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace servelab;
+using client::ErrorKind;
+
+namespace {
+
+lab::PointResult samplePoint(int index)
+{
+    lab::PointResult p;
+    p.index = index;
+    p.sizeBytes = 4096u << index;
+    p.target = QStringLiteral("epoll+sendfile");
+    p.reason =
+        index ? QStringLiteral("2 of 100 requests failed, mostly: connection reset") : QString();
+    auto &l = p.load;
+    l.concurrency = 4;
+    l.completed = 100;
+    l.ok = 98;
+    l.errors[std::size_t(ErrorKind::Reset)] = 2;
+    l.bytesRead = 100 * (p.sizeBytes + 200);
+    l.bodyBytes = 98 * p.sizeBytes;
+    l.connects = 100;
+    l.elapsedMicros = 250'000;
+    for (int i = 0; i < 100; ++i)
+        l.latency.record(100 + 37 * i);
+    p.startedAtMicros = 5'000'000;
+    for (int i = 1; i <= 3; ++i) {
+        client::ClientSample s;
+        s.endMicros = 100'000 * i;
+        s.intervalMicros = 100'000;
+        s.completed = 30;
+        s.ok = 30;
+        s.bytesRead = 30 * p.sizeBytes;
+        s.openConnections = 4;
+        s.latency.record(200 * i);
+        p.clientSamples.push_back(s);
+        metrics::ProcessSample m;
+        m.atMicros = p.startedAtMicros + 100'000 * i;
+        m.alive = true;
+        m.byType = i != 2;
+        m.total = 10 + i;
+        m.sockets = 5 + i;
+        m.files = 2;
+        m.anonInodes = 3;
+        m.fdLimit = 1024;
+        m.threads = 3;
+        m.rssBytes = 8 << 20;
+        m.userSeconds = 0.01 * i;
+        m.systemSeconds = 0.02 * i;
+        p.serverSamples.push_back(m);
+    }
+    if (index)
+        p.fdsLeftOpen = {QStringLiteral("fd 9 file /r/8K.bin"), QStringLiteral("fd 10 socket:[1]")};
+    return p;
+}
+
+} // namespace
+
+class TestResultStore : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void keepsEverythingOfAPoint()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sub/folder/results.db"));
+        qint64 id = 0;
+        {
+            lab::ResultStore store;
+            QString error;
+            QVERIFY2(store.open(path, &error), qPrintable(error));
+            QCOMPARE(store.version(), lab::ResultStore::schemaVersion);
+            id = store.beginExperiment(QStringLiteral("seed 001"), "{\"servelab\": 1}", &error);
+            QVERIFY2(id > 0, qPrintable(error));
+            QVERIFY2(store.addPoint(id, samplePoint(0), &error), qPrintable(error));
+            QVERIFY2(store.addPoint(id, samplePoint(1), &error), qPrintable(error));
+            QVERIFY2(store.finishExperiment(id, QStringLiteral("done"), &error), qPrintable(error));
+        }
+        lab::ResultStore store; // a fresh connection reads it all back
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        const auto experiments = store.experiments();
+        QCOMPARE(experiments.size(), 1);
+        QCOMPARE(experiments[0].id, id);
+        QCOMPARE(experiments[0].name, QStringLiteral("seed 001"));
+        QCOMPARE(experiments[0].status, QStringLiteral("done"));
+        QCOMPARE(experiments[0].spec, QByteArray("{\"servelab\": 1}"));
+        QCOMPARE(experiments[0].points, 2);
+        QVERIFY(experiments[0].finished >= experiments[0].started);
+
+        const auto points = store.points(id);
+        QCOMPARE(points.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const auto want = samplePoint(i);
+            const auto &got = points[i];
+            QCOMPARE(got.index, i);
+            QCOMPARE(got.sizeBytes, want.sizeBytes);
+            QCOMPARE(got.target, want.target);
+            QCOMPARE(got.reason, want.reason);
+            QCOMPARE(got.load.completed, 100u);
+            QCOMPARE(got.load.ok, 98u);
+            QCOMPARE(got.load.errorCount(ErrorKind::Reset), 2u);
+            QCOMPARE(got.load.failed(), 2u);
+            QCOMPARE(got.load.bytesRead, want.load.bytesRead);
+            QCOMPARE(got.load.elapsedMicros, 250'000);
+            QCOMPARE(got.kibPerSecond(), want.kibPerSecond());
+            QCOMPARE(got.load.latency.count(), 100u);
+            QCOMPARE(got.load.latency.min(), want.load.latency.min());
+            QCOMPARE(got.load.latency.max(), want.load.latency.max());
+            QCOMPARE(got.load.latency.mean(), want.load.latency.mean());
+            QCOMPARE(got.load.latency.valueAtPercentile(90),
+                     want.load.latency.valueAtPercentile(90));
+            QCOMPARE(got.fdsLeftOpen, want.fdsLeftOpen);
+            QCOMPARE(got.clientSamples.size(), std::size_t(3));
+            QCOMPARE(got.clientSamples[2].endMicros, 300'000);
+            QCOMPARE(got.clientSamples[2].latency.count(), 1u);
+            QCOMPARE(got.serverSamples.size(), std::size_t(3));
+            QCOMPARE(got.serverSamples[1].atMicros, want.serverSamples[1].atMicros);
+            QCOMPARE(got.serverSamples[1].sockets, 7);
+            QCOMPARE(got.serverSamples[1].total, 12);
+            QVERIFY(got.serverSamples[0].byType && !got.serverSamples[1].byType);
+            QCOMPARE(got.serverSamples[1].fdLimit, 1024);
+            QCOMPARE(got.serverSamples[1].systemSeconds, 0.04);
+        }
+    }
+
+    // An experiment whose process died (kill -9, a crash) is marked interrupted on the next
+    // open; its points stay as they were written.
+    void deadOwnerMeansInterrupted()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("r.db"));
+        QString error;
+        {
+            lab::ResultStore store;
+            QVERIFY(store.open(path, &error));
+            const qint64 id = store.beginExperiment(QStringLiteral("x"), "{}", &error);
+            QVERIFY(store.addPoint(id, samplePoint(0), &error));
+            store.beginExperiment(QStringLiteral("mine, still running"), "{}", &error);
+            QSqlDatabase raw =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+            raw.setDatabaseName(path);
+            QVERIFY(raw.open());
+            QSqlQuery q(raw);
+            QVERIFY(
+                q.exec(QStringLiteral("UPDATE experiments SET owner_pid = 999999999 WHERE id = %1")
+                           .arg(id)));
+            raw.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+        lab::ResultStore store;
+        QVERIFY(store.open(path, &error));
+        const auto experiments = store.experiments();
+        QCOMPARE(experiments.size(), 2);
+        QCOMPARE(experiments[0].status, QStringLiteral("interrupted"));
+        QCOMPARE(experiments[0].points, 1);
+        QCOMPARE(experiments[1].status, QStringLiteral("running")); // this process is alive
+    }
+
+    void refusesWhatItShouldNotTouch_data()
+    {
+        QTest::addColumn<QByteArray>("setup"); // "garbage", "foreign", "newer"
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("not SQLite")
+            << QByteArray("garbage") << QStringLiteral("not a readable SQLite database");
+        QTest::newRow("someone else's")
+            << QByteArray("foreign") << QStringLiteral("an SQLite database of something else");
+        QTest::newRow("newer schema")
+            << QByteArray("newer") << QStringLiteral("written by a newer ServeLab (schema 99");
+    }
+    void refusesWhatItShouldNotTouch()
+    {
+        QFETCH(QByteArray, setup);
+        QFETCH(QString, mentions);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("r.db"));
+        if (setup == "garbage") {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray("this is not a database, it is my notes\n").repeated(200));
+        } else {
+            {
+                QSqlDatabase raw =
+                    QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("setup"));
+                raw.setDatabaseName(path);
+                QVERIFY(raw.open());
+                QSqlQuery q(raw);
+                QVERIFY(q.exec(setup == "foreign" ? QStringLiteral("CREATE TABLE notes (text TEXT)")
+                                                  : QStringLiteral("PRAGMA user_version = 99")));
+                raw.close();
+            }
+            QSqlDatabase::removeDatabase(QStringLiteral("setup"));
+        }
+        QFile before(path);
+        QVERIFY(before.open(QIODevice::ReadOnly));
+        const QByteArray bytes = before.readAll();
+        before.close();
+
+        lab::ResultStore store;
+        QString error;
+        QVERIFY(!store.open(path, &error));
+        QVERIFY2(error.contains(mentions), qPrintable(error));
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QFile after(path);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), bytes); // left as it was
+    }
+
+    void unwritableFolderIsRefused()
+    {
+        lab::ResultStore store;
+        QString error;
+        QVERIFY(!store.open(QStringLiteral("/proc/servelab/results.db"), &error));
+        QVERIFY2(error.contains(QStringLiteral("--db")), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestResultStore)
+#include "tst_resultstore.moc"
