@@ -18,6 +18,8 @@ void printUsage(QTextStream &out)
            "0]\n"
            "  load    load a URL as ab does:     load URL [-n N] [-c N] [-k] [--json]\n"
            "  sweep   KiB/s for each file size:  sweep [--sizes 4K..32M] [-c 1] [-n 200]\n"
+           "  run     an experiment:             run SPEC.json|PRESET [--out DIR] [--smoke]\n"
+           "  presets the built-in experiments, one per line\n"
            "  watch   a process's fd timeline:   watch PID [-d SECONDS]\n"
            "  modes   the server modes that run here, one per line (the rest, and why: stderr)\n\n"
            "'servelab-cli COMMAND --help' tells more. Exit status: 0 done, 1 the run failed,\n"
@@ -40,6 +42,10 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return sweepCommand(rest, out, err);
     if (command == u"watch")
         return watchCommand(rest, out, err);
+    if (command == u"run")
+        return runCommand(rest, out, err);
+    if (command == u"presets")
+        return presetsCommand(rest, out, err);
     if (command == u"modes") {
         for (const auto &mode : server::availableModes())
             out << QString::fromStdString(mode.name()) << '\n';
@@ -60,11 +66,12 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return exitOk;
     }
     if (command.isEmpty())
-        err << "servelab-cli: no command given: use serve, load, sweep or watch (see servelab-cli "
+        err << "servelab-cli: no command given: use serve, load, sweep, run or watch (see "
+               "servelab-cli "
                "--help)\n";
     else
         err << "servelab-cli: unknown command '" << command
-            << "': use serve, load, sweep or watch (see servelab-cli --help)\n";
+            << "': use serve, load, sweep, run or watch (see servelab-cli --help)\n";
     err.flush();
     return exitUsage;
 }

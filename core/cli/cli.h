@@ -18,6 +18,8 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int watchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 
 } // namespace servelab::cli

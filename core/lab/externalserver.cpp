@@ -245,6 +245,19 @@ bool ExternalServer::start(const QString &target, const QString &root, int worke
         program = arguments.takeFirst();
     } else if (!writeConfig(target, root, std::max(workers, 1), &program, &arguments, error)) {
         return false;
+    } else if (target == u"apache" && geteuid() == 0) {
+        // As root, Apache's children become www-data: a root it cannot enter answers 403 to
+        // everything. Say so before measuring a column of 4xx.
+        for (QFileInfo dir(root); !dir.isRoot(); dir = QFileInfo(dir.absolutePath())) {
+            const auto mode = dir.permissions();
+            if (!(mode & QFileDevice::ExeOther) || !(mode & QFileDevice::ReadOther)) {
+                *error = QStringLiteral("apache's workers run as www-data, which cannot read %1 "
+                                        "(not world-readable): use a document_root under /srv or "
+                                        "/tmp, or make the path readable")
+                             .arg(dir.absoluteFilePath());
+                return false;
+            }
+        }
     }
     m_process = std::make_unique<QProcess>();
     m_process->setProgram(program);

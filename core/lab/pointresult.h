@@ -16,6 +16,7 @@ namespace servelab::lab {
 struct PointResult
 {
     int index = 0;
+    int repetition = 0; // from 0, when a point is measured more than once
     quint64 sizeBytes = 0;
     QString target;   // the mode, e.g. "epoll+sendfile"
     bool dnf = false; // did not finish: no number, only `reason`

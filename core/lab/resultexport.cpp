@@ -3,9 +3,11 @@
 #include <map>
 
 #include "sizelist.h"
+#include "statistics.h"
 
 #include <QMap>
 #include <QSaveFile>
+#include <QSet>
 #include <QStringList>
 
 namespace servelab::lab {
@@ -19,17 +21,27 @@ struct Grid
     QMap<QPair<quint64, QString>, QString> cells;
 };
 
+// The KiB/s of each target and size; repetitions of a point give their mean, and a point DNF
+// in any repetition is DNF.
 Grid gridOf(const QList<PointResult> &points)
 {
     Grid grid;
+    QMap<QPair<quint64, QString>, std::vector<double>> values;
+    QSet<QPair<quint64, QString>> dnf;
     for (const auto &p : points) {
         if (!grid.targets.contains(p.target))
             grid.targets.append(p.target);
         if (!grid.sizes.contains(p.sizeBytes))
             grid.sizes.append(p.sizeBytes);
-        grid.cells[{p.sizeBytes, p.target}] =
-            p.dnf ? QStringLiteral("DNF") : QString::number(p.kibPerSecond(), 'f', 2);
+        if (p.dnf)
+            dnf.insert({p.sizeBytes, p.target});
+        else
+            values[{p.sizeBytes, p.target}].push_back(p.kibPerSecond());
     }
+    for (auto it = values.begin(); it != values.end(); ++it)
+        grid.cells[it.key()] = QString::number(Statistics::of(it.value()).mean, 'f', 2);
+    for (const auto &key : dnf)
+        grid.cells[key] = QStringLiteral("DNF");
     std::sort(grid.sizes.begin(), grid.sizes.end());
     return grid;
 }
@@ -91,25 +103,16 @@ QString formatSeedTsv(const QList<PointResult> &points)
 
 QStringList csvColumns()
 {
-    return {QStringLiteral("size_bytes"),
-            QStringLiteral("size"),
-            QStringLiteral("target"),
-            QStringLiteral("status"),
-            QStringLiteral("concurrency"),
-            QStringLiteral("completed"),
-            QStringLiteral("ok"),
-            QStringLiteral("failed"),
-            QStringLiteral("bytes_read"),
-            QStringLiteral("body_bytes"),
-            QStringLiteral("elapsed_s"),
-            QStringLiteral("requests_per_s"),
-            QStringLiteral("kib_per_s"),
-            QStringLiteral("latency_mean_ms"),
-            QStringLiteral("latency_p50_ms"),
-            QStringLiteral("latency_p90_ms"),
-            QStringLiteral("latency_p99_ms"),
-            QStringLiteral("latency_max_ms"),
-            QStringLiteral("reason")};
+    return {QStringLiteral("size_bytes"),      QStringLiteral("size"),
+            QStringLiteral("target"),          QStringLiteral("status"),
+            QStringLiteral("repetition"),      QStringLiteral("concurrency"),
+            QStringLiteral("completed"),       QStringLiteral("ok"),
+            QStringLiteral("failed"),          QStringLiteral("bytes_read"),
+            QStringLiteral("body_bytes"),      QStringLiteral("elapsed_s"),
+            QStringLiteral("requests_per_s"),  QStringLiteral("kib_per_s"),
+            QStringLiteral("latency_mean_ms"), QStringLiteral("latency_p50_ms"),
+            QStringLiteral("latency_p90_ms"),  QStringLiteral("latency_p99_ms"),
+            QStringLiteral("latency_max_ms"),  QStringLiteral("reason")};
 }
 
 QString formatCsv(const QList<PointResult> &points)
@@ -122,6 +125,7 @@ QString formatCsv(const QList<PointResult> &points)
             formatSize(p.sizeBytes),
             csvField(p.target),
             p.dnf ? QStringLiteral("dnf") : QStringLiteral("ok"),
+            QString::number(p.repetition + 1),
             QString::number(l.concurrency),
             QString::number(l.completed),
             QString::number(l.ok),
@@ -137,6 +141,69 @@ QString formatCsv(const QList<PointResult> &points)
             ms(double(l.latency.valueAtPercentile(99))),
             ms(double(l.latency.max())),
             csvField(p.reason),
+        };
+        out += row.join(u',') + u'\n';
+    }
+    return out;
+}
+
+QString formatSummaryCsv(const QList<PointResult> &points)
+{
+    QString out = QStringLiteral(
+        "size_bytes,size,target,status,repetitions,kib_per_s,kib_per_s_sd,kib_per_s_ci95_low,"
+        "kib_per_s_ci95_high,kib_per_s_cv,noisy,requests_per_s,completed,ok,failed,"
+        "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_max_ms,fds_left_open,reason\n");
+    QList<QPair<quint64, QString>> order;
+    QMap<QPair<quint64, QString>, QList<const PointResult *>> runs;
+    for (const auto &p : points) {
+        const QPair<quint64, QString> key{p.sizeBytes, p.target};
+        if (!runs.contains(key))
+            order << key;
+        runs[key] << &p;
+    }
+    for (const auto &key : order) {
+        const auto &list = runs[key];
+        std::vector<double> kib;
+        std::vector<double> rps;
+        client::LoadResult merged;
+        QString reason;
+        bool dnf = false;
+        int leftOpen = 0;
+        for (const PointResult *p : list) {
+            dnf = dnf || p->dnf;
+            if (!p->dnf) {
+                kib.push_back(p->kibPerSecond());
+                rps.push_back(p->load.requestsPerSecond());
+            }
+            merged.merge(p->load);
+            leftOpen += int(p->fdsLeftOpen.size());
+            if (reason.isEmpty())
+                reason = p->reason;
+        }
+        const Statistics k = Statistics::of(kib);
+        const auto figure = [&](double v) { return dnf ? QString() : QString::number(v, 'f', 2); };
+        const QStringList row{
+            QString::number(key.first),
+            formatSize(key.first),
+            csvField(key.second),
+            dnf ? QStringLiteral("dnf") : QStringLiteral("ok"),
+            QString::number(list.size()),
+            figure(k.mean),
+            figure(k.stddev),
+            figure(k.low()),
+            figure(k.high()),
+            dnf ? QString() : QString::number(k.cv, 'f', 4),
+            dnf ? QString() : (k.noisy ? QStringLiteral("yes") : QStringLiteral("no")),
+            figure(Statistics::of(rps).mean),
+            QString::number(merged.completed),
+            QString::number(merged.ok),
+            QString::number(merged.failed()),
+            ms(double(merged.latency.valueAtPercentile(50))),
+            ms(double(merged.latency.valueAtPercentile(90))),
+            ms(double(merged.latency.valueAtPercentile(99))),
+            ms(double(merged.latency.max())),
+            QString::number(leftOpen),
+            csvField(reason),
         };
         out += row.join(u',') + u'\n';
     }

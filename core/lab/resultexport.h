@@ -15,6 +15,10 @@ QString formatSeedTsv(const QList<PointResult> &points);
 // One row per point with every figure; the header names the units.
 QString formatCsv(const QList<PointResult> &points);
 QStringList csvColumns();
+// One row per point (target × size) over its repetitions (results.csv of an experiment):
+// KiB/s mean, sample deviation, 95 % interval, coefficient of variation and the noisy flag
+// (above 5 %), the requests and errors summed, latency percentiles of all repetitions merged.
+QString formatSummaryCsv(const QList<PointResult> &points);
 // The timelines (samples.csv): one row per point and 100 ms slot from the point's start, the
 // client's figures beside the server process's (fds by type, limit, threads, RSS, CPU), empty
 // where one side has no sample in that slot (the server is still watched while it drains).

@@ -38,6 +38,7 @@ const QList<QStringList> &migrations()
                            " experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE "
                            "CASCADE,"
                            " idx INTEGER NOT NULL,"
+                           " repetition INTEGER NOT NULL,"
                            " target TEXT NOT NULL,"
                            " size_bytes INTEGER NOT NULL,"
                            " dnf INTEGER NOT NULL,"
@@ -288,14 +289,16 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
     const auto &l = p.load;
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
-        "INSERT INTO points (experiment_id, idx, target, size_bytes, dnf, reason, concurrency, "
+        "INSERT INTO points (experiment_id, idx, repetition, target, size_bytes, dnf, reason, "
+        "concurrency, "
         "completed, ok, unfinished, connects, bytes_read, body_bytes, elapsed_us, kib_per_s, "
         "requests_per_s, latency_min_us, latency_max_us, latency_sum, latency_sum_squares, "
         "latency_hdr, fds_left_open, started_at_us) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant &v :
          {QVariant(experiment),
           QVariant(p.index),
+          QVariant(p.repetition),
           QVariant(p.target),
           QVariant(quint64(p.sizeBytes)),
           QVariant(p.dnf),
@@ -400,7 +403,7 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
         "SELECT id, idx, target, size_bytes, dnf, reason, concurrency, completed, ok, "
         "unfinished, connects, bytes_read, body_bytes, elapsed_us, latency_min_us, "
         "latency_max_us, latency_sum, latency_sum_squares, latency_hdr, fds_left_open, "
-        "started_at_us FROM points WHERE experiment_id = ? ORDER BY idx"));
+        "started_at_us, repetition FROM points WHERE experiment_id = ? ORDER BY idx, repetition"));
     q.addBindValue(experiment);
     if (!q.exec()) {
         if (error)
@@ -434,6 +437,7 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
         const QString open = q.value(19).toString();
         p.fdsLeftOpen = open.isEmpty() ? QStringList() : open.split(u'\n');
         p.startedAtMicros = q.value(20).toLongLong();
+        p.repetition = q.value(21).toInt();
 
         part.prepare(QStringLiteral("SELECT kind, count FROM point_errors WHERE point_id = ?"));
         part.addBindValue(id);

@@ -1,6 +1,7 @@
 #include "lab/resultstore.h"
 #include "server/listener.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -421,6 +422,143 @@ private Q_SLOTS:
         QCOMPARE(missing.code, 1);
         QVERIFY2(missing.err.contains(QStringLiteral("/proc/999999999/fd")),
                  qPrintable(missing.err));
+    }
+
+    void presetsAreListed()
+    {
+        const Run run = runCli({QStringLiteral("presets")});
+        QCOMPARE(run.code, 0);
+        QVERIFY2(
+            run.out.contains(QStringLiteral("seed001-httpd-vs-tomcat\tseed 001: Apache httpd")),
+            qPrintable(run.out));
+        QVERIFY(run.out.contains(QStringLiteral("ab-c300-maxthreads\t")));
+    }
+
+    // An experiment from a spec file: every target and size, repeated, kept and written out.
+    void runWritesEverything()
+    {
+        QTemporaryDir dir;
+        const QString specFile = dir.filePath(QStringLiteral("two.json"));
+        QFile spec(specFile);
+        QVERIFY(spec.open(QIODevice::WriteOnly));
+        spec.write(R"({"servelab": 1, "name": "two targets",
+  "targets": [{"builtin": "epoll+sendfile"}, {"builtin": "blocking+copy", "threads": 2}],
+  "sizes": ["4K", "8K"], "client": {"requests": 10, "concurrency": 2}, "repetitions": 2})");
+        spec.close();
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const QString db = dir.filePath(QStringLiteral("r.db"));
+        const Run run = runCli({QStringLiteral("run"), specFile, QStringLiteral("--out"), out,
+                                QStringLiteral("--db"), db});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY(run.out.contains(QStringLiteral("epoll+sendfile")));
+        QVERIFY(run.out.contains(QStringLiteral("blocking+copy")));
+        const auto read = [&](const char *name) {
+            QFile f(QDir(out).filePath(QString::fromLatin1(name)));
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+        };
+        const QStringList results = read("results.csv").trimmed().split(u'\n');
+        QCOMPARE(results.size(), 1 + 4); // one row per target and size
+        QVERIFY(results[0].contains(QStringLiteral("kib_per_s_ci95_low")));
+        for (const QString &row : results.mid(1)) {
+            const QStringList f = row.split(u',');
+            QCOMPARE(f[3], QStringLiteral("ok"));
+            QCOMPARE(f[4], QStringLiteral("2")); // repetitions
+            QVERIFY(f[5].toDouble() > 0);
+            QVERIFY(f[7].toDouble() <= f[5].toDouble() && f[8].toDouble() >= f[5].toDouble());
+            QCOMPARE(f[12], QStringLiteral("20")); // requests over both repetitions
+        }
+        QCOMPARE(read("runs.csv").trimmed().count(u'\n'), 8);
+        QVERIFY(read("table.tsv")
+                    .startsWith(
+                        QStringLiteral("File Size (KiB/s)\tepoll+sendfile\tblocking+copy\n4K\t")));
+        QVERIFY(read("samples.csv").startsWith(QStringLiteral("point,size_bytes,target,t_s,")));
+        QVERIFY(read("spec.json").contains(QStringLiteral("\"repetitions\": 2")));
+        QVERIFY(read("spec.json").contains(QStringLiteral("\"timeout_ms\": 30000"))); // filled in
+        lab::ResultStore store;
+        QString error;
+        QVERIFY(store.open(db, &error));
+        QCOMPARE(store.experiments().size(), 1);
+        QCOMPARE(store.experiments()[0].name, QStringLiteral("two targets"));
+        QCOMPARE(store.experiments()[0].status, QStringLiteral("done"));
+        QCOMPARE(store.experiments()[0].points, 8);
+    }
+
+    // Each preset runs in its smoke version; targets missing here are DNF, not a failure.
+    void presetsRunInSmokeVersion_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("ab -c 300 -k, 150 vs 350 threads") << QStringLiteral("ab-c300-maxthreads");
+        QTest::newRow("httpd vs Tomcat") << QStringLiteral("seed001-httpd-vs-tomcat");
+    }
+    void presetsRunInSmokeVersion()
+    {
+        QFETCH(QString, preset);
+        QTemporaryDir dir;
+        const Run run = runCli({QStringLiteral("run"), preset, QStringLiteral("--smoke"),
+                                QStringLiteral("--out"), dir.path(), QStringLiteral("--db"),
+                                dir.filePath(QStringLiteral("r.db"))},
+                               180000);
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QFile results(dir.filePath(QStringLiteral("results.csv")));
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        QVERIFY(results.readAll().count('\n') >= 3);
+        if (preset == u"ab-c300-maxthreads") {
+            QVERIFY2(run.out.contains(QStringLiteral("blocking+copy (150 threads)")) &&
+                         run.out.contains(QStringLiteral("blocking+copy (350 threads)")),
+                     qPrintable(run.out));
+        }
+    }
+
+    void runRefusesBadInputAndWritesNothing_data()
+    {
+        QTest::addColumn<QByteArray>("spec");
+        QTest::addColumn<QString>("out");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("bad spec") << QByteArray(
+                                         "{\"servelab\": 1,\n \"targets\": [],\n \"client\": "
+                                         "{\"requests\": -1}}")
+                                  << QString() << 2 << QStringLiteral("spec.json:2:13: targets:");
+        QTest::newRow("unknown preset")
+            << QByteArray() << QString() << 2 << QStringLiteral("neither a spec file nor a preset");
+        QTest::newRow("unwritable out")
+            << QByteArray("{\"servelab\": 1, \"targets\": [{\"builtin\": \"epoll+copy\"}]}")
+            << QStringLiteral("/proc/servelab-out") << 2
+            << QStringLiteral("cannot write into --out");
+        QTest::newRow("not a database")
+            << QByteArray("{\"servelab\": 1, \"targets\": [{\"builtin\": \"epoll+copy\"}]}")
+            << QString() << 1 << QStringLiteral("not a readable SQLite database");
+    }
+    void runRefusesBadInputAndWritesNothing()
+    {
+        QFETCH(QByteArray, spec);
+        QFETCH(QString, out);
+        QFETCH(int, code);
+        QFETCH(QString, mentions);
+        QTemporaryDir dir;
+        QString source = QStringLiteral("no-such-preset");
+        if (!spec.isEmpty()) {
+            source = dir.filePath(QStringLiteral("spec.json"));
+            QFile f(source);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(spec);
+        }
+        const QString db = dir.filePath(QStringLiteral("notes.db"));
+        QFile notes(db);
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write(QByteArray("my notes, not a database\n").repeated(100));
+        notes.close();
+        if (out.isEmpty())
+            out = dir.filePath(QStringLiteral("out"));
+        const Run run = runCli({QStringLiteral("run"), source, QStringLiteral("--out"), out,
+                                QStringLiteral("--db"), db});
+        QCOMPARE(run.code, code);
+        QVERIFY2(run.err.contains(mentions), qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
+        // Nothing half-written: no result files, and the file that was not ours is untouched.
+        QVERIFY(!QFile::exists(QDir(out).filePath(QStringLiteral("results.csv"))));
+        QVERIFY(notes.open(QIODevice::ReadOnly));
+        QCOMPARE(notes.readAll(), QByteArray("my notes, not a database\n").repeated(100));
     }
 
     // kill -9 in the middle of a sweep: the database opens, the experiment says interrupted,

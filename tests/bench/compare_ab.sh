@@ -32,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$cli" sweep --sizes "$(IFS=,; echo "${sizes[*]}")" -n 1 --root "$work/root" >/dev/null 2>&1
+"$cli" sweep --no-db --sizes "$(IFS=,; echo "${sizes[*]}")" -n 1 --root "$work/root" >/dev/null 2>&1
 chmod -R a+rX "$work/root"
 cat >"$work/nginx.conf" <<CONF
 worker_processes 1;

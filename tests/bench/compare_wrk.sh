@@ -31,7 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$cli" sweep --sizes 4K,1M -n 1 --root "$work/root" >/dev/null 2>&1
+"$cli" sweep --no-db --sizes 4K,1M -n 1 --root "$work/root" >/dev/null 2>&1
 chmod -R a+rX "$work/root"
 nginx_conf() { # name port extra
     cat >"$work/$1.conf" <<CONF

@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$cli" sweep --sizes 4K -n 1 --root "$work/root" >/dev/null 2>&1
+"$cli" sweep --no-db --sizes 4K -n 1 --root "$work/root" >/dev/null 2>&1
 chmod -R a+rX "$work/root"
 cat >"$work/nginx.conf" <<CONF
 worker_processes 1;

@@ -15,6 +15,7 @@ lab::PointResult samplePoint(int index)
 {
     lab::PointResult p;
     p.index = index;
+    p.repetition = index * 2;
     p.sizeBytes = 4096u << index;
     p.target = QStringLiteral("epoll+sendfile");
     p.reason =
@@ -101,6 +102,7 @@ private Q_SLOTS:
             const auto want = samplePoint(i);
             const auto &got = points[i];
             QCOMPARE(got.index, i);
+            QCOMPARE(got.repetition, i * 2);
             QCOMPARE(got.sizeBytes, want.sizeBytes);
             QCOMPARE(got.target, want.target);
             QCOMPARE(got.reason, want.reason);

@@ -1,0 +1,240 @@
+#include "cli.h"
+#include "commandline.h"
+
+#include "lab/experimentspec.h"
+#include "lab/resultexport.h"
+#include "lab/resultstore.h"
+#include "lab/sizelist.h"
+#include "lab/sweeprunner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTextStream>
+
+#include <algorithm>
+
+namespace servelab::cli {
+
+namespace {
+
+QString presetPath(const QString &name)
+{
+    return QStringLiteral(":/presets/%1.json").arg(name);
+}
+
+// The label of each target in tables: its mode or template, with the thread count when two
+// targets would otherwise read the same.
+QStringList targetLabels(const lab::ExperimentSpec &spec)
+{
+    QStringList names;
+    for (const auto &t : spec.targets)
+        names << (t.target == u"builtin" ? t.mode : t.target);
+    QStringList labels = names;
+    for (int i = 0; i < names.size(); ++i)
+        if (names.count(names[i]) > 1)
+            labels[i] += QStringLiteral(" (%1 threads)").arg(spec.targets[i].serverThreads);
+    return labels;
+}
+
+// --smoke: the same experiment in seconds (a handful of sizes, few requests, two repetitions).
+void shrink(lab::ExperimentSpec &spec)
+{
+    spec.repetitions = std::min(spec.repetitions, 2);
+    for (auto &t : spec.targets) {
+        if (t.sizes.size() > 3)
+            t.sizes = {t.sizes.first(), t.sizes[t.sizes.size() / 2], t.sizes.last()};
+        t.sizes.erase(std::remove_if(t.sizes.begin(), t.sizes.end(),
+                                     [](quint64 s) { return s > (4u << 20); }),
+                      t.sizes.end());
+        if (t.sizes.isEmpty())
+            t.sizes = {4096};
+        t.requests = std::min<quint64>(t.requests, 30);
+        t.concurrency = std::min<int>(t.concurrency, int(t.requests));
+        t.pointDeadlineMs = std::min(t.pointDeadlineMs, 20000);
+    }
+}
+
+} // namespace
+
+int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    CommandLine cl(
+        QStringLiteral("presets"),
+        QStringLiteral("Lists the built-in experiments: name, then what it reproduces."));
+    int code = exitOk;
+    if (!cl.parse(arguments, out, err, &code))
+        return code;
+    for (const QString &file :
+         QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
+        QFile preset(QStringLiteral(":/presets/") + file);
+        preset.open(QIODevice::ReadOnly);
+        lab::ExperimentSpec spec;
+        QStringList errors;
+        lab::ExperimentSpec::parse(preset.readAll(), file, &spec, &errors);
+        out << file.chopped(5) << '\t' << spec.name << '\n';
+    }
+    return exitOk;
+}
+
+int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    CommandLine cl(
+        QStringLiteral("run"),
+        QStringLiteral("Runs an experiment: a spec file or a built-in preset (servelab-cli "
+                       "presets), every target over every size, repeated; keeps it in "
+                       "the results database and, with --out, writes results.csv, "
+                       "runs.csv, table.tsv, samples.csv and the complete spec.json."));
+    auto &p = cl.parser();
+    p.addPositionalArgument(QStringLiteral("spec"), QStringLiteral("SPEC.json or a preset name"));
+    p.addOptions({
+        {QStringLiteral("out"), QStringLiteral("Folder for the result files."),
+         QStringLiteral("dir")},
+        {QStringLiteral("db"),
+         QStringLiteral("Results database (default: %1).").arg(lab::ResultStore::defaultPath()),
+         QStringLiteral("file")},
+        {QStringLiteral("no-db"), QStringLiteral("Do not keep the run in a database.")},
+        {QStringLiteral("smoke"),
+         QStringLiteral("A few seconds' version: three sizes up to 4M, 30 requests, two "
+                        "repetitions.")},
+    });
+    int code = exitOk;
+    if (!cl.parse(arguments, out, err, &code))
+        return code;
+    const QStringList positional = p.positionalArguments();
+    if (positional.size() != 1)
+        return cl.usageError(QStringLiteral("run wants one spec file or preset name"), err);
+    const QString source = positional.first();
+    QFile file(QFileInfo(source).isFile() ? source : presetPath(source));
+    if (!file.exists())
+        return cl.usageError(QStringLiteral("'%1' is neither a spec file nor a preset "
+                                            "(servelab-cli presets lists them)")
+                                 .arg(source),
+                             err);
+    if (!file.open(QIODevice::ReadOnly))
+        return cl.usageError(QStringLiteral("cannot read %1: %2").arg(source, file.errorString()),
+                             err);
+    lab::ExperimentSpec spec;
+    QStringList problems;
+    if (!lab::ExperimentSpec::parse(file.readAll(), source, &spec, &problems)) {
+        err << "servelab-cli run: " << source << " cannot run: " << problems.size()
+            << (problems.size() == 1 ? " problem\n" : " problems\n");
+        for (const QString &problem : problems)
+            err << "  " << problem << '\n';
+        return exitUsage;
+    }
+    if (spec.name.isEmpty())
+        spec.name = QFileInfo(source).completeBaseName();
+    if (p.isSet(QStringLiteral("smoke"))) {
+        shrink(spec);
+        spec.name += QStringLiteral(" (smoke)");
+    }
+    const QString outDir = p.value(QStringLiteral("out"));
+    if (!outDir.isEmpty() && (!QDir().mkpath(outDir) || !QFileInfo(outDir).isWritable()))
+        return cl.usageError(
+            QStringLiteral("cannot write into --out %1: choose a folder you can write").arg(outDir),
+            err);
+
+    lab::ResultStore store;
+    qint64 experiment = 0;
+    QString error;
+    if (!p.isSet(QStringLiteral("no-db"))) {
+        const QString db = p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
+                                                         : lab::ResultStore::defaultPath();
+        if (!store.open(db, &error) ||
+            !(experiment = store.beginExperiment(spec.name, spec.toJson(), &error))) {
+            err << "servelab-cli run: " << error << '\n';
+            return exitFailure;
+        }
+    }
+
+    const QStringList labels = targetLabels(spec);
+    QList<lab::PointResult> points;
+    QString storeError;
+    const int total =
+        int(spec.targets.size()) * int(spec.targets.first().sizes.size()) * spec.repetitions;
+    const auto keep = [&](lab::PointResult point) {
+        point.index = int(points.size());
+        if (experiment && storeError.isEmpty())
+            store.addPoint(experiment, point, &storeError);
+        err << QStringLiteral("[%1/%2] %3, %4, repetition %5: ")
+                   .arg(points.size() + 1)
+                   .arg(total)
+                   .arg(point.target, lab::formatSize(point.sizeBytes))
+                   .arg(point.repetition + 1)
+            << (point.dnf
+                    ? QStringLiteral("DNF, ") + point.reason
+                    : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"))
+            << '\n';
+        err.flush();
+        points << point;
+    };
+    err << "run: " << spec.name << ": " << spec.targets.size() << " targets, "
+        << spec.targets.first().sizes.size() << " sizes, " << spec.repetitions << " repetitions\n";
+    for (int repetition = 0; repetition < spec.repetitions && storeError.isEmpty(); ++repetition) {
+        for (int t = 0; t < spec.targets.size() && storeError.isEmpty(); ++t) {
+            lab::SweepRunner runner(spec.targets[t]);
+            QString failure;
+            QObject::connect(&runner, &lab::SweepRunner::failed,
+                             [&](const QString &reason) { failure = reason; });
+            QObject::connect(&runner, &lab::SweepRunner::pointFinished,
+                             [&](lab::PointResult point) {
+                                 point.target = labels[t];
+                                 point.repetition = repetition;
+                                 keep(point);
+                                 if (!storeError.isEmpty())
+                                     runner.cancel();
+                             });
+            runner.run();
+            // A target that cannot start is DNF at every size; the experiment goes on.
+            if (!failure.isEmpty()) {
+                for (quint64 size : spec.targets[t].sizes) {
+                    lab::PointResult dnf;
+                    dnf.sizeBytes = size;
+                    dnf.target = labels[t];
+                    dnf.repetition = repetition;
+                    dnf.dnf = true;
+                    dnf.reason = failure;
+                    keep(dnf);
+                }
+            }
+        }
+    }
+    if (experiment) {
+        QString why;
+        if (!store.finishExperiment(
+                experiment,
+                storeError.isEmpty() ? QStringLiteral("done") : QStringLiteral("failed"), &why) &&
+            storeError.isEmpty())
+            storeError = why;
+    }
+    if (!storeError.isEmpty()) {
+        err << "servelab-cli run: " << storeError << '\n';
+        return exitFailure;
+    }
+    out << lab::formatSeedTable(points);
+    out.flush();
+    if (!outDir.isEmpty()) {
+        const QDir dir(outDir);
+        for (const auto &[name, text] :
+             {std::pair{QStringLiteral("spec.json"), QString::fromUtf8(spec.toJson())},
+              std::pair{QStringLiteral("results.csv"), lab::formatSummaryCsv(points)},
+              std::pair{QStringLiteral("runs.csv"), lab::formatCsv(points)},
+              std::pair{QStringLiteral("table.tsv"), lab::formatSeedTsv(points)},
+              std::pair{QStringLiteral("samples.csv"), lab::formatTimelineCsv(points)}}) {
+            if (!lab::writeTextFile(dir.filePath(name), text, &error)) {
+                err << "servelab-cli run: " << error << '\n';
+                return exitFailure;
+            }
+        }
+        err << "run: wrote spec.json, results.csv, runs.csv, table.tsv and samples.csv to "
+            << QDir(outDir).absolutePath() << '\n';
+    }
+    if (experiment)
+        err << "run: kept as experiment " << experiment << " in " << store.path() << '\n';
+    const bool allDnf =
+        std::all_of(points.begin(), points.end(), [](const auto &point) { return point.dnf; });
+    return allDnf ? exitFailure : exitOk;
+}
+
+} // namespace servelab::cli

@@ -1,0 +1,266 @@
+#include "experimentspec.h"
+
+#include "externalserver.h"
+#include "jsonlocator.h"
+#include "sizelist.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace servelab::lab {
+
+namespace {
+
+// Reads one spec, collecting every problem with the place it is at.
+class Reader
+{
+public:
+    Reader(const QByteArray &text, const QString &fileName, QStringList *errors)
+        : m_locator(text), m_file(fileName), m_errors(errors)
+    {}
+
+    void fail(const QString &path, const QString &what, bool atKey = false)
+    {
+        const auto p = atKey ? m_locator.keyAt(path) : m_locator.valueAt(path);
+        *m_errors << QStringLiteral("%1:%2:%3: %4: %5")
+                         .arg(m_file)
+                         .arg(p.line)
+                         .arg(p.column)
+                         .arg(path.isEmpty() ? QStringLiteral("spec") : path, what);
+    }
+
+    // Fields other than `known` are mistakes (a typo would otherwise be silently ignored).
+    void onlyKnown(const QJsonObject &object, const QString &path, const QStringList &known)
+    {
+        for (const QString &key : object.keys())
+            if (!known.contains(key))
+                fail(path.isEmpty() ? key : path + u'.' + key,
+                     QStringLiteral("unknown field (known here: %1)").arg(known.join(u", ")), true);
+    }
+
+    qint64 integer(const QJsonObject &object, const QString &key, const QString &path,
+                   qint64 fallback, qint64 low, qint64 high)
+    {
+        const QJsonValue v = object.value(key);
+        if (v.isUndefined())
+            return fallback;
+        const double d = v.toDouble(-1e300);
+        if (!v.isDouble() || d != double(qint64(d)) || d < double(low) || d > double(high)) {
+            fail(path, QStringLiteral("wants a whole number from %1 to %2").arg(low).arg(high));
+            return fallback;
+        }
+        return qint64(d);
+    }
+
+    bool boolean(const QJsonObject &object, const QString &key, const QString &path, bool fallback)
+    {
+        const QJsonValue v = object.value(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isBool())
+            fail(path, QStringLiteral("wants true or false"));
+        return v.toBool(fallback);
+    }
+
+    QString text(const QJsonObject &object, const QString &key, const QString &path,
+                 const QString &fallback)
+    {
+        const QJsonValue v = object.value(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isString() || v.toString().isEmpty()) {
+            fail(path, QStringLiteral("wants a non-empty string"));
+            return fallback;
+        }
+        return v.toString();
+    }
+
+private:
+    JsonLocator m_locator;
+    QString m_file;
+    QStringList *m_errors;
+};
+
+} // namespace
+
+bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, ExperimentSpec *spec,
+                           QStringList *errors)
+{
+    errors->clear();
+    QJsonParseError syntax{};
+    const QJsonDocument document = QJsonDocument::fromJson(text, &syntax);
+    if (syntax.error != QJsonParseError::NoError) {
+        const auto at = JsonLocator::positionIn(text, syntax.offset);
+        *errors << QStringLiteral("%1:%2:%3: not JSON: %4")
+                       .arg(fileName)
+                       .arg(at.line)
+                       .arg(at.column)
+                       .arg(syntax.errorString());
+        return false;
+    }
+    Reader r(text, fileName, errors);
+    if (!document.isObject()) {
+        r.fail(QString(), QStringLiteral("wants a JSON object with \"servelab\": 1"));
+        return false;
+    }
+    const QJsonObject root = document.object();
+    r.onlyKnown(root, QString(),
+                {QStringLiteral("servelab"), QStringLiteral("name"), QStringLiteral("targets"),
+                 QStringLiteral("sizes"), QStringLiteral("document_root"), QStringLiteral("client"),
+                 QStringLiteral("repetitions"), QStringLiteral("point_deadline_ms")});
+    if (root.value(QStringLiteral("servelab")).toInt(-1) != 1 ||
+        !root.value(QStringLiteral("servelab")).isDouble())
+        r.fail(root.contains(QStringLiteral("servelab")) ? QStringLiteral("servelab") : QString(),
+               QStringLiteral("this ServeLab reads spec version 1: write \"servelab\": 1"));
+
+    ExperimentSpec out;
+    out.name = r.text(root, QStringLiteral("name"), QStringLiteral("name"), QString());
+    out.repetitions = int(
+        r.integer(root, QStringLiteral("repetitions"), QStringLiteral("repetitions"), 1, 1, 1000));
+    SweepSpec shared = SweepSpec::defaults();
+    shared.pointDeadlineMs = int(r.integer(root, QStringLiteral("point_deadline_ms"),
+                                           QStringLiteral("point_deadline_ms"),
+                                           shared.pointDeadlineMs, 100, 86'400'000));
+    shared.root =
+        r.text(root, QStringLiteral("document_root"), QStringLiteral("document_root"), QString());
+
+    const QJsonValue sizes = root.value(QStringLiteral("sizes"));
+    if (!sizes.isUndefined()) {
+        QString list;
+        if (sizes.isString()) {
+            list = sizes.toString();
+        } else if (sizes.isArray()) {
+            QStringList parts;
+            for (const QJsonValue &size : sizes.toArray())
+                parts << (size.isString() ? size.toString() : QStringLiteral("?"));
+            list = parts.join(u',');
+        }
+        QString why;
+        if (list.isEmpty() || !parseSizeList(list, &shared.sizes, &why))
+            r.fail(QStringLiteral("sizes"),
+                   QStringLiteral("wants sizes like [\"4K\", \"1M\"] or \"4K..32M\"%1")
+                       .arg(why.isEmpty() ? QString() : QStringLiteral(" (") + why + u')'));
+    }
+
+    const QJsonValue clientValue = root.value(QStringLiteral("client"));
+    if (!clientValue.isUndefined() && !clientValue.isObject())
+        r.fail(QStringLiteral("client"), QStringLiteral("wants an object"));
+    const QJsonObject client = clientValue.toObject();
+    r.onlyKnown(client, QStringLiteral("client"),
+                {QStringLiteral("model"), QStringLiteral("requests"), QStringLiteral("concurrency"),
+                 QStringLiteral("keep_alive"), QStringLiteral("timeout_ms")});
+    if (const QString model = r.text(client, QStringLiteral("model"),
+                                     QStringLiteral("client.model"), QStringLiteral("closed"));
+        model != u"closed")
+        r.fail(QStringLiteral("client.model"),
+               QStringLiteral("experiments run the closed (ab) model for now; duration, rate and "
+                              "ramp run from servelab-cli load"));
+    shared.requests =
+        quint64(r.integer(client, QStringLiteral("requests"), QStringLiteral("client.requests"),
+                          qint64(shared.requests), 1, qint64(1) << 40));
+    shared.concurrency =
+        int(r.integer(client, QStringLiteral("concurrency"), QStringLiteral("client.concurrency"),
+                      shared.concurrency, 1, 100000));
+    shared.keepAlive = r.boolean(client, QStringLiteral("keep_alive"),
+                                 QStringLiteral("client.keep_alive"), shared.keepAlive);
+    shared.timeoutMs =
+        int(r.integer(client, QStringLiteral("timeout_ms"), QStringLiteral("client.timeout_ms"),
+                      shared.timeoutMs, 1, 3'600'000));
+    if (quint64(shared.concurrency) > shared.requests)
+        r.fail(QStringLiteral("client.concurrency"),
+               QStringLiteral("%1 cannot exceed client.requests (%2), as in ab")
+                   .arg(shared.concurrency)
+                   .arg(shared.requests));
+
+    const QJsonValue targets = root.value(QStringLiteral("targets"));
+    if (!targets.isArray() || targets.toArray().isEmpty())
+        r.fail(QStringLiteral("targets"),
+               QStringLiteral("wants a list of targets, as [{\"builtin\": \"epoll+sendfile\"}]"));
+    const QJsonArray list = targets.toArray();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QString path = QStringLiteral("targets[%1]").arg(i);
+        if (!list[i].isObject()) {
+            r.fail(path, QStringLiteral("wants an object"));
+            continue;
+        }
+        const QJsonObject t = list[i].toObject();
+        r.onlyKnown(t, path,
+                    {QStringLiteral("builtin"), QStringLiteral("external"),
+                     QStringLiteral("threads"), QStringLiteral("isolated"),
+                     QStringLiteral("fd_limit")});
+        SweepSpec sweep = shared;
+        const bool builtin = t.contains(QStringLiteral("builtin"));
+        if (builtin == t.contains(QStringLiteral("external"))) {
+            r.fail(path, QStringLiteral("wants one of \"builtin\": MODE or \"external\": NAME"));
+            continue;
+        }
+        if (builtin) {
+            sweep.target = QStringLiteral("builtin");
+            sweep.mode =
+                r.text(t, QStringLiteral("builtin"), path + QStringLiteral(".builtin"), sweep.mode);
+        } else {
+            sweep.target = r.text(t, QStringLiteral("external"), path + QStringLiteral(".external"),
+                                  QStringLiteral("nginx"));
+        }
+        sweep.serverThreads = int(
+            r.integer(t, QStringLiteral("threads"), path + QStringLiteral(".threads"), 1, 1, 1024));
+        sweep.isolated =
+            r.boolean(t, QStringLiteral("isolated"), path + QStringLiteral(".isolated"), false);
+        sweep.fdLimit = int(r.integer(t, QStringLiteral("fd_limit"),
+                                      path + QStringLiteral(".fd_limit"), 0, 0, 1 << 20));
+        if (!builtin && (sweep.isolated || sweep.fdLimit))
+            r.fail(path, QStringLiteral("isolated and fd_limit apply to builtin targets"));
+        // What is left to check (the mode, the template, the limit's range) is the sweep's.
+        if (errors->isEmpty())
+            if (const QString problem = sweep.validate(); !problem.isEmpty())
+                r.fail(path, problem);
+        out.targets << sweep;
+    }
+    if (!errors->isEmpty())
+        return false;
+    *spec = out;
+    return true;
+}
+
+QByteArray ExperimentSpec::toJson() const
+{
+    QJsonObject root;
+    root.insert(QStringLiteral("servelab"), 1);
+    if (!name.isEmpty())
+        root.insert(QStringLiteral("name"), name);
+    QJsonArray targetList;
+    for (const SweepSpec &t : targets) {
+        QJsonObject target;
+        if (t.target == u"builtin") {
+            target.insert(QStringLiteral("builtin"), t.mode);
+            target.insert(QStringLiteral("isolated"), t.isolated || t.fdLimit != 0);
+            target.insert(QStringLiteral("fd_limit"), t.fdLimit);
+        } else {
+            target.insert(QStringLiteral("external"), t.target);
+        }
+        target.insert(QStringLiteral("threads"), t.serverThreads);
+        targetList.append(target);
+    }
+    root.insert(QStringLiteral("targets"), targetList);
+    if (!targets.isEmpty()) {
+        const SweepSpec &s = targets.first();
+        QJsonArray sizes;
+        for (quint64 size : s.sizes)
+            sizes.append(formatSize(size));
+        root.insert(QStringLiteral("sizes"), sizes);
+        if (!s.root.isEmpty())
+            root.insert(QStringLiteral("document_root"), s.root);
+        root.insert(QStringLiteral("client"),
+                    QJsonObject{{QStringLiteral("model"), QStringLiteral("closed")},
+                                {QStringLiteral("requests"), qint64(s.requests)},
+                                {QStringLiteral("concurrency"), s.concurrency},
+                                {QStringLiteral("keep_alive"), s.keepAlive},
+                                {QStringLiteral("timeout_ms"), s.timeoutMs}});
+        root.insert(QStringLiteral("point_deadline_ms"), s.pointDeadlineMs);
+    }
+    root.insert(QStringLiteral("repetitions"), repetitions);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+} // namespace servelab::lab

@@ -1,0 +1,152 @@
+#include "lab/experimentspec.h"
+#include "lab/jsonlocator.h"
+
+#include <QTest>
+
+using servelab::lab::ExperimentSpec;
+using servelab::lab::JsonLocator;
+
+class TestExperimentSpec : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void locatorFindsValuesAndKeys()
+    {
+        const QByteArray text = "{\n  \"a\": 1,\n  \"list\": [10, {\"k\": \"v\"}],\n"
+                                "  \"o\": {\"deep\": true}\n}\n";
+        const JsonLocator at(text);
+        QCOMPARE(at.valueAt(QStringLiteral("a")).line, 2);
+        QCOMPARE(at.valueAt(QStringLiteral("a")).column, 8);
+        QCOMPARE(at.keyAt(QStringLiteral("a")).column, 3);
+        QCOMPARE(at.valueAt(QStringLiteral("list[1].k")).line, 3);
+        QCOMPARE(at.valueAt(QStringLiteral("list[1].k")).column, 22);
+        QCOMPARE(at.valueAt(QStringLiteral("o.deep")).line, 4);
+        // A path that is not there points at its nearest ancestor.
+        QCOMPARE(at.valueAt(QStringLiteral("o.missing")).column, 8);
+        QCOMPARE(at.valueAt(QStringLiteral("nothing")).line, 1);
+    }
+
+    void minimalSpecGetsEveryDefault()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(
+            ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+sendfile"}]})",
+                                  QStringLiteral("s.json"), &spec, &errors),
+            qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.targets.size(), 1);
+        QCOMPARE(spec.targets[0].sizes.size(), 14); // 4K..32M
+        QCOMPARE(spec.targets[0].requests, 200u);
+        QCOMPARE(spec.repetitions, 1);
+        const QByteArray written = spec.toJson();
+        for (const char *field :
+             {"\"sizes\"", "\"requests\": 200", "\"concurrency\": 1", "\"repetitions\": 1",
+              "\"point_deadline_ms\": 120000", "\"timeout_ms\": 30000", "\"isolated\": false"})
+            QVERIFY2(written.contains(field), field);
+        // What it writes reads back the same.
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(written, QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), written);
+    }
+
+    void everyFieldIsRead()
+    {
+        const QByteArray text = R"({
+  "servelab": 1,
+  "name": "seed 001",
+  "targets": [{"builtin": "blocking+copy", "threads": 4, "fd_limit": 1024},
+              {"external": "nginx", "threads": 2}],
+  "sizes": "4K..16K",
+  "document_root": "/tmp/x",
+  "client": {"requests": 50, "concurrency": 5, "keep_alive": true, "timeout_ms": 900},
+  "repetitions": 3,
+  "point_deadline_ms": 5000
+})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.name, QStringLiteral("seed 001"));
+        QCOMPARE(spec.repetitions, 3);
+        QCOMPARE(spec.targets.size(), 2);
+        const auto &a = spec.targets[0];
+        QCOMPARE(a.target, QStringLiteral("builtin"));
+        QCOMPARE(a.mode, QStringLiteral("blocking+copy"));
+        QCOMPARE(a.serverThreads, 4);
+        QCOMPARE(a.fdLimit, 1024);
+        QCOMPARE(a.sizes, (QList<quint64>{4096, 8192, 16384}));
+        QCOMPARE(a.root, QStringLiteral("/tmp/x"));
+        QCOMPARE(a.requests, 50u);
+        QCOMPARE(a.concurrency, 5);
+        QVERIFY(a.keepAlive);
+        QCOMPARE(a.timeoutMs, 900);
+        QCOMPARE(a.pointDeadlineMs, 5000);
+        QCOMPARE(spec.targets[1].target, QStringLiteral("nginx"));
+        QCOMPARE(spec.targets[1].serverThreads, 2);
+    }
+
+    // Every mistake at once, each with the line and column to fix.
+    void errorsNameTheFieldAndThePlace()
+    {
+        const QByteArray text = R"({
+  "servelab": 1,
+  "targets": [{"builtin": "carrier+pigeon"}, {"external": "nginx", "isolated": true}],
+  "client": {"requests": 0,
+             "concurency": 4},
+  "sizes": ["4K", "lots"],
+  "repetitions": 2.5
+})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("spec.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(all.contains(QStringLiteral("spec.json:4:26: client.requests: wants a whole "
+                                             "number from 1 to")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("spec.json:5:14: client.concurency: unknown field")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("spec.json:6:12: sizes: wants sizes like")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("spec.json:7:18: repetitions: wants a whole number")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("spec.json:3:46: targets[1]: isolated and fd_limit "
+                                             "apply to builtin targets")),
+                 qPrintable(all));
+        QCOMPARE(errors.size(), 5); // the mode is checked once the rest is right
+    }
+
+    void badModeIsTheTargetsProblem()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(
+            "{\"servelab\": 1,\n \"targets\": [{\"builtin\": \"carrier+pigeon\"}]}",
+            QStringLiteral("s.json"), &spec, &errors));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].startsWith(QStringLiteral("s.json:2:14: targets[0]: server mode "
+                                                     "'carrier+pigeon'")),
+                 qPrintable(errors[0]));
+    }
+
+    void notJsonOrNotVersionOne()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse("{\n  \"servelab\": 1,\n  \"targets\": [\n}",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].startsWith(QStringLiteral("s.json:4:")) &&
+                     errors[0].contains(QStringLiteral("not JSON")),
+                 qPrintable(errors[0]));
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 2, "targets": [{"builtin": "epoll+copy"}]})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral("s.json:1:14: servelab: this ServeLab "
+                                                            "reads spec version 1")),
+                 qPrintable(errors.join(u'\n')));
+        QVERIFY(!ExperimentSpec::parse("[1, 2]", QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY(errors.join(u'\n').contains(QStringLiteral("wants a JSON object")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExperimentSpec)
+#include "tst_experimentspec.moc"
