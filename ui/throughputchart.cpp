@@ -11,8 +11,10 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QMap>
 #include <QSaveFile>
 #include <QScatterSeries>
+#include <QSet>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -139,9 +141,22 @@ void ThroughputChart::addPoint(const lab::PointResult &point)
 
 void ThroughputChart::rescale()
 {
+    // Repetitions of a point are drawn as their mean; a point DNF in any of them is DNF.
+    QMap<QPair<QString, quint64>, QPair<double, int>> sums;
+    QSet<QPair<QString, quint64>> dnfPoints;
+    for (const auto &p : m_points) {
+        const QPair<QString, quint64> key{p.target, p.sizeBytes};
+        if (p.dnf) {
+            dnfPoints.insert(key);
+        } else {
+            sums[key].first += p.kibPerSecond();
+            ++sums[key].second;
+        }
+    }
     double max = 0;
-    for (const auto &p : m_points)
-        max = std::max(max, p.kibPerSecond());
+    for (auto it = sums.begin(); it != sums.end(); ++it)
+        if (!dnfPoints.contains(it.key()))
+            max = std::max(max, it.value().first / it.value().second);
     const RateUnit unit = unitFor(max);
     m_unit = unit.kib;
     m_rateAxis->setTitleText(QString::fromLatin1(unit.name));
@@ -150,12 +165,12 @@ void ThroughputChart::rescale()
     // Rebuild the visible points in one replace() per series: no per-sample append().
     QHash<QString, QList<QPointF>> lines;
     QList<QPointF> dnf;
-    for (const auto &p : m_points) {
-        if (p.dnf)
-            dnf.append({log2Of(p.sizeBytes), 0.0});
-        else
-            lines[p.target].append({log2Of(p.sizeBytes), p.kibPerSecond() / unit.kib});
-    }
+    for (const auto &key : dnfPoints)
+        dnf.append({log2Of(key.second), 0.0});
+    for (auto it = sums.begin(); it != sums.end(); ++it) // ordered by target, then size
+        if (!dnfPoints.contains(it.key()))
+            lines[it.key().first].append(
+                {log2Of(it.key().second), it.value().first / it.value().second / unit.kib});
     for (auto it = m_series.begin(); it != m_series.end(); ++it) {
         it->line->replace(lines.value(it.key()));
         it->markers->replace(lines.value(it.key()));

@@ -18,6 +18,12 @@ namespace servelab::cli {
 
 namespace {
 
+ChartWriter &chartWriter()
+{
+    static ChartWriter writer;
+    return writer;
+}
+
 QString presetPath(const QString &name)
 {
     return QStringLiteral(":/presets/%1.json").arg(name);
@@ -56,6 +62,11 @@ void shrink(lab::ExperimentSpec &spec)
 }
 
 } // namespace
+
+void setChartWriter(ChartWriter writer)
+{
+    chartWriter() = std::move(writer);
+}
 
 int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
@@ -227,7 +238,13 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
                 return exitFailure;
             }
         }
-        err << "run: wrote spec.json, results.csv, runs.csv, table.tsv and samples.csv to "
+        QStringList charts;
+        if (chartWriter() && !chartWriter()(points, outDir, &charts, &error)) {
+            err << "servelab-cli run: " << error << '\n';
+            return exitFailure;
+        }
+        err << "run: wrote spec.json, results.csv, runs.csv, table.tsv, samples.csv"
+            << (charts.isEmpty() ? QString() : QStringLiteral(", ") + charts.join(QStringLiteral(", "))) << " to "
             << QDir(outDir).absolutePath() << '\n';
     }
     if (experiment)

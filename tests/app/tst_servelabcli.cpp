@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -474,6 +475,11 @@ private Q_SLOTS:
         QVERIFY(read("samples.csv").startsWith(QStringLiteral("point,size_bytes,target,t_s,")));
         QVERIFY(read("spec.json").contains(QStringLiteral("\"repetitions\": 2")));
         QVERIFY(read("spec.json").contains(QStringLiteral("\"timeout_ms\": 30000"))); // filled in
+        // The charts, drawn without a display.
+        for (const char *chart : {"throughput.png", "fds.png"}) {
+            QImage image(QDir(out).filePath(QString::fromLatin1(chart)));
+            QVERIFY2(!image.isNull() && image.width() >= 1000, chart);
+        }
         lab::ResultStore store;
         QString error;
         QVERIFY(store.open(db, &error));

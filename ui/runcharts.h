@@ -1,0 +1,17 @@
+#pragma once
+
+#include "lab/pointresult.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace servelab::ui {
+
+// The charts of a finished run, rendered without a window (servelab-cli run --out):
+// throughput.png (KiB/s by file size, repetitions averaged) and fds.png (the server's
+// descriptors over the run). Each file is written atomically; false with *error set.
+bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder,
+                    QStringList *written, QString *error);
+
+} // namespace servelab::ui
