@@ -1,11 +1,14 @@
 #include "cli.h"
 #include "commandline.h"
 
+#include "serveroptionsparser.h"
+
 #include "lab/experimentspec.h"
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "lab/sweeprunner.h"
+#include "server/serveroptions.h"
 
 #include <QDir>
 #include <QFile>
@@ -31,16 +34,43 @@ QString presetPath(const QString &name)
 
 // The label of each target in tables: its mode or template, with the thread count when two
 // targets would otherwise read the same.
-QStringList targetLabels(const lab::ExperimentSpec &spec)
+QStringList targetLabels(const QList<lab::SweepSpec> &targets)
 {
     QStringList names;
-    for (const auto &t : spec.targets)
-        names << (t.target == u"builtin" ? t.mode : t.target);
+    for (const auto &t : targets)
+        names << (t.target == u"builtin" ? t.mode : t.target) +
+                     (t.variant.isEmpty() ? QString() : u' ' + t.variant);
     QStringList labels = names;
     for (int i = 0; i < names.size(); ++i)
         if (names.count(names[i]) > 1)
-            labels[i] += QStringLiteral(" (%1 threads)").arg(spec.targets[i].serverThreads);
+            labels[i] += QStringLiteral(" (%1 threads)").arg(targets[i].serverThreads);
     return labels;
+}
+
+// The serve flags of builtin targets, checked by the parser `serve` itself uses, so a wrong
+// value stops the run before anything starts.
+QString checkServerOptions(const QList<lab::SweepSpec> &targets)
+{
+    for (const auto &t : targets) {
+        if (t.serverArguments.isEmpty())
+            continue;
+        CommandLine serve(QStringLiteral("serve"), QString());
+        addServerOptions(serve);
+        QString message;
+        QTextStream sink(&message);
+        int code = 0;
+        server::ServerOptions options;
+        if (!serve.parse(
+                QStringList{QStringLiteral("servelab-cli"), QStringLiteral("--mode"), t.mode} +
+                    t.serverArguments,
+                sink, sink, &code) ||
+            !readServerOptions(serve, &options, sink)) {
+            sink.flush();
+            return QStringLiteral("%1 with %2: %3")
+                .arg(t.mode, t.serverArguments.join(u' '), message.trimmed());
+        }
+    }
+    return {};
 }
 
 // --smoke: the same experiment in seconds (a handful of sizes, few requests, two repetitions).
@@ -58,6 +88,8 @@ void shrink(lab::ExperimentSpec &spec)
         t.requests = std::min<quint64>(t.requests, 30);
         t.concurrency = std::min<int>(t.concurrency, int(t.requests));
         t.pointDeadlineMs = std::min(t.pointDeadlineMs, 20000);
+        t.warmupRequests = std::min<quint64>(t.warmupRequests, 10);
+        t.cooldownMs = std::min(t.cooldownMs, 100);
     }
 }
 
@@ -140,6 +172,9 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         shrink(spec);
         spec.name += QStringLiteral(" (smoke)");
     }
+    const QList<lab::SweepSpec> targets = spec.expanded();
+    if (const QString problem = checkServerOptions(targets); !problem.isEmpty())
+        return cl.usageError(QStringLiteral("%1: %2").arg(source, problem), err);
     const QString outDir = p.value(QStringLiteral("out"));
     if (!outDir.isEmpty() && (!QDir().mkpath(outDir) || !QFileInfo(outDir).isWritable()))
         return cl.usageError(
@@ -159,11 +194,10 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         }
     }
 
-    const QStringList labels = targetLabels(spec);
+    const QStringList labels = targetLabels(targets);
     QList<lab::PointResult> points;
     QString storeError;
-    const int total =
-        int(spec.targets.size()) * int(spec.targets.first().sizes.size()) * spec.repetitions;
+    const int total = int(targets.size()) * int(targets.first().sizes.size()) * spec.repetitions;
     const auto keep = [&](lab::PointResult point) {
         point.index = int(points.size());
         if (experiment && storeError.isEmpty())
@@ -180,11 +214,11 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         err.flush();
         points << point;
     };
-    err << "run: " << spec.name << ": " << spec.targets.size() << " targets, "
-        << spec.targets.first().sizes.size() << " sizes, " << spec.repetitions << " repetitions\n";
+    err << "run: " << spec.name << ": " << targets.size() << " targets, "
+        << targets.first().sizes.size() << " sizes, " << spec.repetitions << " repetitions\n";
     for (int repetition = 0; repetition < spec.repetitions && storeError.isEmpty(); ++repetition) {
-        for (int t = 0; t < spec.targets.size() && storeError.isEmpty(); ++t) {
-            lab::SweepRunner runner(spec.targets[t]);
+        for (int t = 0; t < targets.size() && storeError.isEmpty(); ++t) {
+            lab::SweepRunner runner(targets[t]);
             QString failure;
             QObject::connect(&runner, &lab::SweepRunner::failed,
                              [&](const QString &reason) { failure = reason; });
@@ -199,7 +233,7 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             runner.run();
             // A target that cannot start is DNF at every size; the experiment goes on.
             if (!failure.isEmpty()) {
-                for (quint64 size : spec.targets[t].sizes) {
+                for (quint64 size : targets[t].sizes) {
                     lab::PointResult dnf;
                     dnf.sizeBytes = size;
                     dnf.target = labels[t];
@@ -244,8 +278,9 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             return exitFailure;
         }
         err << "run: wrote spec.json, results.csv, runs.csv, table.tsv, samples.csv"
-            << (charts.isEmpty() ? QString() : QStringLiteral(", ") + charts.join(QStringLiteral(", "))) << " to "
-            << QDir(outDir).absolutePath() << '\n';
+            << (charts.isEmpty() ? QString()
+                                 : QStringLiteral(", ") + charts.join(QStringLiteral(", ")))
+            << " to " << QDir(outDir).absolutePath() << '\n';
     }
     if (experiment)
         err << "run: kept as experiment " << experiment << " in " << store.path() << '\n';

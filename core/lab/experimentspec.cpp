@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 namespace servelab::lab {
 
@@ -76,6 +77,47 @@ public:
         return v.toString();
     }
 
+    // A `serve` flag's value from JSON: a whole number, a string, or true/false as on/off.
+    bool flagValue(const QJsonValue &v, const QString &path, QString *text)
+    {
+        if (v.isBool()) {
+            *text = v.toBool() ? QStringLiteral("on") : QStringLiteral("off");
+        } else if (v.isString() && !v.toString().isEmpty()) {
+            *text = v.toString();
+        } else if (v.isDouble() && v.toDouble() == double(qint64(v.toDouble()))) {
+            *text = QString::number(qint64(v.toDouble()));
+        } else {
+            fail(path, QStringLiteral("wants a whole number, a string or true/false"));
+            return false;
+        }
+        return true;
+    }
+
+    // A `serve` flag's name, without its dashes; the ones the target sets itself are refused.
+    bool flagName(const QString &name, const QString &path, bool atKey)
+    {
+        static const QStringList own{QStringLiteral("root"),    QStringLiteral("host"),
+                                     QStringLiteral("port"),    QStringLiteral("mode"),
+                                     QStringLiteral("threads"), QStringLiteral("fd-limit")};
+        static const QRegularExpression shape(QStringLiteral("^[a-z][a-z0-9-]*$"));
+        if (!shape.match(name).hasMatch()) {
+            fail(path,
+                 QStringLiteral("'%1' is not a server option name (as in servelab-cli "
+                                "serve --help, without the dashes)")
+                     .arg(name),
+                 atKey);
+            return false;
+        }
+        if (own.contains(name)) {
+            fail(path,
+                 QStringLiteral("'%1' is set by the target itself (builtin, threads, fd_limit)")
+                     .arg(name),
+                 atKey);
+            return false;
+        }
+        return true;
+    }
+
 private:
     JsonLocator m_locator;
     QString m_file;
@@ -108,7 +150,9 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     r.onlyKnown(root, QString(),
                 {QStringLiteral("servelab"), QStringLiteral("name"), QStringLiteral("targets"),
                  QStringLiteral("sizes"), QStringLiteral("document_root"), QStringLiteral("client"),
-                 QStringLiteral("repetitions"), QStringLiteral("point_deadline_ms")});
+                 QStringLiteral("repetitions"), QStringLiteral("point_deadline_ms"),
+                 QStringLiteral("warmup_requests"), QStringLiteral("cooldown_ms"),
+                 QStringLiteral("sweep")});
     if (root.value(QStringLiteral("servelab")).toInt(-1) != 1 ||
         !root.value(QStringLiteral("servelab")).isDouble())
         r.fail(root.contains(QStringLiteral("servelab")) ? QStringLiteral("servelab") : QString(),
@@ -124,6 +168,30 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                                            shared.pointDeadlineMs, 100, 86'400'000));
     shared.root =
         r.text(root, QStringLiteral("document_root"), QStringLiteral("document_root"), QString());
+    shared.warmupRequests =
+        quint64(r.integer(root, QStringLiteral("warmup_requests"),
+                          QStringLiteral("warmup_requests"), 0, 0, qint64(1) << 40));
+    shared.cooldownMs = int(r.integer(root, QStringLiteral("cooldown_ms"),
+                                      QStringLiteral("cooldown_ms"), 0, 0, 3'600'000));
+    if (const QJsonValue sweep = root.value(QStringLiteral("sweep")); !sweep.isUndefined()) {
+        const QJsonObject o = sweep.toObject();
+        r.onlyKnown(o, QStringLiteral("sweep"),
+                    {QStringLiteral("option"), QStringLiteral("values")});
+        const QString option = o.value(QStringLiteral("option")).toString();
+        const QJsonArray values = o.value(QStringLiteral("values")).toArray();
+        if (!sweep.isObject() || option.isEmpty() || values.isEmpty()) {
+            r.fail(QStringLiteral("sweep"),
+                   QStringLiteral("wants {\"option\": NAME, \"values\": [...]} with at least one "
+                                  "value"));
+        } else if (r.flagName(option, QStringLiteral("sweep.option"), false)) {
+            out.sweepOption = option;
+            for (qsizetype i = 0; i < values.size(); ++i) {
+                QString text;
+                if (r.flagValue(values[i], QStringLiteral("sweep.values[%1]").arg(i), &text))
+                    out.sweepValues << text;
+            }
+        }
+    }
 
     const QJsonValue sizes = root.value(QStringLiteral("sizes"));
     if (!sizes.isUndefined()) {
@@ -188,7 +256,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         r.onlyKnown(t, path,
                     {QStringLiteral("builtin"), QStringLiteral("external"),
                      QStringLiteral("threads"), QStringLiteral("isolated"),
-                     QStringLiteral("fd_limit")});
+                     QStringLiteral("fd_limit"), QStringLiteral("options")});
         SweepSpec sweep = shared;
         const bool builtin = t.contains(QStringLiteral("builtin"));
         if (builtin == t.contains(QStringLiteral("external"))) {
@@ -209,8 +277,20 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
             r.boolean(t, QStringLiteral("isolated"), path + QStringLiteral(".isolated"), false);
         sweep.fdLimit = int(r.integer(t, QStringLiteral("fd_limit"),
                                       path + QStringLiteral(".fd_limit"), 0, 0, 1 << 20));
-        if (!builtin && (sweep.isolated || sweep.fdLimit))
-            r.fail(path, QStringLiteral("isolated and fd_limit apply to builtin targets"));
+        if (const QJsonValue options = t.value(QStringLiteral("options")); !options.isUndefined()) {
+            if (!options.isObject())
+                r.fail(path + QStringLiteral(".options"),
+                       QStringLiteral("wants an object of serve options, as {\"chunk\": 81000}"));
+            const QJsonObject o = options.toObject();
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                const QString at = path + QStringLiteral(".options.") + it.key();
+                QString text;
+                if (r.flagName(it.key(), at, true) && r.flagValue(it.value(), at, &text))
+                    sweep.serverArguments << QStringLiteral("--") + it.key() << text;
+            }
+        }
+        if (!builtin && (sweep.isolated || sweep.fdLimit || !sweep.serverArguments.isEmpty()))
+            r.fail(path, QStringLiteral("isolated, fd_limit and options apply to builtin targets"));
         // What is left to check (the mode, the template, the limit's range) is the sweep's.
         if (errors->isEmpty())
             if (const QString problem = sweep.validate(); !problem.isEmpty())
@@ -221,6 +301,26 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         return false;
     *spec = out;
     return true;
+}
+
+QList<SweepSpec> ExperimentSpec::expanded() const
+{
+    if (sweepOption.isEmpty())
+        return targets;
+    QList<SweepSpec> out;
+    for (const SweepSpec &t : targets) {
+        if (t.target != u"builtin") {
+            out << t; // an external server takes no serve flags: measured once
+            continue;
+        }
+        for (const QString &value : sweepValues) {
+            SweepSpec variant = t;
+            variant.serverArguments << QStringLiteral("--") + sweepOption << value;
+            variant.variant = sweepOption + u'=' + value;
+            out << variant;
+        }
+    }
+    return out;
 }
 
 QByteArray ExperimentSpec::toJson() const
@@ -234,8 +334,13 @@ QByteArray ExperimentSpec::toJson() const
         QJsonObject target;
         if (t.target == u"builtin") {
             target.insert(QStringLiteral("builtin"), t.mode);
-            target.insert(QStringLiteral("isolated"), t.isolated || t.fdLimit != 0);
+            target.insert(QStringLiteral("isolated"), t.runsIsolated());
             target.insert(QStringLiteral("fd_limit"), t.fdLimit);
+            QJsonObject options;
+            for (qsizetype i = 0; i + 1 < t.serverArguments.size(); i += 2)
+                options.insert(t.serverArguments[i].mid(2), t.serverArguments[i + 1]);
+            if (!options.isEmpty())
+                target.insert(QStringLiteral("options"), options);
         } else {
             target.insert(QStringLiteral("external"), t.target);
         }
@@ -258,8 +363,15 @@ QByteArray ExperimentSpec::toJson() const
                                 {QStringLiteral("keep_alive"), s.keepAlive},
                                 {QStringLiteral("timeout_ms"), s.timeoutMs}});
         root.insert(QStringLiteral("point_deadline_ms"), s.pointDeadlineMs);
+        root.insert(QStringLiteral("warmup_requests"), qint64(s.warmupRequests));
+        root.insert(QStringLiteral("cooldown_ms"), s.cooldownMs);
     }
     root.insert(QStringLiteral("repetitions"), repetitions);
+    if (!sweepOption.isEmpty())
+        root.insert(
+            QStringLiteral("sweep"),
+            QJsonObject{{QStringLiteral("option"), sweepOption},
+                        {QStringLiteral("values"), QJsonArray::fromStringList(sweepValues)}});
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

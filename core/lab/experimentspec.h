@@ -20,12 +20,22 @@ namespace servelab::lab {
 //    "sizes": ["4K", "64K"] or "4K..32M", "document_root": "DIR",
 //    "client": {"model": "closed", "requests": 200, "concurrency": 1, "keep_alive": false,
 //               "timeout_ms": 30000},
-//    "repetitions": 1, "point_deadline_ms": 120000}
+//    "repetitions": 1, "point_deadline_ms": 120000, "warmup_requests": 0, "cooldown_ms": 0,
+//    "sweep": {"option": "sendfile-threshold", "values": ["0", "64K", "1M"]}}
+//
+// A builtin target may carry "options": {"chunk": 81000, "nodelay": false, ...}: more
+// `servelab-cli serve` flags (the target then runs as a child process). "sweep" repeats every
+// builtin target once per value of one such option.
 struct ExperimentSpec
 {
     QString name;
-    QList<SweepSpec> targets; // one sweep per target, sharing sizes and client
+    QList<SweepSpec> targets; // as written, sharing sizes and client
     int repetitions = 1;
+    QString sweepOption; // empty: no sweep
+    QStringList sweepValues;
+
+    // The targets to run: each builtin target once per sweep value (its `variant` says which).
+    QList<SweepSpec> expanded() const;
 
     // False with one line per problem in *errors.
     static bool parse(const QByteArray &text, const QString &fileName, ExperimentSpec *spec,

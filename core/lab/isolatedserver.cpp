@@ -37,7 +37,8 @@ qint64 IsolatedServer::pid() const
     return m_process ? m_process->processId() : 0;
 }
 
-bool IsolatedServer::start(const server::ServerOptions &o, int fdLimit, QString *error)
+bool IsolatedServer::start(const server::ServerOptions &o, int fdLimit, QString *error,
+                           const QStringList &extra)
 {
     stop();
     const QString cli = cliPath();
@@ -53,6 +54,7 @@ bool IsolatedServer::start(const server::ServerOptions &o, int fdLimit, QString 
         QString::number(o.port),     QStringLiteral("--mode"),       QString::fromStdString(o.mode),
         QStringLiteral("--threads"), QString::number(o.threads),     QStringLiteral("--fd-limit"),
         QString::number(fdLimit)};
+    arguments += extra;
     m_process = std::make_unique<QProcess>();
     m_process->setProgram(cli);
     m_process->setArguments(arguments);

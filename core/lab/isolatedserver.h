@@ -3,6 +3,7 @@
 #include "server/serveroptions.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -24,7 +25,9 @@ public:
     // The servelab-cli next to the running executable, or $SERVELAB_CLI.
     static QString cliPath();
 
-    bool start(const server::ServerOptions &options, int fdLimit, QString *error);
+    // `extra`: more `serve` flags, passed as they are.
+    bool start(const server::ServerOptions &options, int fdLimit, QString *error,
+               const QStringList &extra = {});
     void stop();
     quint16 port() const { return m_port; }
     qint64 pid() const;

@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QProcess>
 
+#include <thread>
 #include <unistd.h>
 
 namespace servelab::lab {
@@ -55,8 +56,8 @@ void SweepRunner::run()
         if (!external.start(m_spec.target, root, m_spec.serverThreads, &error))
             return Q_EMIT failed(error);
         port = external.port();
-    } else if (m_spec.isolated || m_spec.fdLimit != 0) {
-        if (!isolated.start(options, m_spec.fdLimit, &error))
+    } else if (m_spec.runsIsolated()) {
+        if (!isolated.start(options, m_spec.fdLimit, &error, m_spec.serverArguments))
             return Q_EMIT failed(error);
         port = isolated.port();
     } else {
@@ -114,6 +115,21 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     client::SampleQueue samples;
     options.samples = &samples;
 
+    // Warm-up: the same requests, not counted (caches, JIT, connection pools settle first).
+    if (m_spec.warmupRequests > 0 && !m_cancel.load()) {
+        client::ClientOptions warm = options;
+        warm.samples = nullptr;
+        warm.requests = m_spec.warmupRequests;
+        warm.concurrency = int(std::min<quint64>(quint64(options.concurrency), warm.requests));
+        client::ClosedClient warmup(warm);
+        {
+            std::lock_guard lock(m_clientMutex);
+            m_client = &warmup;
+        }
+        warmup.run();
+        std::lock_guard lock(m_clientMutex);
+        m_client = nullptr;
+    }
     FdLeakCheck leaks([&] { return sampler.openFds(); });
     leaks.baseline();
     sampler.drain(); // what came before this point is not its timeline
@@ -141,6 +157,10 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     // The server closes its side of the connections a moment after the client: give it 2 s.
     point.fdsLeftOpen = leaks.leftOpen(2000);
     point.serverSamples = sampler.drain();
+    // Cool-down, in steps so that a cancel is not kept waiting.
+    for (int rested = 0; rested < m_spec.cooldownMs && !m_cancel.load(); rested += 50)
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(std::min(50, m_spec.cooldownMs - rested)));
 
     const auto &load = point.load;
     const auto aborted = load.errorCount(client::ErrorKind::AbortedAtDeadline);

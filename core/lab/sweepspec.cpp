@@ -42,6 +42,8 @@ QString SweepSpec::validate() const
             .arg(requests);
     if (timeoutMs < 1 || pointDeadlineMs < 1)
         return QStringLiteral("timeouts must be positive");
+    if (!serverArguments.isEmpty() && target != u"builtin")
+        return QStringLiteral("server options apply to builtin targets");
     if (fdLimit != 0 && (fdLimit < 16 || fdLimit > (1 << 20)))
         return QStringLiteral("the fd limit must be 0 (inherit) or between 16 and 1048576");
     return {};

@@ -24,6 +24,13 @@ struct SweepSpec
     QString target = QStringLiteral("builtin");
     bool isolated = false; // run the server as a child `servelab-cli serve` process
     int fdLimit = 0;       // RLIMIT_NOFILE of that child (0: inherit); implies isolated
+    // More `servelab-cli serve` flags for a builtin target ("--chunk", "81000"); imply isolated.
+    QStringList serverArguments;
+    QString variant;            // what sets this target apart in a sweep ("sendfile-threshold=64K")
+    quint64 warmupRequests = 0; // made before each point and not counted
+    int cooldownMs = 0;         // rest after each point
+
+    bool runsIsolated() const { return isolated || fdLimit != 0 || !serverArguments.isEmpty(); }
 
     // The checks a user can fix; returns an empty string when the spec can run.
     QString validate() const;

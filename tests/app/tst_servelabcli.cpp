@@ -495,6 +495,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("preset");
         QTest::newRow("ab -c 300 -k, 150 vs 350 threads") << QStringLiteral("ab-c300-maxthreads");
         QTest::newRow("httpd vs Tomcat") << QStringLiteral("seed001-httpd-vs-tomcat");
+        QTest::newRow("grizzly Simple vs Equal") << QStringLiteral("grizzly-simple-vs-equal");
+        QTest::newRow("sendfile threshold") << QStringLiteral("sendfile-threshold");
     }
     void presetsRunInSmokeVersion()
     {
@@ -508,6 +510,10 @@ private Q_SLOTS:
         QFile results(dir.filePath(QStringLiteral("results.csv")));
         QVERIFY(results.open(QIODevice::ReadOnly));
         QVERIFY(results.readAll().count('\n') >= 3);
+        if (preset == u"sendfile-threshold")
+            QVERIFY2(run.out.contains(QStringLiteral("epoll+sendfile sendfile-threshold=1")) &&
+                         run.out.contains(QStringLiteral("epoll+sendfile sendfile-threshold=1M")),
+                     qPrintable(run.out));
         if (preset == u"ab-c300-maxthreads") {
             QVERIFY2(run.out.contains(QStringLiteral("blocking+copy (150 threads)")) &&
                          run.out.contains(QStringLiteral("blocking+copy (350 threads)")),
@@ -531,6 +537,10 @@ private Q_SLOTS:
             << QByteArray("{\"servelab\": 1, \"targets\": [{\"builtin\": \"epoll+copy\"}]}")
             << QStringLiteral("/proc/servelab-out") << 2
             << QStringLiteral("cannot write into --out");
+        QTest::newRow("bad server option value")
+            << QByteArray("{\"servelab\": 1, \"targets\": [{\"builtin\": \"epoll+copy\", "
+                          "\"options\": {\"chunk\": \"lots\"}}]}")
+            << QString() << 2 << QStringLiteral("epoll+copy with --chunk lots:");
         QTest::newRow("not a database")
             << QByteArray("{\"servelab\": 1, \"targets\": [{\"builtin\": \"epoll+copy\"}]}")
             << QString() << 1 << QStringLiteral("not a readable SQLite database");

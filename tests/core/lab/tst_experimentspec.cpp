@@ -85,6 +85,72 @@ private Q_SLOTS:
         QCOMPARE(spec.targets[1].serverThreads, 2);
     }
 
+    // Server options, warm-up, cool-down, and a sweep over one option: each builtin target is
+    // run once per value, an external one once.
+    void optionsAndSweepsExpand()
+    {
+        const QByteArray text = R"({"servelab": 1,
+  "targets": [{"builtin": "multiplex+copy", "threads": 8,
+               "options": {"max-downloads": 1000, "chunk": "81000", "nodelay": false}},
+              {"external": "nginx"}],
+  "sweep": {"option": "sendfile-threshold", "values": ["0", 65536]},
+  "warmup_requests": 50, "cooldown_ms": 200})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.targets.size(), 2);
+        const auto &t = spec.targets[0];
+        QCOMPARE(t.serverArguments,
+                 (QStringList{QStringLiteral("--chunk"), QStringLiteral("81000"),
+                              QStringLiteral("--max-downloads"), QStringLiteral("1000"),
+                              QStringLiteral("--nodelay"), QStringLiteral("off")}));
+        QVERIFY(t.runsIsolated());
+        QCOMPARE(t.warmupRequests, 50u);
+        QCOMPARE(t.cooldownMs, 200);
+        const auto runs = spec.expanded();
+        QCOMPARE(runs.size(), 3); // two thresholds for the builtin target, nginx once
+        QCOMPARE(runs[0].variant, QStringLiteral("sendfile-threshold=0"));
+        QCOMPARE(runs[1].serverArguments.mid(6),
+                 (QStringList{QStringLiteral("--sendfile-threshold"), QStringLiteral("65536")}));
+        QCOMPARE(runs[2].target, QStringLiteral("nginx"));
+        QVERIFY(runs[2].variant.isEmpty());
+        // Written back whole, and read back the same.
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), spec.toJson());
+        QCOMPARE(again.expanded().size(), 3);
+    }
+
+    void badOptionsAreNamed()
+    {
+        const QByteArray text = R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+copy", "options": {"port": 80, "--chunk": 1, "buffer": 1.5}},
+              {"external": "nginx", "options": {"chunk": 1}}],
+  "sweep": {"option": "threads", "values": [1]}})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(
+            all.contains(QStringLiteral("s.json:2:53: targets[0].options.port: 'port' is set by "
+                                        "the target itself")),
+            qPrintable(all));
+        QVERIFY2(
+            all.contains(QStringLiteral("targets[0].options.--chunk: '--chunk' is not a server "
+                                        "option name")),
+            qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("targets[0].options.buffer: wants a whole number, a "
+                                             "string or true/false")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("targets[1]: isolated, fd_limit and options apply to "
+                                             "builtin targets")),
+                 qPrintable(all));
+        QVERIFY2(
+            all.contains(QStringLiteral("sweep.option: 'threads' is set by the target itself")),
+            qPrintable(all));
+    }
+
     // Every mistake at once, each with the line and column to fix.
     void errorsNameTheFieldAndThePlace()
     {
@@ -109,8 +175,8 @@ private Q_SLOTS:
                  qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("spec.json:7:18: repetitions: wants a whole number")),
                  qPrintable(all));
-        QVERIFY2(all.contains(QStringLiteral("spec.json:3:46: targets[1]: isolated and fd_limit "
-                                             "apply to builtin targets")),
+        QVERIFY2(all.contains(QStringLiteral("spec.json:3:46: targets[1]: isolated, fd_limit and "
+                                             "options apply to builtin targets")),
                  qPrintable(all));
         QCOMPARE(errors.size(), 5); // the mode is checked once the rest is right
     }
