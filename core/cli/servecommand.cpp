@@ -23,6 +23,25 @@ namespace {
 constexpr qint64 minimumFdLimit = 16;
 } // namespace
 
+// The counters so far as one line of key=value pairs, printed on SIGUSR1: how a parent reads a
+// child server's figures during a run (lab::IsolatedServer::stats()).
+static QString statsLine(const server::ServerStats &s)
+{
+    return QStringLiteral("stats connections=%1 requests=%2 responses_4xx=%3 responses_5xx=%4 "
+                          "bytes_sent=%5 refused=%6 emfile=%7 handoffs=%8 handoff_wait_us=%9 "
+                          "handoff_wait_max_us=%10")
+        .arg(s.connectionsAccepted)
+        .arg(s.requests)
+        .arg(s.responses4xx)
+        .arg(s.responses5xx)
+        .arg(s.bytesSent)
+        .arg(s.refused)
+        .arg(s.acceptEmfile)
+        .arg(s.handoffs)
+        .arg(s.handoffWaitMicros)
+        .arg(s.handoffWaitMaxMicros);
+}
+
 int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     CommandLine cl(
@@ -87,6 +106,7 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     sigemptyset(&stopSignals);
     sigaddset(&stopSignals, SIGINT);
     sigaddset(&stopSignals, SIGTERM);
+    sigaddset(&stopSignals, SIGUSR1); // not a stop: print the counters so far (statsLine)
     sigset_t previous;
     pthread_sigmask(SIG_BLOCK, &stopSignals, &previous);
     if (!server->start(&error)) {
@@ -106,14 +126,22 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         << '\n';
     out.flush();
     int signal = 0;
-    sigwait(&stopSignals, &signal);
+    while (sigwait(&stopSignals, &signal) == 0 && signal == SIGUSR1) {
+        out << statsLine(server->stats()) << '\n';
+        out.flush();
+    }
     server->stop();
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     const auto stats = server->stats();
     out << "stopped: " << stats.connectionsAccepted << " connections, " << stats.requests
         << " requests (" << stats.responses4xx << " 4xx, " << stats.responses5xx << " 5xx), "
         << stats.bytesSent << " bytes sent, " << stats.refused << " connections refused, "
-        << stats.acceptEmfile << " EMFILE\n";
+        << stats.acceptEmfile << " EMFILE";
+    if (stats.handoffs > 0)
+        out << ", " << stats.handoffs << " hand-offs waiting "
+            << QString::number(double(stats.handoffWaitMicros) / double(stats.handoffs), 'f', 1)
+            << " us on average, " << stats.handoffWaitMaxMicros << " us at most";
+    out << '\n';
     out.flush();
     return exitOk;
 }

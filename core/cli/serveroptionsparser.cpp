@@ -77,6 +77,10 @@ void addServerOptions(CommandLine &commandLine)
                QStringLiteral("multiplex: downloads written at once; the rest wait in a queue "
                               "(grizzly-sendfile --concur-download-max)."),
                "n", QString::number(d.maxDownloads)),
+        option("handoff",
+               QStringLiteral("poller: the queue from the watcher to the pool: mutex (a deque and "
+                              "a condition variable) or lockfree (moodycamel's queue)."),
+               "queue", QStringLiteral("mutex")),
         option("open-file-cache",
                QStringLiteral("Files kept open per thread (nginx open_file_cache); 0: open each "
                               "request's file anew."),
@@ -137,6 +141,20 @@ bool readServerOptions(CommandLine &cl, server::ServerOptions *o, QTextStream &e
             QStringLiteral("--accept-strategy wants reserve-fd, backoff or none, not '%1'")
                 .arg(strategy),
             err);
+        return false;
+    }
+    const QString handoff = p.value(QStringLiteral("handoff"));
+    if (handoff != u"mutex" && handoff != u"lockfree") {
+        cl.usageError(QStringLiteral("--handoff wants mutex or lockfree, not '%1'").arg(handoff),
+                      err);
+        return false;
+    }
+    o->handoff = handoff == u"mutex" ? server::Handoff::Mutex : server::Handoff::LockFree;
+    if (o->handoff == server::Handoff::LockFree &&
+        !p.value(QStringLiteral("mode")).startsWith(QStringLiteral("poller"))) {
+        cl.usageError(QStringLiteral("--handoff lockfree applies to the poller model, not '%1'")
+                          .arg(p.value(QStringLiteral("mode"))),
+                      err);
         return false;
     }
     o->mode = p.value(QStringLiteral("mode")).toStdString();

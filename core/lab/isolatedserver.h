@@ -1,11 +1,13 @@
 #pragma once
 
 #include "server/serveroptions.h"
+#include "server/serverstats.h"
 
 #include <QString>
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 class QProcess;
 
@@ -31,6 +33,9 @@ public:
     void stop();
     quint16 port() const { return m_port; }
     qint64 pid() const;
+    // The child's counters now: it prints them on SIGUSR1 (`serve`'s "stats ..." line). Nothing
+    // when it does not answer within timeoutMs.
+    std::optional<server::ServerStats> stats(int timeoutMs = 2000);
 
 private:
     std::unique_ptr<QProcess> m_process;

@@ -28,6 +28,14 @@ struct PointResult
     std::int64_t startedAtMicros = 0;
     std::vector<client::ClientSample> clientSamples;
     std::vector<metrics::ProcessSample> serverSamples;
+    // The server's own counters over the point, where ServeLab can read them (built-in targets,
+    // in-process or isolated); serverCounted false otherwise.
+    bool serverCounted = false;
+    std::uint64_t serverRequests = 0;
+    std::uint64_t serverEmfile = 0;
+    std::uint64_t handoffs = 0;          // poller: hand-offs from the watcher to the pool
+    std::uint64_t handoffWaitMicros = 0; // and the time they waited, summed
+
     // Descriptors the server still held once the point had drained that it did not hold before
     // it ("fd 12 file /root/4K.bin", as lsof lists them); empty when the count came back.
     QStringList fdsLeftOpen;

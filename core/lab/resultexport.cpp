@@ -152,7 +152,8 @@ QString formatSummaryCsv(const QList<PointResult> &points)
     QString out = QStringLiteral(
         "size_bytes,size,target,status,repetitions,kib_per_s,kib_per_s_sd,kib_per_s_ci95_low,"
         "kib_per_s_ci95_high,kib_per_s_cv,noisy,requests_per_s,completed,ok,failed,"
-        "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_max_ms,fds_left_open,reason\n");
+        "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_max_ms,fds_left_open,"
+        "server_requests,server_emfile,handoff_wait_mean_us,reason\n");
     QList<QPair<quint64, QString>> order;
     QMap<QPair<quint64, QString>, QList<const PointResult *>> runs;
     for (const auto &p : points) {
@@ -169,6 +170,11 @@ QString formatSummaryCsv(const QList<PointResult> &points)
         QString reason;
         bool dnf = false;
         int leftOpen = 0;
+        bool counted = true;
+        std::uint64_t serverRequests = 0;
+        std::uint64_t serverEmfile = 0;
+        std::uint64_t handoffs = 0;
+        std::uint64_t handoffWait = 0;
         for (const PointResult *p : list) {
             dnf = dnf || p->dnf;
             if (!p->dnf) {
@@ -177,6 +183,11 @@ QString formatSummaryCsv(const QList<PointResult> &points)
             }
             merged.merge(p->load);
             leftOpen += int(p->fdsLeftOpen.size());
+            counted = counted && p->serverCounted;
+            serverRequests += p->serverRequests;
+            serverEmfile += p->serverEmfile;
+            handoffs += p->handoffs;
+            handoffWait += p->handoffWaitMicros;
             if (reason.isEmpty())
                 reason = p->reason;
         }
@@ -203,6 +214,10 @@ QString formatSummaryCsv(const QList<PointResult> &points)
             ms(double(merged.latency.valueAtPercentile(99))),
             ms(double(merged.latency.max())),
             QString::number(leftOpen),
+            counted ? QString::number(serverRequests) : QString(),
+            counted ? QString::number(serverEmfile) : QString(),
+            counted && handoffs ? QString::number(double(handoffWait) / double(handoffs), 'f', 1)
+                                : QString(),
             csvField(reason),
         };
         out += row.join(u',') + u'\n';

@@ -53,6 +53,9 @@ const QList<QStringList> &migrations()
                            " latency_sum REAL NOT NULL, latency_sum_squares REAL NOT NULL,"
                            " latency_hdr TEXT NOT NULL,"
                            " fds_left_open TEXT NOT NULL,"
+                           " server_counted INTEGER NOT NULL, server_requests INTEGER NOT NULL,"
+                           " server_emfile INTEGER NOT NULL, handoffs INTEGER NOT NULL,"
+                           " handoff_wait_us INTEGER NOT NULL,"
                            " started_at_us INTEGER NOT NULL)"),
             QStringLiteral("CREATE INDEX points_by_experiment ON points(experiment_id, idx)"),
             QStringLiteral("CREATE TABLE point_errors ("
@@ -293,8 +296,9 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
         "concurrency, "
         "completed, ok, unfinished, connects, bytes_read, body_bytes, elapsed_us, kib_per_s, "
         "requests_per_s, latency_min_us, latency_max_us, latency_sum, latency_sum_squares, "
-        "latency_hdr, fds_left_open, started_at_us) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "latency_hdr, fds_left_open, started_at_us, server_counted, server_requests, "
+        "server_emfile, handoffs, handoff_wait_us) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant &v :
          {QVariant(experiment),
           QVariant(p.index),
@@ -319,7 +323,12 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
           QVariant(l.latency.sumSquares()),
           QVariant(QString::fromStdString(client::HdrHistogramLog::encode(l.latency))),
           QVariant(text(p.fdsLeftOpen.join(u'\n'))),
-          QVariant(qint64(p.startedAtMicros))})
+          QVariant(qint64(p.startedAtMicros)),
+          QVariant(p.serverCounted),
+          QVariant(quint64(p.serverRequests)),
+          QVariant(quint64(p.serverEmfile)),
+          QVariant(quint64(p.handoffs)),
+          QVariant(quint64(p.handoffWaitMicros))})
         q.addBindValue(v);
     if (!q.exec())
         return fail(q);
@@ -403,7 +412,8 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
         "SELECT id, idx, target, size_bytes, dnf, reason, concurrency, completed, ok, "
         "unfinished, connects, bytes_read, body_bytes, elapsed_us, latency_min_us, "
         "latency_max_us, latency_sum, latency_sum_squares, latency_hdr, fds_left_open, "
-        "started_at_us, repetition FROM points WHERE experiment_id = ? ORDER BY idx, repetition"));
+        "started_at_us, repetition, server_counted, server_requests, server_emfile, handoffs, "
+        "handoff_wait_us FROM points WHERE experiment_id = ? ORDER BY idx, repetition"));
     q.addBindValue(experiment);
     if (!q.exec()) {
         if (error)
@@ -438,6 +448,11 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
         p.fdsLeftOpen = open.isEmpty() ? QStringList() : open.split(u'\n');
         p.startedAtMicros = q.value(20).toLongLong();
         p.repetition = q.value(21).toInt();
+        p.serverCounted = q.value(22).toBool();
+        p.serverRequests = q.value(23).toULongLong();
+        p.serverEmfile = q.value(24).toULongLong();
+        p.handoffs = q.value(25).toULongLong();
+        p.handoffWaitMicros = q.value(26).toULongLong();
 
         part.prepare(QStringLiteral("SELECT kind, count FROM point_errors WHERE point_id = ?"));
         part.addBindValue(id);

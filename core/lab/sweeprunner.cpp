@@ -69,6 +69,14 @@ void SweepRunner::run()
     }
     // The server process: the child, or this one for an in-process target.
     const qint64 pid = external.pid() ? external.pid() : isolated.pid() ? isolated.pid() : getpid();
+    // The server's own counters: in-process directly, an isolated child on request.
+    const Counters counters = [&]() -> std::optional<server::ServerStats> {
+        if (inProcess)
+            return inProcess->stats();
+        if (isolated.pid())
+            return isolated.stats();
+        return std::nullopt;
+    };
     metrics::ProcessSampler sampler;
     if (std::string why; !sampler.start(pid_t(pid), &why))
         return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
@@ -76,7 +84,7 @@ void SweepRunner::run()
 
     for (int i = 0; i < m_spec.sizes.size() && !m_cancel.load(); ++i) {
         Q_EMIT pointStarted(i, m_spec.sizes[i]);
-        PointResult point = measure(i, m_spec.sizes[i], port, sampler);
+        PointResult point = measure(i, m_spec.sizes[i], port, sampler, counters);
         m_results.append(point);
         Q_EMIT pointFinished(point);
     }
@@ -100,7 +108,7 @@ static QString targetLabel(const SweepSpec &spec)
 }
 
 PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
-                                 metrics::ProcessSampler &sampler)
+                                 metrics::ProcessSampler &sampler, const Counters &counters)
 {
     client::ClientOptions options;
     options.host = "127.0.0.1";
@@ -132,6 +140,7 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     }
     FdLeakCheck leaks([&] { return sampler.openFds(); });
     leaks.baseline();
+    const auto countersBefore = counters();
     sampler.drain(); // what came before this point is not its timeline
     PointResult point;
     point.index = index;
@@ -157,6 +166,13 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     // The server closes its side of the connections a moment after the client: give it 2 s.
     point.fdsLeftOpen = leaks.leftOpen(2000);
     point.serverSamples = sampler.drain();
+    if (const auto after = counters(); countersBefore && after) {
+        point.serverCounted = true;
+        point.serverRequests = after->requests - countersBefore->requests;
+        point.serverEmfile = after->acceptEmfile - countersBefore->acceptEmfile;
+        point.handoffs = after->handoffs - countersBefore->handoffs;
+        point.handoffWaitMicros = after->handoffWaitMicros - countersBefore->handoffWaitMicros;
+    }
     // Cool-down, in steps so that a cancel is not kept waiting.
     for (int rested = 0; rested < m_spec.cooldownMs && !m_cancel.load(); rested += 50)
         std::this_thread::sleep_for(

@@ -6,8 +6,12 @@
 #include <QList>
 #include <QObject>
 
+#include "server/serverstats.h"
+
 #include <atomic>
+#include <functional>
 #include <mutex>
+#include <optional>
 
 namespace servelab::client {
 class ClosedClient;
@@ -45,7 +49,9 @@ Q_SIGNALS:
     void failed(const QString &reason);
 
 private:
-    PointResult measure(int index, quint64 size, quint16 port, metrics::ProcessSampler &sampler);
+    using Counters = std::function<std::optional<server::ServerStats>()>;
+    PointResult measure(int index, quint64 size, quint16 port, metrics::ProcessSampler &sampler,
+                        const Counters &counters);
 
     SweepSpec m_spec;
     QList<PointResult> m_results;

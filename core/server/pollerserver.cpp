@@ -5,28 +5,43 @@
 #include "connectionwatcher.h"
 #include "threadstate.h"
 
+#include "metrics/clock.h"
+
+// Debian's libconcurrentqueue-dev: moodycamel's lock-free MPMC queue and its blocking wrapper.
+#include <concurrentqueue/blockingconcurrentqueue.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <mutex>
 #include <sys/epoll.h>
 
 namespace servelab::server {
 
-// What the watcher and the pool share: the connections and the queue of ready ones.
+// What the watcher and the pool share: the connections and the queue of ready ones, in one of
+// two kinds (ServerOptions::handoff) — the question of seed 004.
 class PollerShared
 {
 public:
     using Entry = ConnectionRegistry::Entry;
     struct Job
     {
-        Entry *entry;
-        unsigned events; // 0: the deadline passed
+        Entry *entry = nullptr;    // null: stop (the lock-free queue's wake-up)
+        unsigned events = 0;       // 0: the deadline passed
+        std::int64_t queuedAt = 0; // µs, for the time it waited
     };
 
-    explicit PollerShared(ConnectionLimit &limit) : registry(limit) {}
+    PollerShared(ConnectionLimit &limit, Handoff handoff, int workers)
+        : registry(limit), m_handoff(handoff), m_workers(workers)
+    {}
 
     void push(Job job)
     {
+        job.queuedAt = metrics::monotonicMicros();
+        if (m_handoff == Handoff::LockFree) {
+            m_lockFree.enqueue(job);
+            return;
+        }
         {
             std::lock_guard lock(queueMutex);
             queue.push_back(job);
@@ -36,6 +51,10 @@ public:
     // Blocks until a job or the stop; false on stop.
     bool pop(Job *job)
     {
+        if (m_handoff == Handoff::LockFree) {
+            m_lockFree.wait_dequeue(*job);
+            return job->entry != nullptr;
+        }
         std::unique_lock lock(queueMutex);
         queueReady.wait(lock, [&] { return stopping || !queue.empty(); });
         if (stopping)
@@ -46,19 +65,39 @@ public:
     }
     void stop()
     {
+        if (m_handoff == Handoff::LockFree) {
+            // One wake-up per worker; each stops at the first it takes.
+            if (!m_stopSent.exchange(true))
+                for (int i = 0; i < m_workers; ++i)
+                    m_lockFree.enqueue(Job{});
+            return;
+        }
         {
             std::lock_guard lock(queueMutex);
             stopping = true;
         }
         queueReady.notify_all();
     }
+    std::uint64_t size()
+    {
+        if (m_handoff == Handoff::LockFree)
+            return m_lockFree.size_approx();
+        std::lock_guard lock(queueMutex);
+        return queue.size();
+    }
 
     ConnectionRegistry registry;
     ConnectionWatcher *watcher = nullptr;
+
+private:
+    Handoff m_handoff;
+    int m_workers;
     std::mutex queueMutex;
     std::condition_variable queueReady;
     std::deque<Job> queue;
     bool stopping = false;
+    moodycamel::BlockingConcurrentQueue<Job> m_lockFree;
+    std::atomic<bool> m_stopSent{false};
 };
 
 namespace {
@@ -78,6 +117,13 @@ public:
         m_shared->registry.enter();
         PollerShared::Job job{};
         while (m_shared->pop(&job)) {
+            const auto waited =
+                std::uint64_t(std::max<std::int64_t>(0, metrics::monotonicMicros() - job.queuedAt));
+            auto &stats = m_state.stats;
+            AtomicServerStats::bump(stats.handoffs);
+            AtomicServerStats::bump(stats.handoffWaitMicros, waited);
+            if (waited > stats.handoffWaitMaxMicros.load(std::memory_order_relaxed))
+                stats.handoffWaitMaxMicros.store(waited, std::memory_order_relaxed);
             Connection &c = *job.entry->connection;
             c.setContext(m_state.context);
             m_state.context.nowMs = monotonicMs();
@@ -114,15 +160,12 @@ PollerServer::~PollerServer()
 
 std::uint64_t PollerServer::queuedNow() const
 {
-    if (!m_shared)
-        return 0;
-    std::lock_guard lock(m_shared->queueMutex);
-    return m_shared->queue.size();
+    return m_shared ? m_shared->size() : 0;
 }
 
 std::vector<std::unique_ptr<Worker>> PollerServer::createWorkers()
 {
-    m_shared = std::make_shared<PollerShared>(*m_limit);
+    m_shared = std::make_shared<PollerShared>(*m_limit, m_options.handoff, m_options.threads);
     auto watcher = std::make_unique<ConnectionWatcher>(
         m_shared->registry, m_listener.fd(), shared(),
         [shared = m_shared.get()](ConnectionRegistry::Entry *entry, unsigned events,

@@ -8,6 +8,12 @@ namespace servelab::server {
 
 // What a server does when accept() fails with EMFILE/ENFILE (field-notes: a level-triggered
 // listening socket stays readable, so doing nothing spins).
+enum class Handoff
+{
+    Mutex,   // a deque under a mutex, a condition variable to wake a worker
+    LockFree // moodycamel's BlockingConcurrentQueue (Debian's libconcurrentqueue-dev)
+};
+
 enum class AcceptStrategy
 {
     ReserveFd, // close a reserved fd, accept-and-close the waiting connections, reopen it, pause
@@ -49,6 +55,8 @@ struct ServerOptions
     // multiplex: downloads written at once, round-robin; the others wait in a queue
     // (grizzly-sendfile --concur-download-max).
     int maxDownloads = 1000;
+    // poller: how the watcher hands ready connections to the pool (seed 004's question).
+    Handoff handoff = Handoff::Mutex;
     AcceptStrategy acceptStrategy = AcceptStrategy::ReserveFd;
     // Files kept open per thread, by path (nginx open_file_cache); 0: open per request.
     int openFileCacheEntries = 0;

@@ -1,5 +1,7 @@
 #include "serverstats.h"
 
+#include <algorithm>
+
 namespace servelab::server {
 
 ServerStats &ServerStats::operator+=(const ServerStats &o)
@@ -16,6 +18,9 @@ ServerStats &ServerStats::operator+=(const ServerStats &o)
     downloadsStarted += o.downloadsStarted;
     downloadsFinished += o.downloadsFinished;
     queued += o.queued;
+    handoffs += o.handoffs;
+    handoffWaitMicros += o.handoffWaitMicros;
+    handoffWaitMaxMicros = std::max(handoffWaitMaxMicros, o.handoffWaitMaxMicros);
     return *this;
 }
 
@@ -45,6 +50,9 @@ ServerStats AtomicServerStats::snapshot() const
     s.connectionsClosed = connectionsClosed.load(r);
     s.downloadsStarted = downloadsStarted.load(r);
     s.downloadsFinished = downloadsFinished.load(r);
+    s.handoffs = handoffs.load(r);
+    s.handoffWaitMicros = handoffWaitMicros.load(r);
+    s.handoffWaitMaxMicros = handoffWaitMaxMicros.load(r);
     return s;
 }
 

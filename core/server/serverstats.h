@@ -20,6 +20,10 @@ struct ServerStats
     std::uint64_t downloadsStarted = 0; // responses that began to be written
     std::uint64_t downloadsFinished = 0;
     std::uint64_t queued = 0; // waiting for a worker now (poller, blocking); a gauge, not a total
+    // poller: hand-offs from the watcher to the pool, and the time they waited in the queue.
+    std::uint64_t handoffs = 0;
+    std::uint64_t handoffWaitMicros = 0; // summed
+    std::uint64_t handoffWaitMaxMicros = 0;
 
     std::uint64_t connectionsOpen() const { return connectionsAccepted - connectionsClosed; }
     std::uint64_t activeDownloads() const { return downloadsStarted - downloadsFinished; }
@@ -41,6 +45,9 @@ struct AtomicServerStats
     std::atomic<std::uint64_t> connectionsClosed{0};
     std::atomic<std::uint64_t> downloadsStarted{0};
     std::atomic<std::uint64_t> downloadsFinished{0};
+    std::atomic<std::uint64_t> handoffs{0};
+    std::atomic<std::uint64_t> handoffWaitMicros{0};
+    std::atomic<std::uint64_t> handoffWaitMaxMicros{0};
 
     static void bump(std::atomic<std::uint64_t> &counter, std::uint64_t by = 1)
     {

@@ -16,6 +16,11 @@ lab::PointResult samplePoint(int index)
     lab::PointResult p;
     p.index = index;
     p.repetition = index * 2;
+    p.serverCounted = index == 1;
+    p.serverRequests = 100;
+    p.serverEmfile = 3;
+    p.handoffs = 250;
+    p.handoffWaitMicros = 12345;
     p.sizeBytes = 4096u << index;
     p.target = QStringLiteral("epoll+sendfile");
     p.reason =
@@ -103,6 +108,11 @@ private Q_SLOTS:
             const auto &got = points[i];
             QCOMPARE(got.index, i);
             QCOMPARE(got.repetition, i * 2);
+            QCOMPARE(got.serverCounted, i == 1);
+            QCOMPARE(got.serverRequests, 100u);
+            QCOMPARE(got.serverEmfile, 3u);
+            QCOMPARE(got.handoffs, 250u);
+            QCOMPARE(got.handoffWaitMicros, 12345u);
             QCOMPARE(got.sizeBytes, want.sizeBytes);
             QCOMPARE(got.target, want.target);
             QCOMPARE(got.reason, want.reason);

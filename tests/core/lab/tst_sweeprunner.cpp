@@ -49,6 +49,8 @@ private Q_SLOTS:
             QCOMPARE(p.load.ok, 40u);
             QCOMPARE(p.load.bodyBytes, 40 * spec.sizes[i]);
             QVERIFY(p.kibPerSecond() > 0);
+            QVERIFY(p.serverCounted); // in-process: the server's counters directly
+            QCOMPARE(p.serverRequests, 40u);
         }
         // The generated files are the deterministic ones.
         QFile file(QDir(root.path()).filePath(QStringLiteral("64K.bin")));
@@ -99,6 +101,10 @@ private Q_SLOTS:
             QVERIFY(p.serverSamples.front().threads >= 2);
             QVERIFY2(p.fdsLeftOpen.isEmpty(), qPrintable(p.fdsLeftOpen.join(u'\n')));
             QVERIFY(!p.clientSamples.empty());
+            // The child's own counters, read over SIGUSR1: exactly the client's requests.
+            QVERIFY(p.serverCounted);
+            QCOMPARE(p.serverRequests, 30u);
+            QCOMPARE(p.serverEmfile, 0u);
         }
         QVERIFY(child > 0);
         // Its own fd limit, read while it served.
@@ -144,6 +150,40 @@ private Q_SLOTS:
                  qPrintable(QString::number(second.serverSamples.back().files)));
         const QString timeline = lab::formatTimelineCsv(runner.results());
         QVERIFY(timeline.startsWith(QStringLiteral("point,size_bytes,target,t_s,")));
+    }
+
+    // Seed 004's question: the poller's hand-off queue, mutex or lock-free, with the time
+    // connections waited in it, counted by the server (an isolated child given the option).
+    void pollerHandoffIsCounted_data()
+    {
+        QTest::addColumn<QString>("handoff");
+        QTest::newRow("mutex") << QStringLiteral("mutex");
+        QTest::newRow("lock-free") << QStringLiteral("lockfree");
+    }
+    void pollerHandoffIsCounted()
+    {
+        QFETCH(QString, handoff);
+        qputenv("SERVELAB_CLI", SERVELAB_CLI);
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096};
+        spec.requests = 200;
+        spec.concurrency = 4;
+        spec.keepAlive = true;
+        spec.mode = QStringLiteral("poller+copy");
+        spec.serverThreads = 2;
+        spec.root = root.path();
+        spec.serverArguments = {QStringLiteral("--handoff"), handoff};
+        lab::SweepRunner runner(spec);
+        runner.run();
+        QCOMPARE(runner.results().size(), 1);
+        const auto &p = runner.results().first();
+        QVERIFY2(!p.dnf, qPrintable(p.reason));
+        QVERIFY(p.serverCounted);
+        QCOMPARE(p.serverRequests, 200u);
+        QVERIFY2(p.handoffs >= 200,
+                 qPrintable(QString::number(p.handoffs))); // one per request at least
+        QVERIFY(p.handoffWaitMicros > 0);
     }
 
     void isolatedServerStartFailureIsReported()

@@ -104,14 +104,16 @@ class TestServer : public QObject
 {
     Q_OBJECT
 public:
-    TestServer(std::string mode, bool coalesce, int fileCache)
-        : m_mode(std::move(mode)), m_coalesce(coalesce), m_fileCache(fileCache)
+    TestServer(std::string mode, bool coalesce, int fileCache,
+               server::Handoff handoff = server::Handoff::Mutex)
+        : m_mode(std::move(mode)), m_coalesce(coalesce), m_fileCache(fileCache), m_handoff(handoff)
     {}
 
 private:
     std::string m_mode;
     bool m_coalesce;
     int m_fileCache;
+    server::Handoff m_handoff;
     QTemporaryDir m_root;
     QList<quint64> m_sizes{
         0,       1,       4096, 48 * 1024 - 1, 48 * 1024, 48 * 1024 + 1, 1 << 20, (1 << 20) + 7,
@@ -127,6 +129,7 @@ private:
         options.sendfileChunk = 256 * 1024; // several chunks per large file: exercises yielding
         options.mode = m_mode;
         options.coalesceHeader = m_coalesce;
+        options.handoff = m_handoff;
         options.openFileCacheEntries = m_fileCache;
         return options;
     }
@@ -656,6 +659,7 @@ int main(int argc, char *argv[])
     {
         bool coalesce;
         int fileCache;
+        server::Handoff handoff = server::Handoff::Mutex;
     };
     // SERVELAB_TEST_MODES=uring+copy,qt+copy narrows the run while working on a model.
     const QStringList only =
@@ -663,10 +667,14 @@ int main(int argc, char *argv[])
     for (const auto &mode : server::availableModes()) {
         if (!only.isEmpty() && !only.contains(QString::fromStdString(mode.name())))
             continue;
-        for (const Variant v : {Variant{true, 0}, Variant{false, 0}, Variant{true, 64}}) {
-            qInfo("=== mode %s, header coalescing %s, open-file cache %d", mode.name().c_str(),
-                  v.coalesce ? "on" : "off", v.fileCache);
-            TestServer test(mode.name(), v.coalesce, v.fileCache);
+        std::vector<Variant> variants{{true, 0}, {false, 0}, {true, 64}};
+        if (mode.name().rfind("poller", 0) == 0) // the poller's lock-free hand-off (seed 004)
+            variants.push_back({true, 0, server::Handoff::LockFree});
+        for (const Variant v : variants) {
+            qInfo("=== mode %s, header coalescing %s, open-file cache %d, hand-off %s",
+                  mode.name().c_str(), v.coalesce ? "on" : "off", v.fileCache,
+                  v.handoff == server::Handoff::LockFree ? "lock-free" : "mutex");
+            TestServer test(mode.name(), v.coalesce, v.fileCache, v.handoff);
             failures += QTest::qExec(&test, argc, argv);
         }
     }
