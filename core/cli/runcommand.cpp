@@ -40,10 +40,34 @@ QStringList targetLabels(const QList<lab::SweepSpec> &targets)
     for (const auto &t : targets)
         names << (t.target == u"builtin" ? t.mode : t.target) +
                      (t.variant.isEmpty() ? QString() : u' ' + t.variant);
+    // Targets that would read the same are told apart by what differs: their options, thread
+    // count or fd limit (and their place in the spec if nothing does).
     QStringList labels = names;
-    for (int i = 0; i < names.size(); ++i)
-        if (names.count(names[i]) > 1)
-            labels[i] += QStringLiteral(" (%1 threads)").arg(targets[i].serverThreads);
+    for (int i = 0; i < names.size(); ++i) {
+        if (names.count(names[i]) < 2)
+            continue;
+        const auto differs = [&](auto field) {
+            for (int j = 0; j < names.size(); ++j)
+                if (names[j] == names[i] && field(targets[j]) != field(targets[i]))
+                    return true;
+            return false;
+        };
+        QStringList details;
+        if (differs([](const lab::SweepSpec &t) { return t.serverThreads; }))
+            details << QStringLiteral("%1 threads").arg(targets[i].serverThreads);
+        if (differs([](const lab::SweepSpec &t) { return t.fdLimit; }))
+            details << QStringLiteral("fd limit %1").arg(targets[i].fdLimit);
+        if (differs([](const lab::SweepSpec &t) { return t.serverArguments; })) {
+            QStringList options;
+            for (qsizetype a = 0; a + 1 < targets[i].serverArguments.size(); a += 2)
+                options << targets[i].serverArguments[a].mid(2) + u'=' +
+                               targets[i].serverArguments[a + 1];
+            details << (options.isEmpty() ? QStringLiteral("defaults") : options.join(u' '));
+        }
+        if (details.isEmpty())
+            details << QStringLiteral("#%1").arg(i + 1);
+        labels[i] += QStringLiteral(" (%1)").arg(details.join(QStringLiteral(", ")));
+    }
     return labels;
 }
 
@@ -86,7 +110,9 @@ void shrink(lab::ExperimentSpec &spec)
         if (t.sizes.isEmpty())
             t.sizes = {4096};
         t.requests = std::min<quint64>(t.requests, 30);
-        t.concurrency = std::min<int>(t.concurrency, int(t.requests));
+        t.durationMs = std::min(t.durationMs, 1000);
+        if (t.model == u"closed")
+            t.concurrency = std::min<int>(t.concurrency, int(t.requests));
         t.pointDeadlineMs = std::min(t.pointDeadlineMs, 20000);
         t.warmupRequests = std::min<quint64>(t.warmupRequests, 10);
         t.cooldownMs = std::min(t.cooldownMs, 100);

@@ -217,13 +217,31 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     const QJsonObject client = clientValue.toObject();
     r.onlyKnown(client, QStringLiteral("client"),
                 {QStringLiteral("model"), QStringLiteral("requests"), QStringLiteral("concurrency"),
-                 QStringLiteral("keep_alive"), QStringLiteral("timeout_ms")});
-    if (const QString model = r.text(client, QStringLiteral("model"),
-                                     QStringLiteral("client.model"), QStringLiteral("closed"));
-        model != u"closed")
+                 QStringLiteral("keep_alive"), QStringLiteral("timeout_ms"),
+                 QStringLiteral("seconds"), QStringLiteral("threads")});
+    shared.model = r.text(client, QStringLiteral("model"), QStringLiteral("client.model"),
+                          QStringLiteral("closed"));
+    if (shared.model != u"closed" && shared.model != u"duration") {
         r.fail(QStringLiteral("client.model"),
-               QStringLiteral("experiments run the closed (ab) model for now; duration, rate and "
-                              "ramp run from servelab-cli load"));
+               QStringLiteral("experiments run closed (ab: requests) or duration (wrk: seconds, "
+                              "threads); rate and ramp run from servelab-cli load"));
+        shared.model = QStringLiteral("closed");
+    }
+    const bool duration = shared.model == u"duration";
+    for (const char *field : {"requests", "keep_alive"})
+        if (duration && client.contains(QLatin1String(field)))
+            r.fail(QStringLiteral("client.") + QLatin1String(field),
+                   QStringLiteral("a duration client runs for client.seconds on kept-alive "
+                                  "connections"),
+                   true);
+    for (const char *field : {"seconds", "threads"})
+        if (!duration && client.contains(QLatin1String(field)))
+            r.fail(QStringLiteral("client.") + QLatin1String(field),
+                   QStringLiteral("applies to \"model\": \"duration\""), true);
+    shared.durationMs = int(1000 * r.integer(client, QStringLiteral("seconds"),
+                                             QStringLiteral("client.seconds"), 10, 1, 86400));
+    shared.clientThreads = int(
+        r.integer(client, QStringLiteral("threads"), QStringLiteral("client.threads"), 1, 1, 256));
     shared.requests =
         quint64(r.integer(client, QStringLiteral("requests"), QStringLiteral("client.requests"),
                           qint64(shared.requests), 1, qint64(1) << 40));
@@ -235,7 +253,15 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     shared.timeoutMs =
         int(r.integer(client, QStringLiteral("timeout_ms"), QStringLiteral("client.timeout_ms"),
                       shared.timeoutMs, 1, 3'600'000));
-    if (quint64(shared.concurrency) > shared.requests)
+    if (duration)
+        shared.keepAlive = true;
+    if (duration && shared.clientThreads > shared.concurrency)
+        r.fail(QStringLiteral("client.threads"),
+               QStringLiteral("%1 threads need at least as many connections (client.concurrency "
+                              "%2), as wrk")
+                   .arg(shared.clientThreads)
+                   .arg(shared.concurrency));
+    if (!duration && quint64(shared.concurrency) > shared.requests)
         r.fail(QStringLiteral("client.concurrency"),
                QStringLiteral("%1 cannot exceed client.requests (%2), as in ab")
                    .arg(shared.concurrency)
@@ -356,12 +382,17 @@ QByteArray ExperimentSpec::toJson() const
         root.insert(QStringLiteral("sizes"), sizes);
         if (!s.root.isEmpty())
             root.insert(QStringLiteral("document_root"), s.root);
-        root.insert(QStringLiteral("client"),
-                    QJsonObject{{QStringLiteral("model"), QStringLiteral("closed")},
-                                {QStringLiteral("requests"), qint64(s.requests)},
-                                {QStringLiteral("concurrency"), s.concurrency},
-                                {QStringLiteral("keep_alive"), s.keepAlive},
-                                {QStringLiteral("timeout_ms"), s.timeoutMs}});
+        QJsonObject client{{QStringLiteral("model"), s.model},
+                           {QStringLiteral("concurrency"), s.concurrency},
+                           {QStringLiteral("timeout_ms"), s.timeoutMs}};
+        if (s.model == u"duration") {
+            client.insert(QStringLiteral("seconds"), s.durationMs / 1000);
+            client.insert(QStringLiteral("threads"), s.clientThreads);
+        } else {
+            client.insert(QStringLiteral("requests"), qint64(s.requests));
+            client.insert(QStringLiteral("keep_alive"), s.keepAlive);
+        }
+        root.insert(QStringLiteral("client"), client);
         root.insert(QStringLiteral("point_deadline_ms"), s.pointDeadlineMs);
         root.insert(QStringLiteral("warmup_requests"), qint64(s.warmupRequests));
         root.insert(QStringLiteral("cooldown_ms"), s.cooldownMs);

@@ -19,7 +19,8 @@ namespace servelab::lab {
 //                {"external": "nginx", "threads": 1}, {"external": "command:CMD {port} {root}"}],
 //    "sizes": ["4K", "64K"] or "4K..32M", "document_root": "DIR",
 //    "client": {"model": "closed", "requests": 200, "concurrency": 1, "keep_alive": false,
-//               "timeout_ms": 30000},
+//               "timeout_ms": 30000}
+//      or {"model": "duration", "seconds": 10, "concurrency": 96, "threads": 8} (wrk),
 //    "repetitions": 1, "point_deadline_ms": 120000, "warmup_requests": 0, "cooldown_ms": 0,
 //    "sweep": {"option": "sendfile-threshold", "values": ["0", "64K", "1M"]}}
 //

@@ -1,6 +1,7 @@
 #include "sweeprunner.h"
 
 #include "client/closedclient.h"
+#include "client/durationclient.h"
 #include "docrootgenerator.h"
 #include "externalserver.h"
 #include "fdleakcheck.h"
@@ -30,8 +31,8 @@ void SweepRunner::cancel()
 {
     m_cancel.store(true);
     std::lock_guard lock(m_clientMutex);
-    if (m_client)
-        m_client->stop();
+    if (m_stopClient)
+        m_stopClient();
 }
 
 void SweepRunner::run()
@@ -107,6 +108,34 @@ static QString targetLabel(const SweepSpec &spec)
     return spec.target;
 }
 
+template<typename Client, typename Run>
+auto SweepRunner::runStoppable(Client &client, Run run)
+{
+    {
+        std::lock_guard lock(m_clientMutex);
+        m_stopClient = [&client] { client.stop(); };
+    }
+    if (m_cancel.load())
+        client.stop();
+    auto result = run();
+    std::lock_guard lock(m_clientMutex);
+    m_stopClient = nullptr;
+    return result;
+}
+
+// The spec's client model: closed (ab: n requests) or duration (wrk: seconds, client threads).
+client::LoadResult SweepRunner::runModel(const client::ClientOptions &options)
+{
+    if (m_spec.model == u"duration") {
+        client::ClientOptions kept = options;
+        kept.keepAlive = true; // wrk's connections are kept alive
+        client::DurationClient client(kept, m_spec.clientThreads, m_spec.durationMs);
+        return runStoppable(client, [&] { return client.run().total; });
+    }
+    client::ClosedClient client(options);
+    return runStoppable(client, [&] { return client.run(); });
+}
+
 PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
                                  metrics::ProcessSampler &sampler, const Counters &counters)
 {
@@ -130,13 +159,7 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
         warm.requests = m_spec.warmupRequests;
         warm.concurrency = int(std::min<quint64>(quint64(options.concurrency), warm.requests));
         client::ClosedClient warmup(warm);
-        {
-            std::lock_guard lock(m_clientMutex);
-            m_client = &warmup;
-        }
-        warmup.run();
-        std::lock_guard lock(m_clientMutex);
-        m_client = nullptr;
+        runStoppable(warmup, [&] { return warmup.run(); });
     }
     FdLeakCheck leaks([&] { return sampler.openFds(); });
     leaks.baseline();
@@ -150,16 +173,7 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     sampler.sampleNow(); // the timeline starts and ends with the point, however short it is
     {
         // Gone before the leak check: an in-process target shares this process's descriptors.
-        client::ClosedClient client(options);
-        {
-            std::lock_guard lock(m_clientMutex);
-            m_client = &client;
-        }
-        if (m_cancel.load())
-            client.stop();
-        point.load = client.run();
-        std::lock_guard lock(m_clientMutex);
-        m_client = nullptr;
+        point.load = runModel(options);
     }
     sampler.sampleNow();
     point.clientSamples = client::sumByInterval(samples.drain());
@@ -183,6 +197,11 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     if (!load.fatalError.empty()) {
         point.dnf = true;
         point.reason = QString::fromStdString(load.fatalError);
+    } else if (m_spec.model == u"duration") {
+        if (m_cancel.load()) {
+            point.dnf = true;
+            point.reason = QStringLiteral("cancelled");
+        }
     } else if (m_cancel.load() && load.completed - aborted < m_spec.requests) {
         point.dnf = true;
         point.reason = QStringLiteral("cancelled");

@@ -14,8 +14,9 @@
 #include <optional>
 
 namespace servelab::client {
-class ClosedClient;
-}
+struct ClientOptions;
+struct LoadResult;
+} // namespace servelab::client
 namespace servelab::metrics {
 class ProcessSampler;
 }
@@ -56,8 +57,13 @@ private:
     SweepSpec m_spec;
     QList<PointResult> m_results;
     std::atomic<bool> m_cancel{false};
+    // Runs a client to its end; cancel() stops it through m_stopClient meanwhile.
+    template<typename Client, typename Run>
+    auto runStoppable(Client &client, Run run);
+    client::LoadResult runModel(const client::ClientOptions &options);
+
     std::mutex m_clientMutex;
-    client::ClosedClient *m_client = nullptr;
+    std::function<void()> m_stopClient;
 };
 
 } // namespace servelab::lab

@@ -35,7 +35,14 @@ QString SweepSpec::validate() const
         return QStringLiteral("requests per point must be at least 1");
     if (concurrency < 1 || concurrency > 100000)
         return QStringLiteral("concurrency must be between 1 and 100000");
-    if (quint64(concurrency) > requests)
+    if (model != u"closed" && model != u"duration")
+        return QStringLiteral("the client model is closed or duration, not '%1'").arg(model);
+    if (model == u"duration" &&
+        (durationMs < 100 || clientThreads < 1 || clientThreads > concurrency))
+        return QStringLiteral("a duration client needs 0.1 s or more and between 1 and %1 "
+                              "threads (its connections)")
+            .arg(concurrency);
+    if (model == u"closed" && quint64(concurrency) > requests)
         return QStringLiteral(
                    "concurrency (%1) cannot exceed the requests per point (%2), as in ab")
             .arg(concurrency)

@@ -13,9 +13,12 @@ struct SweepSpec
     QList<quint64> sizes;
     QString mode = QStringLiteral("epoll+sendfile");
     int serverThreads = 1;
-    quint64 requests = 200; // per point (ab -n)
-    int concurrency = 1;    // ab -c
-    bool keepAlive = false; // ab -k
+    QString model = QStringLiteral("closed"); // or "duration" (wrk)
+    int durationMs = 10000;                   // duration: how long each point runs (wrk -d)
+    int clientThreads = 1;                    // duration: client threads (wrk -t)
+    quint64 requests = 200;                   // per point (ab -n)
+    int concurrency = 1;                      // ab -c
+    bool keepAlive = false;                   // ab -k
     int timeoutMs = 30000;
     int pointDeadlineMs = 120000; // a point still running then is DNF
     QString root;                 // the generated document root; empty: the user's cache folder

@@ -497,6 +497,8 @@ private Q_SLOTS:
         QTest::newRow("httpd vs Tomcat") << QStringLiteral("seed001-httpd-vs-tomcat");
         QTest::newRow("grizzly Simple vs Equal") << QStringLiteral("grizzly-simple-vs-equal");
         QTest::newRow("sendfile threshold") << QStringLiteral("sendfile-threshold");
+        QTest::newRow("poller hand-off") << QStringLiteral("poller-handoff");
+        QTest::newRow("ulimit 1024") << QStringLiteral("ulimit-1024");
     }
     void presetsRunInSmokeVersion()
     {
@@ -513,6 +515,21 @@ private Q_SLOTS:
         if (preset == u"sendfile-threshold")
             QVERIFY2(run.out.contains(QStringLiteral("epoll+sendfile sendfile-threshold=1")) &&
                          run.out.contains(QStringLiteral("epoll+sendfile sendfile-threshold=1M")),
+                     qPrintable(run.out));
+        if (preset == u"poller-handoff") { // wrk's model, and the hand-off wait the server counted
+            results.seek(0);
+            const QStringList rows = QString::fromUtf8(results.readAll()).trimmed().split(u'\n');
+            const int column =
+                int(rows[0].split(u',').indexOf(QStringLiteral("handoff_wait_mean_us")));
+            QVERIFY(column > 0);
+            for (const QString &row : rows.mid(1))
+                QVERIFY2(row.split(u',')[column].toDouble() > 0, qPrintable(row));
+        }
+        if (preset == u"ulimit-1024") // targets told apart by their options
+            QVERIFY2(run.out.contains(
+                         QStringLiteral("(accept-strategy=none max-connections=unlimited)")) &&
+                         run.out.contains(QStringLiteral("(open-file-cache=1000)")) &&
+                         run.out.contains(QStringLiteral("(defaults)")),
                      qPrintable(run.out));
         if (preset == u"ab-c300-maxthreads") {
             QVERIFY2(run.out.contains(QStringLiteral("blocking+copy (150 threads)")) &&

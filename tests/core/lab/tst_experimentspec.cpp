@@ -122,6 +122,46 @@ private Q_SLOTS:
         QCOMPARE(again.expanded().size(), 3);
     }
 
+    // wrk's model: seconds on kept-alive connections over client threads.
+    void durationClient()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "poller+copy"}],
+  "client": {"model": "duration", "seconds": 3, "concurrency": 96, "threads": 8}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const auto &t = spec.targets[0];
+        QCOMPARE(t.model, QStringLiteral("duration"));
+        QCOMPARE(t.durationMs, 3000);
+        QCOMPARE(t.clientThreads, 8);
+        QCOMPARE(t.concurrency, 96);
+        QVERIFY(t.keepAlive);
+        QVERIFY(spec.toJson().contains("\"seconds\": 3"));
+        QVERIFY(!spec.toJson().contains("\"requests\""));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), spec.toJson());
+
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "poller+copy"}],
+  "client": {"model": "duration", "requests": 5, "concurrency": 4, "threads": 8}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(
+            all.contains(QStringLiteral("s.json:2:35: client.requests: a duration client runs for "
+                                        "client.seconds")),
+            qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("client.threads: 8 threads need at least as many "
+                                             "connections")),
+                 qPrintable(all));
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "poller+copy"}],
+  "client": {"seconds": 5}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral("client.seconds: applies to \"model\": "
+                                                            "\"duration\"")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
     void badOptionsAreNamed()
     {
         const QByteArray text = R"({"servelab": 1,
