@@ -20,6 +20,7 @@ void printUsage(QTextStream &out)
            "  sweep   KiB/s for each file size:  sweep [--sizes 4K..32M] [-c 1] [-n 200]\n"
            "  run     an experiment:             run SPEC.json|PRESET [--out DIR] [--smoke]\n"
            "  presets the built-in experiments, one per line\n"
+           "  import  a run's bundle.json into the results database\n"
            "  watch   a process's fd timeline:   watch PID [-d SECONDS]\n"
            "  modes   the server modes that run here, one per line (the rest, and why: stderr)\n\n"
            "'servelab-cli COMMAND --help' tells more. Exit status: 0 done, 1 the run failed,\n"
@@ -46,6 +47,8 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return runCommand(rest, out, err);
     if (command == u"presets")
         return presetsCommand(rest, out, err);
+    if (command == u"import")
+        return importCommand(rest, out, err);
     if (command == u"modes") {
         for (const auto &mode : server::availableModes())
             out << QString::fromStdString(mode.name()) << '\n';

@@ -32,6 +32,7 @@ using ChartWriter = std::function<bool(const QList<lab::PointResult> &points, co
 void setChartWriter(ChartWriter writer);
 
 int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int watchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 

@@ -4,6 +4,8 @@
 #include "serveroptionsparser.h"
 
 #include "lab/experimentspec.h"
+#include "lab/machinefacts.h"
+#include "lab/resultbundle.h"
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
@@ -146,6 +148,57 @@ int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &
     return exitOk;
 }
 
+int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    CommandLine cl(QStringLiteral("import"),
+                   QStringLiteral("Adds a run exported as bundle.json (servelab-cli run --out) to "
+                                  "the results database, as a finished experiment."));
+    auto &p = cl.parser();
+    p.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("bundle.json"));
+    p.addOptions(
+        {{QStringLiteral("db"),
+          QStringLiteral("Results database (default: %1).").arg(lab::ResultStore::defaultPath()),
+          QStringLiteral("file")}});
+    int code = exitOk;
+    if (!cl.parse(arguments, out, err, &code))
+        return code;
+    if (p.positionalArguments().size() != 1)
+        return cl.usageError(QStringLiteral("import wants one bundle.json"), err);
+    const QString source = p.positionalArguments().first();
+    QFile file(source);
+    if (!file.open(QIODevice::ReadOnly))
+        return cl.usageError(QStringLiteral("cannot read %1: %2").arg(source, file.errorString()),
+                             err);
+    lab::ResultBundle bundle;
+    QString error;
+    if (!lab::ResultBundle::fromJson(file.readAll(), &bundle, &error))
+        return cl.usageError(QStringLiteral("%1: %2").arg(source, error), err);
+    lab::ResultStore store;
+    const QString db = p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
+                                                     : lab::ResultStore::defaultPath();
+    qint64 experiment = 0;
+    if (!store.open(db, &error) ||
+        !(experiment = store.beginExperiment(bundle.name + QStringLiteral(" (imported)"),
+                                             bundle.spec, &error, bundle.machine))) {
+        err << "servelab-cli import: " << error << '\n';
+        return exitFailure;
+    }
+    for (const auto &point : bundle.points) {
+        if (!store.addPoint(experiment, point, &error)) {
+            store.finishExperiment(experiment, QStringLiteral("failed"), &error);
+            err << "servelab-cli import: " << error << '\n';
+            return exitFailure;
+        }
+    }
+    if (!store.finishExperiment(experiment, QStringLiteral("done"), &error)) {
+        err << "servelab-cli import: " << error << '\n';
+        return exitFailure;
+    }
+    out << "imported " << bundle.points.size() << " points as experiment " << experiment << " in "
+        << store.path() << '\n';
+    return exitOk;
+}
+
 int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     CommandLine cl(
@@ -210,11 +263,12 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
     lab::ResultStore store;
     qint64 experiment = 0;
     QString error;
+    const QJsonObject machine = lab::machineFacts();
     if (!p.isSet(QStringLiteral("no-db"))) {
         const QString db = p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
                                                          : lab::ResultStore::defaultPath();
         if (!store.open(db, &error) ||
-            !(experiment = store.beginExperiment(spec.name, spec.toJson(), &error))) {
+            !(experiment = store.beginExperiment(spec.name, spec.toJson(), &error, machine))) {
             err << "servelab-cli run: " << error << '\n';
             return exitFailure;
         }
@@ -292,7 +346,12 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
               std::pair{QStringLiteral("results.csv"), lab::formatSummaryCsv(points)},
               std::pair{QStringLiteral("runs.csv"), lab::formatCsv(points)},
               std::pair{QStringLiteral("table.tsv"), lab::formatSeedTsv(points)},
-              std::pair{QStringLiteral("samples.csv"), lab::formatTimelineCsv(points)}}) {
+              std::pair{QStringLiteral("samples.csv"), lab::formatTimelineCsv(points)},
+              std::pair{QStringLiteral("latency.hlog"), lab::formatPointsHdrLog(points)},
+              std::pair{
+                  QStringLiteral("bundle.json"),
+                  QString::fromUtf8(
+                      lab::ResultBundle{spec.name, spec.toJson(), machine, points}.toJson())}}) {
             if (!lab::writeTextFile(dir.filePath(name), text, &error)) {
                 err << "servelab-cli run: " << error << '\n';
                 return exitFailure;
@@ -303,7 +362,8 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             err << "servelab-cli run: " << error << '\n';
             return exitFailure;
         }
-        err << "run: wrote spec.json, results.csv, runs.csv, table.tsv, samples.csv"
+        err << "run: wrote spec.json, results.csv, runs.csv, table.tsv, samples.csv, "
+               "latency.hlog, bundle.json"
             << (charts.isEmpty() ? QString()
                                  : QStringLiteral(", ") + charts.join(QStringLiteral(", ")))
             << " to " << QDir(outDir).absolutePath() << '\n';

@@ -146,8 +146,11 @@ HdrHistogramLog::HdrHistogramLog(double startEpochSeconds)
               "\"Interval_Compressed_Histogram\"\n";
 }
 
-void HdrHistogramLog::add(double startSeconds, double lengthSeconds, const LatencyHistogram &h)
+void HdrHistogramLog::add(double startSeconds, double lengthSeconds, const LatencyHistogram &h,
+                          const std::string &tag)
 {
+    if (!tag.empty())
+        m_text += "Tag=" + tag + ',';
     // Interval_Max is the top of the largest value's bucket, as HdrHistogram reports a maximum.
     const double max =
         h.count() ? double(LatencyHistogram::bucketHighest(LatencyHistogram::bucketOf(h.max())))

@@ -26,8 +26,10 @@ public:
 
     // An interval log (format version 1.3) for a run that started at `startEpochSeconds`.
     explicit HdrHistogramLog(double startEpochSeconds);
-    // One interval, its start in seconds since the run's start.
-    void add(double startSeconds, double lengthSeconds, const LatencyHistogram &histogram);
+    // One interval, its start in seconds since the run's start; a tag (no commas or spaces)
+    // names the series it belongs to (HdrHistogram's "Tag=" lines).
+    void add(double startSeconds, double lengthSeconds, const LatencyHistogram &histogram,
+             const std::string &tag = {});
     const std::string &text() const { return m_text; }
 
 private:

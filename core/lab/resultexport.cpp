@@ -5,7 +5,10 @@
 #include "sizelist.h"
 #include "statistics.h"
 
+#include "client/hdrhistogramlog.h"
+#include <QDateTime>
 #include <QMap>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSet>
 #include <QStringList>
@@ -223,6 +226,26 @@ QString formatSummaryCsv(const QList<PointResult> &points)
         out += row.join(u',') + u'\n';
     }
     return out;
+}
+
+QString formatPointsHdrLog(const QList<PointResult> &points)
+{
+    std::int64_t origin = -1;
+    for (const auto &p : points)
+        if (p.startedAtMicros > 0)
+            origin = origin < 0 ? p.startedAtMicros : std::min(origin, p.startedAtMicros);
+    client::HdrHistogramLog log(double(QDateTime::currentMSecsSinceEpoch()) / 1000);
+    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9+._-]"));
+    for (const auto &p : points) {
+        QString tag = QStringLiteral("p%1_%2_%3_r%4")
+                          .arg(p.index)
+                          .arg(p.target, formatSize(p.sizeBytes))
+                          .arg(p.repetition + 1);
+        tag.replace(unsafe, QStringLiteral("_"));
+        const double start = origin < 0 ? 0 : double(p.startedAtMicros - origin) / 1e6;
+        log.add(start, p.load.elapsedSeconds(), p.load.latency, tag.toStdString());
+    }
+    return QString::fromStdString(log.text());
 }
 
 QStringList processColumns(const metrics::ProcessSample *s, const metrics::ProcessSample *previous)

@@ -23,6 +23,9 @@ QString formatSummaryCsv(const QList<PointResult> &points);
 // client's figures beside the server process's (fds by type, limit, threads, RSS, CPU), empty
 // where one side has no sample in that slot (the server is still watched while it drains).
 QString formatTimelineCsv(const QList<PointResult> &points);
+// Each point's latency histogram as one line of an HdrHistogram interval log (latency.hlog),
+// tagged with the point ("p3_epoll+sendfile_4K_r1"), on the run's clock.
+QString formatPointsHdrLog(const QList<PointResult> &points);
 // A server sample's columns in those files (empty when there is none or the process is gone;
 // the types empty in samples that did not read them); the CPU shares come from `previous`.
 QStringList processColumns(const metrics::ProcessSample *sample,

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -27,6 +28,7 @@ const QList<QStringList> &migrations()
                            " id INTEGER PRIMARY KEY,"
                            " name TEXT NOT NULL,"
                            " spec TEXT NOT NULL,"
+                           " machine TEXT NOT NULL,"
                            " status TEXT NOT NULL CHECK (status IN ('running', 'done', "
                            "'cancelled', 'interrupted', 'failed')),"
                            " started_at TEXT NOT NULL,"
@@ -239,13 +241,15 @@ int ResultStore::markInterrupted()
     return int(dead.size());
 }
 
-qint64 ResultStore::beginExperiment(const QString &name, const QByteArray &spec, QString *error)
+qint64 ResultStore::beginExperiment(const QString &name, const QByteArray &spec, QString *error,
+                                    const QJsonObject &machine)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("INSERT INTO experiments (name, spec, status, started_at, owner_pid, "
-                             "owner_start) VALUES (?, ?, 'running', ?, ?, ?)"));
+    q.prepare(QStringLiteral("INSERT INTO experiments (name, spec, machine, status, started_at, "
+                             "owner_pid, owner_start) VALUES (?, ?, ?, 'running', ?, ?, ?)"));
     q.addBindValue(name);
     q.addBindValue(QString::fromUtf8(spec));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(machine).toJson(QJsonDocument::Compact)));
     q.addBindValue(now());
     q.addBindValue(qint64(getpid()));
     q.addBindValue(processStart(getpid()));
@@ -384,7 +388,8 @@ QList<ResultStore::Experiment> ResultStore::experiments(QString *error) const
     QSqlQuery q(QSqlDatabase::database(m_connection));
     if (!q.exec(QStringLiteral("SELECT e.id, e.name, e.spec, e.status, e.started_at, "
                                "e.finished_at, (SELECT count(*) FROM points p WHERE "
-                               "p.experiment_id = e.id) FROM experiments e ORDER BY e.id"))) {
+                               "p.experiment_id = e.id), e.machine FROM experiments e ORDER BY "
+                               "e.id"))) {
         if (error)
             *error = q.lastError().text();
         return out;
@@ -398,6 +403,7 @@ QList<ResultStore::Experiment> ResultStore::experiments(QString *error) const
         e.started = QDateTime::fromString(q.value(4).toString(), Qt::ISODateWithMs);
         e.finished = QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs);
         e.points = q.value(6).toInt();
+        e.machine = QJsonDocument::fromJson(q.value(7).toString().toUtf8()).object();
         out << e;
     }
     return out;

@@ -3,6 +3,7 @@
 #include "pointresult.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -29,6 +30,7 @@ public:
         QDateTime started;
         QDateTime finished;
         int points = 0;
+        QJsonObject machine; // machineFacts() of where it ran
     };
 
     ResultStore();
@@ -48,7 +50,8 @@ public:
     int version() const;
 
     // A new experiment, marked running and owned by this process; 0 on failure.
-    qint64 beginExperiment(const QString &name, const QByteArray &spec, QString *error);
+    qint64 beginExperiment(const QString &name, const QByteArray &spec, QString *error,
+                           const QJsonObject &machine = {});
     bool addPoint(qint64 experiment, const PointResult &point, QString *error);
     // status: done, cancelled or failed.
     bool finishExperiment(qint64 experiment, const QString &status, QString *error);

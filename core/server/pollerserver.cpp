@@ -7,8 +7,13 @@
 
 #include "metrics/clock.h"
 
-// Debian's libconcurrentqueue-dev: moodycamel's lock-free MPMC queue and its blocking wrapper.
+// Debian's libconcurrentqueue-dev: moodycamel's lock-free MPMC queue and its blocking wrapper
+// (Debian 13 moved the headers one folder down).
+#if __has_include(<concurrentqueue/moodycamel/blockingconcurrentqueue.h>)
+#include <concurrentqueue/moodycamel/blockingconcurrentqueue.h>
+#else
 #include <concurrentqueue/blockingconcurrentqueue.h>
+#endif
 
 #include <atomic>
 #include <condition_variable>

@@ -475,6 +475,29 @@ private Q_SLOTS:
         QVERIFY(read("samples.csv").startsWith(QStringLiteral("point,size_bytes,target,t_s,")));
         QVERIFY(read("spec.json").contains(QStringLiteral("\"repetitions\": 2")));
         QVERIFY(read("spec.json").contains(QStringLiteral("\"timeout_ms\": 30000"))); // filled in
+        // Each point's histogram, tagged, as HdrHistogram reads it; the whole run as a bundle
+        // that another database imports.
+        QCOMPARE(read("latency.hlog").count(QStringLiteral("\nTag=p")), 8);
+        QVERIFY(read("latency.hlog").contains(QStringLiteral("Tag=p0_epoll+sendfile_4K_r1,")));
+        const QString other = dir.filePath(QStringLiteral("other.db"));
+        const Run imported =
+            runCli({QStringLiteral("import"), QDir(out).filePath(QStringLiteral("bundle.json")),
+                    QStringLiteral("--db"), other});
+        QVERIFY2(imported.code == 0, qPrintable(imported.err));
+        QVERIFY(imported.out.startsWith(QStringLiteral("imported 8 points as experiment 1")));
+        {
+            lab::ResultStore copy;
+            QString why;
+            QVERIFY(copy.open(other, &why));
+            QCOMPARE(copy.experiments()[0].name, QStringLiteral("two targets (imported)"));
+            QCOMPARE(copy.experiments()[0].points, 8);
+            QCOMPARE(copy.experiments()[0].machine.value(QStringLiteral("cores")).toInt(),
+                     int(sysconf(_SC_NPROCESSORS_ONLN)));
+            const auto points = copy.points(copy.experiments()[0].id);
+            QCOMPARE(points[3].load.ok, 10u);
+        }
+        QCOMPARE(runCli({QStringLiteral("import"), specFile, QStringLiteral("--db"), other}).code,
+                 2);
         // The charts, drawn without a display.
         for (const char *chart : {"throughput.png", "fds.png"}) {
             QImage image(QDir(out).filePath(QString::fromLatin1(chart)));

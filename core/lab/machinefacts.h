@@ -1,0 +1,12 @@
+#pragma once
+
+#include <QJsonObject>
+
+namespace servelab::lab {
+
+// What a result depends on besides the spec, read once per run: the kernel, the CPU, memory,
+// the descriptor limit, the network sysctls that shape a loopback benchmark, and the versions.
+// Kept with every exported run, so a figure can be compared with another machine's.
+QJsonObject machineFacts();
+
+} // namespace servelab::lab

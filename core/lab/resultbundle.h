@@ -1,0 +1,29 @@
+#pragma once
+
+#include "pointresult.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace servelab::lab {
+
+// A run in one JSON file (bundle.json): the spec it ran, the machine it ran on, and every point
+// whole — figures, errors by kind, latency histogram (HdrHistogram-encoded), both timelines —
+// so it can be sent, archived and imported into another results database.
+struct ResultBundle
+{
+    static constexpr int version = 1;
+
+    QString name;
+    QByteArray spec;     // the experiment's JSON, as run
+    QJsonObject machine; // machineFacts()
+    QList<PointResult> points;
+
+    QByteArray toJson() const;
+    // False with *error naming what is wrong (not JSON, another version, a point it cannot read).
+    static bool fromJson(const QByteArray &json, ResultBundle *bundle, QString *error);
+};
+
+} // namespace servelab::lab
