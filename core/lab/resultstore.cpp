@@ -181,6 +181,12 @@ bool ResultStore::open(const QString &path, QString *error)
         q.value(0).toInt() > 0)
         return fail(
             QStringLiteral("an SQLite database of something else; choose another with --db"));
+    // Checked before anything is written (WAL changes the file's header): one that claims
+    // this version but lacks its tables is left as it is.
+    if (const QString missing = missingColumns(); current == schemaVersion && !missing.isEmpty())
+        return fail(QStringLiteral("its tables are not the ones this ServeLab writes (%1); move it "
+                                   "away or choose another with --db")
+                        .arg(missing));
     if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next())
         return fail(QStringLiteral("cannot switch to WAL: %1").arg(q.lastError().text()));
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
@@ -189,6 +195,37 @@ bool ResultStore::open(const QString &path, QString *error)
         return fail(*error);
     markInterrupted();
     return true;
+}
+
+// What the current schema's tables must have: a database that claims the version but lacks
+// them (written by a build between releases, or edited by hand) is refused, not half-used.
+QString ResultStore::missingColumns() const
+{
+    static const QList<QPair<QString, QStringList>> expected = {
+        {QStringLiteral("experiments"),
+         {QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("spec"),
+          QStringLiteral("machine"), QStringLiteral("status"), QStringLiteral("started_at"),
+          QStringLiteral("finished_at"), QStringLiteral("owner_pid"),
+          QStringLiteral("owner_start")}},
+        {QStringLiteral("points"),
+         {QStringLiteral("repetition"), QStringLiteral("latency_hdr"),
+          QStringLiteral("server_counted"), QStringLiteral("handoff_wait_us"),
+          QStringLiteral("started_at_us")}},
+        {QStringLiteral("server_samples"), {QStringLiteral("total"), QStringLiteral("by_type")}},
+        {QStringLiteral("client_samples"), {QStringLiteral("latency_hdr")}},
+        {QStringLiteral("point_errors"), {QStringLiteral("kind"), QStringLiteral("count")}},
+    };
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    for (const auto &[table, columns] : expected) {
+        QStringList have;
+        if (q.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table)))
+            while (q.next())
+                have << q.value(1).toString();
+        for (const QString &column : columns)
+            if (!have.contains(column))
+                return QStringLiteral("%1.%2 is missing").arg(table, column);
+    }
+    return {};
 }
 
 bool ResultStore::migrate(QString *error)

@@ -62,6 +62,7 @@ public:
 
 private:
     bool migrate(QString *error);
+    QString missingColumns() const;
     int markInterrupted();
 
     QString m_connection;

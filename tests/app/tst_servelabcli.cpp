@@ -377,8 +377,9 @@ private Q_SLOTS:
         QProcess sweep;
         sweep.start(QStringLiteral(SERVELAB_CLI),
                     {QStringLiteral("sweep"), QStringLiteral("--isolated"),
-                     QStringLiteral("--sizes"), QStringLiteral("4K"), QStringLiteral("-n"),
-                     QStringLiteral("100000000"), QStringLiteral("--root"), dir.path()});
+                     QStringLiteral("--no-db"), QStringLiteral("--sizes"), QStringLiteral("4K"),
+                     QStringLiteral("-n"), QStringLiteral("100000000"), QStringLiteral("--root"),
+                     dir.path()});
         QVERIFY(sweep.waitForStarted());
         const qint64 pid = sweep.processId();
         qint64 child = 0;

@@ -126,6 +126,9 @@ private Q_SLOTS:
             << QByteArray("garbage") << QStringLiteral("not a readable SQLite database");
         QTest::newRow("someone else's")
             << QByteArray("foreign") << QStringLiteral("an SQLite database of something else");
+        QTest::newRow("same version, other tables")
+            << QByteArray("stale")
+            << QStringLiteral("its tables are not the ones this ServeLab writes");
         QTest::newRow("newer schema")
             << QByteArray("newer") << QStringLiteral("written by a newer ServeLab (schema 99");
     }
@@ -146,8 +149,15 @@ private Q_SLOTS:
                 raw.setDatabaseName(path);
                 QVERIFY(raw.open());
                 QSqlQuery q(raw);
-                QVERIFY(q.exec(setup == "foreign" ? QStringLiteral("CREATE TABLE notes (text TEXT)")
-                                                  : QStringLiteral("PRAGMA user_version = 99")));
+                if (setup == "stale") // schema 1 as a build between releases wrote it
+                    QVERIFY(
+                        q.exec(QStringLiteral("CREATE TABLE experiments (id INTEGER PRIMARY KEY, "
+                                              "name TEXT, spec TEXT, status TEXT)")) &&
+                        q.exec(QStringLiteral("PRAGMA user_version = 1")));
+                else
+                    QVERIFY(q.exec(setup == "foreign"
+                                       ? QStringLiteral("CREATE TABLE notes (text TEXT)")
+                                       : QStringLiteral("PRAGMA user_version = 99")));
                 raw.close();
             }
             QSqlDatabase::removeDatabase(QStringLiteral("setup"));
