@@ -119,6 +119,15 @@ void shrink(lab::ExperimentSpec &spec)
         t.warmupRequests = std::min<quint64>(t.warmupRequests, 10);
         t.cooldownMs = std::min(t.cooldownMs, 100);
     }
+    // A concurrency sweep keeps the levels that fit the fewer requests.
+    if (!spec.targets.isEmpty() && spec.targets.first().model == u"closed") {
+        const int most = int(spec.targets.first().requests);
+        QList<int> kept;
+        for (int c : spec.concurrencies)
+            if (!kept.contains(std::min(c, most)))
+                kept << std::min(c, most);
+        spec.concurrencies = kept.size() > 1 ? kept : QList<int>();
+    }
 }
 
 } // namespace

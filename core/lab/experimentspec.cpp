@@ -5,9 +5,11 @@
 #include "sizelist.h"
 
 #include <QJsonArray>
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <algorithm>
 
 namespace servelab::lab {
 
@@ -245,9 +247,30 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     shared.requests =
         quint64(r.integer(client, QStringLiteral("requests"), QStringLiteral("client.requests"),
                           qint64(shared.requests), 1, qint64(1) << 40));
-    shared.concurrency =
-        int(r.integer(client, QStringLiteral("concurrency"), QStringLiteral("client.concurrency"),
-                      shared.concurrency, 1, 100000));
+    // One concurrency, or a list to sweep over: every target is run at each.
+    if (const QJsonValue levels = client.value(QStringLiteral("concurrency")); levels.isArray()) {
+        const QJsonArray list = levels.toArray();
+        if (list.isEmpty())
+            r.fail(QStringLiteral("client.concurrency"),
+                   QStringLiteral("wants a number or a list of numbers, as [1, 10, 100]"));
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            const QJsonObject one{{QStringLiteral("c"), list[i]}};
+            const int c =
+                int(r.integer(one, QStringLiteral("c"),
+                              QStringLiteral("client.concurrency[%1]").arg(i), -1, 1, 100000));
+            if (c > 0 && !out.concurrencies.contains(c))
+                out.concurrencies << c;
+        }
+        if (!out.concurrencies.isEmpty())
+            shared.concurrency =
+                *std::max_element(out.concurrencies.begin(), out.concurrencies.end());
+        if (out.concurrencies.size() == 1)
+            out.concurrencies.clear();
+    } else {
+        shared.concurrency =
+            int(r.integer(client, QStringLiteral("concurrency"),
+                          QStringLiteral("client.concurrency"), shared.concurrency, 1, 100000));
+    }
     shared.keepAlive = r.boolean(client, QStringLiteral("keep_alive"),
                                  QStringLiteral("client.keep_alive"), shared.keepAlive);
     shared.timeoutMs =
@@ -255,12 +278,15 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                       shared.timeoutMs, 1, 3'600'000));
     if (duration)
         shared.keepAlive = true;
-    if (duration && shared.clientThreads > shared.concurrency)
+    const int fewest = out.concurrencies.isEmpty()
+                           ? shared.concurrency
+                           : *std::min_element(out.concurrencies.begin(), out.concurrencies.end());
+    if (duration && shared.clientThreads > fewest)
         r.fail(QStringLiteral("client.threads"),
                QStringLiteral("%1 threads need at least as many connections (client.concurrency "
                               "%2), as wrk")
                    .arg(shared.clientThreads)
-                   .arg(shared.concurrency));
+                   .arg(fewest));
     if (!duration && quint64(shared.concurrency) > shared.requests)
         r.fail(QStringLiteral("client.concurrency"),
                QStringLiteral("%1 cannot exceed client.requests (%2), as in ab")
@@ -331,8 +357,24 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
 
 QList<SweepSpec> ExperimentSpec::expanded() const
 {
-    if (sweepOption.isEmpty())
-        return targets;
+    QList<SweepSpec> out = sweepOption.isEmpty() ? targets : expandedOption();
+    if (concurrencies.size() < 2)
+        return out;
+    QList<SweepSpec> levels;
+    for (const SweepSpec &t : out) {
+        for (int c : concurrencies) {
+            SweepSpec level = t;
+            level.concurrency = c;
+            level.variant = (t.variant.isEmpty() ? QString() : t.variant + u' ') +
+                            QStringLiteral("c=%1").arg(c);
+            levels << level;
+        }
+    }
+    return levels;
+}
+
+QList<SweepSpec> ExperimentSpec::expandedOption() const
+{
     QList<SweepSpec> out;
     for (const SweepSpec &t : targets) {
         if (t.target != u"builtin") {
@@ -382,8 +424,13 @@ QByteArray ExperimentSpec::toJson() const
         root.insert(QStringLiteral("sizes"), sizes);
         if (!s.root.isEmpty())
             root.insert(QStringLiteral("document_root"), s.root);
+        QJsonArray levels;
+        for (int c : concurrencies)
+            levels.append(c);
         QJsonObject client{{QStringLiteral("model"), s.model},
-                           {QStringLiteral("concurrency"), s.concurrency},
+                           {QStringLiteral("concurrency"), concurrencies.size() > 1
+                                                               ? QJsonValue(levels)
+                                                               : QJsonValue(s.concurrency)},
                            {QStringLiteral("timeout_ms"), s.timeoutMs}};
         if (s.model == u"duration") {
             client.insert(QStringLiteral("seconds"), s.durationMs / 1000);

@@ -18,7 +18,8 @@ namespace servelab::lab {
 //    "targets": [{"builtin": "epoll+sendfile", "threads": 1, "isolated": false, "fd_limit": 0},
 //                {"external": "nginx", "threads": 1}, {"external": "command:CMD {port} {root}"}],
 //    "sizes": ["4K", "64K"] or "4K..32M", "document_root": "DIR",
-//    "client": {"model": "closed", "requests": 200, "concurrency": 1, "keep_alive": false,
+//    "client": {"model": "closed", "requests": 200, "concurrency": 1 (or [1, 10, 100]),
+//               "keep_alive": false,
 //               "timeout_ms": 30000}
 //      or {"model": "duration", "seconds": 10, "concurrency": 96, "threads": 8} (wrk),
 //    "repetitions": 1, "point_deadline_ms": 120000, "warmup_requests": 0, "cooldown_ms": 0,
@@ -34,14 +35,19 @@ struct ExperimentSpec
     int repetitions = 1;
     QString sweepOption; // empty: no sweep
     QStringList sweepValues;
+    QList<int> concurrencies; // "concurrency": [1, 10, 100]: each target at each (empty: one)
 
-    // The targets to run: each builtin target once per sweep value (its `variant` says which).
+    // The targets to run: each builtin target once per sweep value, then each of those at each
+    // concurrency (its `variant` says which: "sendfile-threshold=64K c=10").
     QList<SweepSpec> expanded() const;
 
     // False with one line per problem in *errors.
     static bool parse(const QByteArray &text, const QString &fileName, ExperimentSpec *spec,
                       QStringList *errors);
     QByteArray toJson() const;
+
+private:
+    QList<SweepSpec> expandedOption() const;
 };
 
 } // namespace servelab::lab

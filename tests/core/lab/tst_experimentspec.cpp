@@ -162,6 +162,42 @@ private Q_SLOTS:
                  qPrintable(errors.join(u'\n')));
     }
 
+    // A list of concurrencies: every target at each, after the option sweep.
+    void concurrencySweep()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+copy"}, {"external": "nginx"}],
+  "sweep": {"option": "chunk", "values": ["64K", "1M"]},
+  "client": {"requests": 300, "concurrency": [1, 300]}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.concurrencies, (QList<int>{1, 300}));
+        const auto runs = spec.expanded();
+        QCOMPARE(runs.size(), 6); // (2 chunks + nginx) × 2 levels
+        QCOMPARE(runs[0].variant, QStringLiteral("chunk=64K c=1"));
+        QCOMPARE(runs[1].concurrency, 300);
+        QCOMPARE(runs[5].target, QStringLiteral("nginx"));
+        QCOMPARE(runs[5].variant, QStringLiteral("c=300"));
+        QVERIFY(spec.toJson().contains("\"concurrency\": [\n"));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.expanded().size(), 6);
+
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "client": {"requests": 100, "concurrency": [1, 0, 500]}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(all.contains(QStringLiteral("s.json:2:50: client.concurrency[1]: wants a whole "
+                                             "number from 1 to 100000")),
+                 qPrintable(all));
+        QVERIFY2(
+            all.contains(QStringLiteral("client.concurrency: 500 cannot exceed client.requests "
+                                        "(100)")),
+            qPrintable(all));
+    }
+
     void badOptionsAreNamed()
     {
         const QByteArray text = R"({"servelab": 1,
