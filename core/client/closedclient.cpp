@@ -26,7 +26,7 @@ LoadResult ClosedClient::run()
         return result;
     }
     RequestTarget target;
-    if (!target.prepare(m_options, &result.fatalError))
+    if (!m_stop.ready(&result.fatalError) || !target.prepare(m_options, &result.fatalError))
         return result;
     CountBudget budget(m_options.requests);
     const std::int64_t start = metrics::monotonicMicros();

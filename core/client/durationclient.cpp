@@ -30,7 +30,8 @@ DurationClient::Result DurationClient::run()
         return result;
     }
     RequestTarget target;
-    if (!target.prepare(m_options, &result.total.fatalError))
+    if (!m_stop.ready(&result.total.fatalError) ||
+        !target.prepare(m_options, &result.total.fatalError))
         return result;
     const std::int64_t start = metrics::monotonicMicros();
     const std::int64_t end = start + m_durationMs * 1000;

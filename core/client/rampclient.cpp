@@ -4,9 +4,7 @@
 #include "requesttarget.h"
 #include "scheduledloop.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <unistd.h>
 #include <unordered_map>
@@ -102,12 +100,9 @@ RampClient::Result RampClient::run()
                                    "every thread needs a user (c >= t >= 1)";
         return result;
     }
-    if (!m_stop.valid()) {
-        result.steady.fatalError = std::string("cannot create an eventfd: ") + std::strerror(errno);
-        return result;
-    }
     RequestTarget target;
-    if (!target.prepare(m_options, &result.steady.fatalError))
+    if (!m_stop.ready(&result.steady.fatalError) ||
+        !target.prepare(m_options, &result.steady.fatalError))
         return result;
     const std::int64_t start = metrics::monotonicMicros();
     const std::int64_t steadyStart = start + m_phases.rampUpMs * 1000;

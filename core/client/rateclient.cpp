@@ -5,9 +5,7 @@
 #include "scheduledloop.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <unistd.h>
 
@@ -89,12 +87,9 @@ RateClient::Result RateClient::run()
                                   "needs a connection (c >= t >= 1)";
         return result;
     }
-    if (!m_stop.valid()) {
-        result.total.fatalError = std::string("cannot create an eventfd: ") + std::strerror(errno);
-        return result;
-    }
     RequestTarget target;
-    if (!target.prepare(m_options, &result.total.fatalError))
+    if (!m_stop.ready(&result.total.fatalError) ||
+        !target.prepare(m_options, &result.total.fatalError))
         return result;
     // Each connection sends at rate / c; connection j (counted across threads) starts j / rate
     // after the start, so the requests of all connections interleave evenly.

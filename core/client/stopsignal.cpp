@@ -1,13 +1,27 @@
 #include "stopsignal.h"
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 namespace servelab::client {
 
-StopSignal::StopSignal() : m_fd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+StopSignal::StopSignal() : m_fd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
+{
+    if (m_fd < 0)
+        m_errno = errno;
+}
+
+bool StopSignal::ready(std::string *error) const
+{
+    if (m_fd >= 0)
+        return true;
+    *error = std::string("cannot create an eventfd: ") + std::strerror(m_errno);
+    return false;
+}
 
 StopSignal::~StopSignal()
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <string>
 
 namespace servelab::client {
 
@@ -14,7 +15,9 @@ public:
     StopSignal &operator=(const StopSignal &) = delete;
     ~StopSignal();
 
-    bool valid() const { return m_fd >= 0; }
+    // False with *error set when the eventfd could not be made (out of descriptors): a run
+    // that could not be stopped does not start.
+    bool ready(std::string *error) const;
     void raise();
     bool raised() const { return m_raised.load(std::memory_order_acquire); }
     // Adds the eventfd to `epollFd` (with a null data pointer, which no connection has).
@@ -23,6 +26,7 @@ public:
 private:
     std::atomic<bool> m_raised{false};
     int m_fd;
+    int m_errno = 0; // why the eventfd could not be made
 };
 
 } // namespace servelab::client
