@@ -1,6 +1,7 @@
 #include "client/closedclient.h"
 #include "lab/docrootgenerator.h"
 #include "metrics/clock.h"
+#include "servedfiles.h"
 #include "server/listener.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
@@ -115,15 +116,11 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        QString error;
-        QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), {4096, 1 << 20}, &error),
-                 qPrintable(error));
         server::ServerOptions options;
-        options.root = m_root.path().toStdString();
         options.threads = 2;
-        std::string e;
-        m_server = server::createServer(options, &e);
-        QVERIFY(m_server && m_server->start(&e));
+        QString error;
+        m_server = testing::serveFiles(m_root.path(), {4096, 1 << 20}, options, &error);
+        QVERIFY2(m_server, qPrintable(error));
     }
     void cleanupTestCase() { m_server.reset(); }
 

@@ -2,6 +2,7 @@
 #include "client/durationclient.h"
 #include "lab/docrootgenerator.h"
 #include "metrics/clock.h"
+#include "servedfiles.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 
@@ -30,16 +31,12 @@ class TestDurationClient : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString error;
-        QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), {4096, 1 << 20}, &error),
-                 qPrintable(error));
         server::ServerOptions options;
-        options.root = m_root.path().toStdString();
         options.threads = 2;
         options.maxRequestsPerConnection = 0;
-        std::string why;
-        m_server = server::createServer(options, &why);
-        QVERIFY2(m_server && m_server->start(&why), why.c_str());
+        QString error;
+        m_server = testing::serveFiles(m_root.path(), {4096, 1 << 20}, options, &error);
+        QVERIFY2(m_server, qPrintable(error));
     }
 
     // Every request is accounted for: what the client completed (per thread and in all) and

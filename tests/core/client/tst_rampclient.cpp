@@ -1,6 +1,7 @@
 #include "client/clientsample.h"
 #include "client/rampclient.h"
 #include "lab/docrootgenerator.h"
+#include "servedfiles.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 
@@ -37,15 +38,11 @@ class TestRampClient : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString error;
-        QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), {4096, 32 << 20}, &error),
-                 qPrintable(error));
         server::ServerOptions options;
-        options.root = m_root.path().toStdString();
         options.maxRequestsPerConnection = 0;
-        std::string why;
-        m_server = server::createServer(options, &why);
-        QVERIFY2(m_server && m_server->start(&why), why.c_str());
+        QString error;
+        m_server = testing::serveFiles(m_root.path(), {4096, 32 << 20}, options, &error);
+        QVERIFY2(m_server, qPrintable(error));
     }
 
     // Users that think 20 ms between requests: only the steady state counts, and faban's checks

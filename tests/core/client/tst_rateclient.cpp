@@ -1,6 +1,7 @@
 #include "client/clientsample.h"
 #include "client/rateclient.h"
 #include "lab/docrootgenerator.h"
+#include "servedfiles.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 
@@ -24,14 +25,11 @@ class TestRateClient : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString error;
-        QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), {4096}, &error), qPrintable(error));
         server::ServerOptions options;
-        options.root = m_root.path().toStdString();
         options.maxRequestsPerConnection = 0;
-        std::string why;
-        m_server = server::createServer(options, &why);
-        QVERIFY2(m_server && m_server->start(&why), why.c_str());
+        QString error;
+        m_server = testing::serveFiles(m_root.path(), {4096}, options, &error);
+        QVERIFY2(m_server, qPrintable(error));
     }
 
     // The offered rate is what the server gets, whatever its speed: every slot of the schedule
