@@ -18,34 +18,12 @@ shift || true
 sizes=("${@:-4K}")
 [ $# = 0 ] && sizes=(4K 32K 256K 2M 32M)
 cli=$build/bin/servelab-cli
-for tool in nginx ab taskset "$cli"; do
-    command -v "$tool" >/dev/null || { echo "compare_ab: needs $tool (apt-get install nginx-light apache2-utils)" >&2; exit 2; }
-done
-
-work=$(mktemp -d)
-chmod 755 "$work"
-cleanup() {
-    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null
-    [ -n "${serve_pid:-}" ] && kill "$serve_pid" 2>/dev/null
-    wait 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$cli" sweep --no-db --sizes "$(IFS=,; echo "${sizes[*]}")" -n 1 --root "$work/root" >/dev/null 2>&1
-chmod -R a+rX "$work/root"
-cat >"$work/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-error_log $work/nginx-error.log;
-pid $work/nginx.pid;
-events { worker_connections 1024; }
-http { access_log off; sendfile on; tcp_nopush on;
-       server { listen 127.0.0.1:18282; root $work/root; } }
-CONF
-taskset -c 0 nginx -c "$work/nginx.conf" &
+. "$src/tests/bench/benchlib.sh"
+bench_start compare_ab nginx ab curl taskset "$cli"
+bench_files "$(IFS=,; echo "${sizes[*]}")"
+bench_nginx nginx 18282 ""
 taskset -c 0 "$cli" serve --root "$work/root" --port 18181 >/dev/null &
-serve_pid=$!
+pids+=($!)
 sleep 0.5
 
 rate() { awk '/Transfer rate/ { print $3 }'; }

@@ -16,37 +16,11 @@ build=${1:-$src/build/release}
 seconds=${2:-3}
 runs=${3:-3}
 cli=$build/bin/servelab-cli
-for tool in nginx wrk taskset "$cli"; do
-    command -v "$tool" >/dev/null || { echo "compare_wrk: needs $tool (apt-get install nginx-light wrk)" >&2; exit 2; }
-done
-
-work=$(mktemp -d)
-chmod 755 "$work"
-pids=()
-cleanup() {
-    for f in "$work"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
-    [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
-    wait 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$cli" sweep --no-db --sizes 4K,1M -n 1 --root "$work/root" >/dev/null 2>&1
-chmod -R a+rX "$work/root"
-nginx_conf() { # name port extra
-    cat >"$work/$1.conf" <<CONF
-worker_processes 1;
-daemon off;
-error_log $work/$1-error.log;
-pid $work/$1.pid;
-events { worker_connections 4096; }
-http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000; $3
-       server { listen 127.0.0.1:$2; root $work/root; } }
-CONF
-    taskset -c 0 nginx -c "$work/$1.conf" &
-}
-nginx_conf nginx 19280 ""
-nginx_conf nginx-cache 19281 "open_file_cache max=1000 inactive=20s; open_file_cache_valid 1s;"
+. "$src/tests/bench/benchlib.sh"
+bench_start compare_wrk nginx wrk curl taskset "$cli"
+bench_files 4K,1M
+bench_nginx nginx 19280 ""
+bench_nginx nginx-cache 19281 "open_file_cache max=1000 inactive=20s; open_file_cache_valid 1s;"
 
 port=19300
 declare -A url

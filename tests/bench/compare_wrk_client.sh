@@ -15,32 +15,10 @@ runs=${3:-3}
 rate=${RATE:-20000}
 rate_seconds=${RATE_SECONDS:-20}
 cli=$build/bin/servelab-cli
-for tool in nginx wrk taskset "$cli"; do
-    command -v "$tool" >/dev/null || { echo "compare_wrk_client: needs $tool (apt-get install nginx-light wrk)" >&2; exit 2; }
-done
-
-work=$(mktemp -d)
-chmod 755 "$work"
-cleanup() {
-    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null
-    wait 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$cli" sweep --no-db --sizes 4K -n 1 --root "$work/root" >/dev/null 2>&1
-chmod -R a+rX "$work/root"
-cat >"$work/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-error_log $work/nginx-error.log;
-pid $work/nginx.pid;
-events { worker_connections 4096; }
-http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000;
-       server { listen 127.0.0.1:19380; root $work/root; } }
-CONF
-taskset -c 0 nginx -c "$work/nginx.conf" &
-for _ in $(seq 50); do curl -sf -o /dev/null http://127.0.0.1:19380/4K.bin 2>/dev/null && break; sleep 0.1; done
+. "$src/tests/bench/benchlib.sh"
+bench_start compare_wrk_client nginx wrk curl taskset "$cli"
+bench_files 4K
+bench_nginx nginx 19380 ""
 url=http://127.0.0.1:19380/4K.bin
 
 # Runs a client pinned to cpu1; prints "req/s cpu_seconds requests". CPU time is the client's
