@@ -40,8 +40,7 @@ QStringList targetLabels(const QList<lab::SweepSpec> &targets)
 {
     QStringList names;
     for (const auto &t : targets)
-        names << (t.target == u"builtin" ? t.mode : t.target) +
-                     (t.variant.isEmpty() ? QString() : u' ' + t.variant);
+        names << t.label() + (t.variant.isEmpty() ? QString() : u' ' + t.variant);
     // Targets that would read the same are told apart by what differs: their options, thread
     // count or fd limit (and their place in the spec if nothing does).
     QStringList labels = names;

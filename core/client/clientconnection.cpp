@@ -319,7 +319,7 @@ ClientConnection::Outcome ClientConnection::complete()
     std::optional<std::uint64_t> expected;
     if (m_request->expectedBody)
         expected = m_request->expectedBody->size();
-    else if (m_options.mix.empty())
+    else
         expected = m_options.expectedBodyLength;
     if (expected && m_parser.status() == 200 && m_bodyBytes != *expected)
         return {Outcome::Failed, ErrorKind::WrongLength};

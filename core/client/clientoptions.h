@@ -39,7 +39,8 @@ struct ClientOptions
     // reads that is an epoll_wait() per 8 KiB, which makes ab the bottleneck for large files on
     // loopback; this reproduces ab's figures where the default measures the server.
     bool abReads = false;
-    // ab's "Length" check, done right: a body of another size is a wrong_length error.
+    // ab's "Length" check, done right: a body of another size is a wrong_length error. Applies
+    // to a mix too (set it only when every path of the mix has that length).
     std::optional<std::uint64_t> expectedBodyLength;
     // Every 200 answer's body is compared with the file its path names under this directory
     // (the one the server serves): other bytes are wrong_content, another size wrong_length.
@@ -58,8 +59,8 @@ struct ClientOptions
     // closed and duration: a kept-alive connection waits this long before its next request
     // (ramp has its own think time; rate follows its schedule).
     ThinkTime keepAliveThink;
-    // Requests spread over these paths by weight instead of `path` (a mix of file sizes); the
-    // expected-length check then does not apply.
+    // Requests spread over these paths by weight instead of `path` (a mix of file sizes, or
+    // several files of one size).
     std::vector<WeightedPath> mix;
 };
 

@@ -1,5 +1,6 @@
 #include "experimentspec.h"
 
+#include "docrootgenerator.h"
 #include "externalserver.h"
 #include "jsonlocator.h"
 #include "sizelist.h"
@@ -10,6 +11,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <algorithm>
+#include <limits>
 
 namespace servelab::lab {
 
@@ -168,8 +170,38 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     shared.pointDeadlineMs = int(r.integer(root, QStringLiteral("point_deadline_ms"),
                                            QStringLiteral("point_deadline_ms"),
                                            shared.pointDeadlineMs, 100, 86'400'000));
-    shared.root =
-        r.text(root, QStringLiteral("document_root"), QStringLiteral("document_root"), QString());
+    // The document root: a folder to generate into, or how to generate it, or one to use as is.
+    if (const QJsonValue docroot = root.value(QStringLiteral("document_root"));
+        docroot.isString()) {
+        shared.root = r.text(root, QStringLiteral("document_root"), QStringLiteral("document_root"),
+                             QString());
+    } else if (docroot.isObject()) {
+        const QJsonObject o = docroot.toObject();
+        const QString at = QStringLiteral("document_root.");
+        r.onlyKnown(o, QStringLiteral("document_root"),
+                    {QStringLiteral("path"), QStringLiteral("content"),
+                     QStringLiteral("files_per_size"), QStringLiteral("generate")});
+        shared.root = r.text(o, QStringLiteral("path"), at + QStringLiteral("path"), QString());
+        shared.content =
+            r.text(o, QStringLiteral("content"), at + QStringLiteral("content"), shared.content);
+        if (DocRootGenerator::Content kind;
+            !DocRootGenerator::parseContent(shared.content, &kind)) {
+            r.fail(at + QStringLiteral("content"),
+                   QStringLiteral("wants \"random\" (incompressible) or \"zeros\""));
+            shared.content = QStringLiteral("random");
+        }
+        shared.filesPerSize = int(r.integer(o, QStringLiteral("files_per_size"),
+                                            at + QStringLiteral("files_per_size"), 1, 1, 100000));
+        shared.generateRoot =
+            r.boolean(o, QStringLiteral("generate"), at + QStringLiteral("generate"), true);
+        if (!shared.generateRoot && shared.root.isEmpty())
+            r.fail(at + QStringLiteral("generate"),
+                   QStringLiteral("a folder ServeLab does not generate needs its \"path\""));
+    } else if (!docroot.isUndefined()) {
+        r.fail(QStringLiteral("document_root"),
+               QStringLiteral("wants a folder, or {\"path\": DIR, \"content\": \"random\" or "
+                              "\"zeros\", \"files_per_size\": N, \"generate\": true}"));
+    }
     shared.warmupRequests =
         quint64(r.integer(root, QStringLiteral("warmup_requests"),
                           QStringLiteral("warmup_requests"), 0, 0, qint64(1) << 40));
@@ -306,19 +338,35 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         }
         const QJsonObject t = list[i].toObject();
         r.onlyKnown(t, path,
-                    {QStringLiteral("builtin"), QStringLiteral("external"),
-                     QStringLiteral("threads"), QStringLiteral("isolated"),
+                    {QStringLiteral("builtin"), QStringLiteral("external"), QStringLiteral("url"),
+                     QStringLiteral("pid"), QStringLiteral("threads"), QStringLiteral("isolated"),
                      QStringLiteral("fd_limit"), QStringLiteral("options")});
         SweepSpec sweep = shared;
         const bool builtin = t.contains(QStringLiteral("builtin"));
-        if (builtin == t.contains(QStringLiteral("external"))) {
-            r.fail(path, QStringLiteral("wants one of \"builtin\": MODE or \"external\": NAME"));
+        const bool url = t.contains(QStringLiteral("url"));
+        if (int(builtin) + int(url) + int(t.contains(QStringLiteral("external"))) != 1) {
+            r.fail(path, QStringLiteral("wants one of \"builtin\": MODE, \"external\": NAME or "
+                                        "\"url\": \"http://HOST:PORT/FOLDER/\""));
             continue;
         }
+        if (!url && t.contains(QStringLiteral("pid")))
+            r.fail(path + QStringLiteral(".pid"),
+                   QStringLiteral("applies to url targets (ServeLab knows its own servers' pids)"),
+                   true);
+        if (url && t.contains(QStringLiteral("threads")))
+            r.fail(path + QStringLiteral(".threads"),
+                   QStringLiteral("a url target is already running: its threads are its own"),
+                   true);
         if (builtin) {
             sweep.target = QStringLiteral("builtin");
             sweep.mode =
                 r.text(t, QStringLiteral("builtin"), path + QStringLiteral(".builtin"), sweep.mode);
+        } else if (url) {
+            sweep.target = QStringLiteral("url:") + r.text(t, QStringLiteral("url"),
+                                                           path + QStringLiteral(".url"),
+                                                           QStringLiteral("http://127.0.0.1/"));
+            sweep.watchPid = r.integer(t, QStringLiteral("pid"), path + QStringLiteral(".pid"), 0,
+                                       1, std::numeric_limits<int>::max());
         } else {
             sweep.target = r.text(t, QStringLiteral("external"), path + QStringLiteral(".external"),
                                   QStringLiteral("nginx"));
@@ -400,6 +448,13 @@ QByteArray ExperimentSpec::toJson() const
     QJsonArray targetList;
     for (const SweepSpec &t : targets) {
         QJsonObject target;
+        if (t.isUrl()) {
+            target.insert(QStringLiteral("url"), t.url());
+            if (t.watchPid)
+                target.insert(QStringLiteral("pid"), t.watchPid);
+            targetList.append(target);
+            continue;
+        }
         if (t.target == u"builtin") {
             target.insert(QStringLiteral("builtin"), t.mode);
             target.insert(QStringLiteral("isolated"), t.runsIsolated());
@@ -422,8 +477,12 @@ QByteArray ExperimentSpec::toJson() const
         for (quint64 size : s.sizes)
             sizes.append(formatSize(size));
         root.insert(QStringLiteral("sizes"), sizes);
+        QJsonObject docroot{{QStringLiteral("content"), s.content},
+                            {QStringLiteral("files_per_size"), s.filesPerSize},
+                            {QStringLiteral("generate"), s.generateRoot}};
         if (!s.root.isEmpty())
-            root.insert(QStringLiteral("document_root"), s.root);
+            docroot.insert(QStringLiteral("path"), s.root);
+        root.insert(QStringLiteral("document_root"), docroot);
         QJsonArray levels;
         for (int c : concurrencies)
             levels.append(c);

@@ -16,8 +16,11 @@ namespace servelab::lab {
 //
 //   {"servelab": 1, "name": "...",
 //    "targets": [{"builtin": "epoll+sendfile", "threads": 1, "isolated": false, "fd_limit": 0},
-//                {"external": "nginx", "threads": 1}, {"external": "command:CMD {port} {root}"}],
-//    "sizes": ["4K", "64K"] or "4K..32M", "document_root": "DIR",
+//                {"external": "nginx", "threads": 1}, {"external": "command:CMD {port} {root}"},
+//                {"url": "http://127.0.0.1:8080/files/", "pid": 1234}],
+//    "sizes": ["4K", "64K"] or "4K..32M",
+//    "document_root": "DIR" or {"path": DIR, "content": "random" or "zeros",
+//                               "files_per_size": 1, "generate": true},
 //    "client": {"model": "closed", "requests": 200, "concurrency": 1 (or [1, 10, 100]),
 //               "keep_alive": false,
 //               "timeout_ms": 30000}
@@ -25,6 +28,9 @@ namespace servelab::lab {
 //    "repetitions": 1, "point_deadline_ms": 120000, "warmup_requests": 0, "cooldown_ms": 0,
 //    "sweep": {"option": "sendfile-threshold", "values": ["0", "64K", "1M"]}}
 //
+// A url target is a server already running: ServeLab requests FOLDER/<size>.bin there and
+// samples the process `pid` if given. With "generate": false the document root is used as it is
+// and must hold the files (<size>.bin, and <size>-1.bin … for several files per size).
 // A builtin target may carry "options": {"chunk": 81000, "nodelay": false, ...}: more
 // `servelab-cli serve` flags (the target then runs as a child process). "sweep" repeats every
 // builtin target once per value of one such option.

@@ -12,8 +12,8 @@
 #include "server/serveroptions.h"
 #include "sizelist.h"
 
-#include <QFileInfo>
-#include <QProcess>
+#include <QTcpSocket>
+#include <QUrl>
 
 #include <thread>
 #include <unistd.h>
@@ -42,7 +42,13 @@ void SweepRunner::run()
         return Q_EMIT failed(problem);
     const QString root = m_spec.resolvedRoot();
     QString error;
-    if (!DocRootGenerator::ensure(root, m_spec.sizes, &error))
+    DocRootGenerator::Content content{};
+    DocRootGenerator::parseContent(m_spec.content, &content);
+    if (!root.isEmpty() && m_spec.generateRoot &&
+        !DocRootGenerator::ensure(root, m_spec.sizes, &error, content, m_spec.filesPerSize))
+        return Q_EMIT failed(error);
+    if (!m_spec.generateRoot &&
+        !DocRootGenerator::check(root, m_spec.sizes, &error, m_spec.filesPerSize))
         return Q_EMIT failed(error);
 
     server::ServerOptions options;
@@ -53,7 +59,15 @@ void SweepRunner::run()
     IsolatedServer isolated;
     ExternalServer external;
     quint16 port = 0;
-    if (m_spec.target != u"builtin") {
+    if (m_spec.isUrl()) {
+        const QUrl url(m_spec.url());
+        port = quint16(url.port(80));
+        if (!answers(url.host(), port, &error))
+            return Q_EMIT failed(
+                QStringLiteral("nothing answers at %1 (%2): start that server first, or check "
+                               "the URL")
+                    .arg(m_spec.url(), error));
+    } else if (m_spec.target != u"builtin") {
         if (!external.start(m_spec.target, root, m_spec.serverThreads, &error))
             return Q_EMIT failed(error);
         port = external.port();
@@ -68,8 +82,12 @@ void SweepRunner::run()
             return Q_EMIT failed(QString::fromStdString(serverError));
         port = inProcess->port();
     }
-    // The server process: the child, or this one for an in-process target.
-    const qint64 pid = external.pid() ? external.pid() : isolated.pid() ? isolated.pid() : getpid();
+    // The server process: the child, this one for an in-process target, or the one named for
+    // a url target (none if not named: then there is no server timeline and no leak check).
+    const qint64 pid = m_spec.isUrl()   ? m_spec.watchPid
+                       : external.pid() ? external.pid()
+                       : isolated.pid() ? isolated.pid()
+                                        : getpid();
     // The server's own counters: in-process directly, an isolated child on request.
     const Counters counters = [&]() -> std::optional<server::ServerStats> {
         if (inProcess)
@@ -79,13 +97,13 @@ void SweepRunner::run()
         return std::nullopt;
     };
     metrics::ProcessSampler sampler;
-    if (std::string why; !sampler.start(pid_t(pid), &why))
+    if (std::string why; pid && !sampler.start(pid_t(pid), &why))
         return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
                              QString::fromStdString(why));
 
     for (int i = 0; i < m_spec.sizes.size() && !m_cancel.load(); ++i) {
         Q_EMIT pointStarted(i, m_spec.sizes[i]);
-        PointResult point = measure(i, m_spec.sizes[i], port, sampler, counters);
+        PointResult point = measure(i, m_spec.sizes[i], port, pid ? &sampler : nullptr, counters);
         m_results.append(point);
         Q_EMIT pointFinished(point);
     }
@@ -95,17 +113,6 @@ void SweepRunner::run()
     isolated.stop();
     external.stop();
     Q_EMIT finished(m_cancel.load());
-}
-
-// The column name: the mode, the template, or the command's program.
-static QString targetLabel(const SweepSpec &spec)
-{
-    if (spec.target == u"builtin")
-        return spec.mode;
-    if (spec.target.startsWith(QStringLiteral("command:")))
-        return QFileInfo(QProcess::splitCommand(spec.target.mid(8)).value(0)).fileName() +
-               QStringLiteral(" (command)");
-    return spec.target;
 }
 
 template<typename Client, typename Run>
@@ -136,13 +143,35 @@ client::LoadResult SweepRunner::runModel(const client::ClientOptions &options)
     return runStoppable(client, [&] { return client.run(); });
 }
 
+// Whether something accepts connections there (a url target is not ServeLab's to start).
+bool SweepRunner::answers(const QString &host, quint16 port, QString *error)
+{
+    QTcpSocket probe;
+    probe.connectToHost(host, port);
+    if (probe.waitForConnected(3000))
+        return true;
+    *error = probe.errorString();
+    return false;
+}
+
 PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
-                                 metrics::ProcessSampler &sampler, const Counters &counters)
+                                 metrics::ProcessSampler *sampler, const Counters &counters)
 {
     client::ClientOptions options;
     options.host = "127.0.0.1";
     options.port = port;
-    options.path = '/' + DocRootGenerator::fileNameFor(size).toStdString();
+    // A url target's files are under its path; the others serve the document root at /.
+    QString folder = QStringLiteral("/");
+    if (m_spec.isUrl()) {
+        const QUrl url(m_spec.url());
+        options.host = url.host().toStdString();
+        folder = url.path(QUrl::FullyEncoded);
+        if (!folder.endsWith(u'/'))
+            folder += u'/';
+    }
+    options.path = (folder + DocRootGenerator::fileNameFor(size)).toStdString();
+    for (int copy = 0; m_spec.filesPerSize > 1 && copy < m_spec.filesPerSize; ++copy)
+        options.mix.push_back({(folder + DocRootGenerator::fileNameFor(size, copy)).toStdString()});
     options.requests = m_spec.requests;
     options.concurrency = m_spec.concurrency;
     options.keepAlive = m_spec.keepAlive;
@@ -161,25 +190,31 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
         client::ClosedClient warmup(warm);
         runStoppable(warmup, [&] { return warmup.run(); });
     }
-    FdLeakCheck leaks([&] { return sampler.openFds(); });
+    FdLeakCheck leaks(
+        [&] { return sampler ? sampler->openFds() : std::vector<metrics::OpenFd>(); });
     leaks.baseline();
     const auto countersBefore = counters();
-    sampler.drain(); // what came before this point is not its timeline
+    if (sampler)
+        sampler->drain(); // what came before this point is not its timeline
     PointResult point;
     point.index = index;
     point.sizeBytes = size;
-    point.target = targetLabel(m_spec);
+    point.target = m_spec.label();
     point.startedAtMicros = metrics::monotonicMicros();
-    sampler.sampleNow(); // the timeline starts and ends with the point, however short it is
+    // The timeline starts and ends with the point, however short it is.
+    if (sampler)
+        sampler->sampleNow();
     {
         // Gone before the leak check: an in-process target shares this process's descriptors.
         point.load = runModel(options);
     }
-    sampler.sampleNow();
+    if (sampler)
+        sampler->sampleNow();
     point.clientSamples = client::sumByInterval(samples.drain());
     // The server closes its side of the connections a moment after the client: give it 2 s.
     point.fdsLeftOpen = leaks.leftOpen(2000);
-    point.serverSamples = sampler.drain();
+    if (sampler)
+        point.serverSamples = sampler->drain();
     if (const auto after = counters(); countersBefore && after) {
         point.serverCounted = true;
         point.serverRequests = after->requests - countersBefore->requests;

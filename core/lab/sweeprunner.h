@@ -51,8 +51,9 @@ Q_SIGNALS:
 
 private:
     using Counters = std::function<std::optional<server::ServerStats>()>;
-    PointResult measure(int index, quint64 size, quint16 port, metrics::ProcessSampler &sampler,
+    PointResult measure(int index, quint64 size, quint16 port, metrics::ProcessSampler *sampler,
                         const Counters &counters);
+    static bool answers(const QString &host, quint16 port, QString *error);
 
     SweepSpec m_spec;
     QList<PointResult> m_results;

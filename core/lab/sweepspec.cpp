@@ -1,14 +1,18 @@
 #include "sweepspec.h"
 
+#include "docrootgenerator.h"
 #include "externalserver.h"
 #include "server/servermode.h"
 #include "sizelist.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QStandardPaths>
+#include <QUrl>
 
 namespace servelab::lab {
 
@@ -16,7 +20,16 @@ QString SweepSpec::validate() const
 {
     if (sizes.isEmpty())
         return QStringLiteral("no file sizes given: write them like 4K,64K,1M or 4K..32M");
-    if (target != u"builtin") {
+    if (isUrl()) {
+        const QUrl parsed(url(), QUrl::StrictMode);
+        if (!parsed.isValid() || parsed.scheme() != u"http" || parsed.host().isEmpty() ||
+            parsed.hasQuery() || parsed.hasFragment())
+            return QStringLiteral("'%1' is not a URL ServeLab can load: write "
+                                  "http://HOST:PORT/FOLDER/ (https is not measured)")
+                .arg(url());
+        if (watchPid < 0)
+            return QStringLiteral("the pid to watch must be positive");
+    } else if (target != u"builtin") {
         if (!target.startsWith(QStringLiteral("command:")) &&
             !ExternalServer::templates().contains(target))
             return QStringLiteral("unknown target '%1' (builtin, %2, or command:...)")
@@ -51,17 +64,38 @@ QString SweepSpec::validate() const
         return QStringLiteral("timeouts must be positive");
     if (!serverArguments.isEmpty() && target != u"builtin")
         return QStringLiteral("server options apply to builtin targets");
+    if (DocRootGenerator::Content kind; !DocRootGenerator::parseContent(content, &kind))
+        return QStringLiteral("the content of the files is random or zeros, not '%1'").arg(content);
+    if (filesPerSize < 1 || filesPerSize > 100000)
+        return QStringLiteral("files per size must be between 1 and 100000");
+    if (!generateRoot && root.isEmpty())
+        return QStringLiteral("a document root that is not generated needs its path");
+    if (watchPid != 0 && !isUrl())
+        return QStringLiteral("a pid to watch applies to url targets (ServeLab knows the others)");
     if (fdLimit != 0 && (fdLimit < 16 || fdLimit > (1 << 20)))
         return QStringLiteral("the fd limit must be 0 (inherit) or between 16 and 1048576");
     return {};
 }
 
+QString SweepSpec::label() const
+{
+    if (target == u"builtin")
+        return mode;
+    if (isUrl())
+        return url();
+    if (target.startsWith(QStringLiteral("command:")))
+        return QFileInfo(QProcess::splitCommand(target.mid(8)).value(0)).fileName() +
+               QStringLiteral(" (command)");
+    return target;
+}
+
 QString SweepSpec::resolvedRoot() const
 {
-    if (!root.isEmpty())
+    if (!root.isEmpty() || isUrl())
         return root;
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation))
-        .filePath(QStringLiteral("servelab/docroot"));
+        .filePath(content == u"zeros" ? QStringLiteral("servelab/docroot-zeros")
+                                      : QStringLiteral("servelab/docroot"));
 }
 
 SweepSpec SweepSpec::defaults()

@@ -21,10 +21,15 @@ struct SweepSpec
     bool keepAlive = false;                   // ab -k
     int timeoutMs = 30000;
     int pointDeadlineMs = 120000; // a point still running then is DNF
-    QString root;                 // the generated document root; empty: the user's cache folder
-    // "builtin" (the mode above), an external template ("nginx", "lighttpd", "apache", "h2o")
-    // or "command:<command line with {port} and {root}>".
+    QString root; // the document root; empty: a folder in the user's cache (per content)
+    QString content = QStringLiteral("random"); // of the generated files: random or zeros
+    int filesPerSize = 1; // several files of each size, requested in turn (defeats one-file caches)
+    bool generateRoot = true; // false: `root` is used as it is, and must hold the files already
+    // "builtin" (the mode above), an external template ("nginx", "lighttpd", "apache", "h2o"),
+    // "command:<command line with {port} and {root}>", or "url:http://HOST:PORT/PATH/" for a
+    // server already running (ServeLab requests PATH/<size>.bin and watches `watchPid`, if set).
     QString target = QStringLiteral("builtin");
+    qint64 watchPid = 0;   // url targets: the server process to sample (0: none)
     bool isolated = false; // run the server as a child `servelab-cli serve` process
     int fdLimit = 0;       // RLIMIT_NOFILE of that child (0: inherit); implies isolated
     // More `servelab-cli serve` flags for a builtin target ("--chunk", "81000"); imply isolated.
@@ -34,9 +39,15 @@ struct SweepSpec
     int cooldownMs = 0;         // rest after each point
 
     bool runsIsolated() const { return isolated || fdLimit != 0 || !serverArguments.isEmpty(); }
+    bool isUrl() const { return target.startsWith(QStringLiteral("url:")); }
+    QString url() const { return isUrl() ? target.mid(4) : QString(); }
+    // How tables name it: the mode, the template, the command's program or the URL.
+    QString label() const;
 
     // The checks a user can fix; returns an empty string when the spec can run.
     QString validate() const;
+    // The document root: `root`, or the cache folder for this content ("" for a url target
+    // without one: ServeLab does not know what it serves).
     QString resolvedRoot() const;
     static SweepSpec defaults(); // the default experiment: 4K..32M, ab -c 1 -n 200
     // The spec as the JSON the experiment files will use ("servelab": 1).

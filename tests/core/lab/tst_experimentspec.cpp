@@ -5,6 +5,7 @@
 
 using servelab::lab::ExperimentSpec;
 using servelab::lab::JsonLocator;
+namespace lab = servelab::lab;
 
 class TestExperimentSpec : public QObject
 {
@@ -268,6 +269,101 @@ private Q_SLOTS:
         QVERIFY2(errors[0].startsWith(QStringLiteral("s.json:2:14: targets[0]: server mode "
                                                      "'carrier+pigeon'")),
                  qPrintable(errors[0]));
+    }
+
+    // How the files are made (random or zeros, several per size) or that an existing folder is
+    // used as it is; all of it written back.
+    void documentRootObject()
+    {
+        const QByteArray text = R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "document_root": {"path": "/srv/x", "content": "zeros", "files_per_size": 16,
+                    "generate": false}})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const auto &t = spec.targets[0];
+        QCOMPARE(t.root, QStringLiteral("/srv/x"));
+        QCOMPARE(t.content, QStringLiteral("zeros"));
+        QCOMPARE(t.filesPerSize, 16);
+        QVERIFY(!t.generateRoot);
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.targets[0].content, QStringLiteral("zeros"));
+        QCOMPARE(again.targets[0].filesPerSize, 16);
+        QVERIFY(!again.targets[0].generateRoot);
+        QCOMPARE(again.toJson(), spec.toJson());
+
+        // Zeros live in their own default folder: the random files are not rewritten.
+        lab::SweepSpec zeros = lab::SweepSpec::defaults();
+        lab::SweepSpec random = zeros;
+        zeros.content = QStringLiteral("zeros");
+        QVERIFY(zeros.resolvedRoot() != random.resolvedRoot());
+
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+ "document_root": {"content": "ones", "files_per_size": 0, "generate": false, "size": 1}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        for (const char *expected :
+             {"s.json:2:31: document_root.content: wants \"random\" (incompressible) or \"zeros\"",
+              "s.json:2:57: document_root.files_per_size: wants a whole number from 1 to 100000",
+              "s.json:2:72: document_root.generate: a folder ServeLab does not generate needs its "
+              "\"path\"",
+              "s.json:2:79: document_root.size: unknown field"})
+            QVERIFY2(all.contains(QLatin1String(expected)), qPrintable(all));
+        QVERIFY(!ExperimentSpec::parse(
+            R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}], "document_root": 7})",
+            QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral("s.json:1:74: document_root: wants a "
+                                                            "folder, or {")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
+    // A server already running, at a URL, with the pid to watch if the user gives it.
+    void urlTarget()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(
+                     "{\"servelab\": 1, \"targets\": [{\"url\": \"http://127.0.0.1:8080/files/\",\n"
+                     " \"pid\": 4242}, {\"builtin\": \"epoll+copy\"}], \"sweep\": {\"option\": "
+                     "\"chunk\", \"values\": [1, 2]}}",
+                     QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QVERIFY(spec.targets[0].isUrl());
+        QCOMPARE(spec.targets[0].url(), QStringLiteral("http://127.0.0.1:8080/files/"));
+        QCOMPARE(spec.targets[0].watchPid, 4242);
+        QCOMPARE(spec.targets[0].label(), QStringLiteral("http://127.0.0.1:8080/files/"));
+        QCOMPARE(spec.expanded().size(), 3); // the url once, the builtin once per value
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.targets[0].target, spec.targets[0].target);
+        QCOMPARE(again.targets[0].watchPid, 4242);
+
+        QVERIFY(!ExperimentSpec::parse(
+            "{\"servelab\": 1, \"targets\": [\n"
+            " {\"url\": \"https://example.org/\"},\n"
+            " {\"url\": \"http://127.0.0.1/\", \"threads\": 2, \"fd_limit\": 64},\n"
+            " {\"builtin\": \"epoll+copy\", \"pid\": 1},\n"
+            " {\"builtin\": \"epoll+copy\", \"url\": \"http://127.0.0.1/\"}]}",
+            QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        for (const char *expected :
+             {"s.json:3:2: targets[1]: isolated, fd_limit and options apply to builtin targets",
+              "s.json:3:31: targets[1].threads: a url target is already running",
+              "s.json:4:28: targets[2].pid: applies to url targets",
+              "s.json:2:2: targets[0]: 'https://example.org/' is not a URL",
+              "s.json:5:2: targets[3]: wants one of \"builtin\": MODE, \"external\": NAME or "
+              "\"url\""})
+            QVERIFY2(all.contains(QLatin1String(expected)), qPrintable(all));
+        // Alone, too.
+        QVERIFY(!ExperimentSpec::parse(
+            "{\"servelab\": 1, \"targets\": [{\"url\": \"https://example.org/\"}]}",
+            QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "s.json:1:29: targets[0]: 'https://example.org/' is not a URL ServeLab can "
+                     "load")),
+                 qPrintable(errors.join(u'\n')));
     }
 
     void notJsonOrNotVersionOne()

@@ -1,6 +1,8 @@
 #include "lab/docrootgenerator.h"
 #include "lab/resultexport.h"
 #include "lab/sweeprunner.h"
+#include "server/server.h"
+#include "server/serveroptions.h"
 
 #include <QDir>
 #include <QFile>
@@ -223,6 +225,99 @@ private Q_SLOTS:
         runner.run();
         QCOMPARE(failed.size(), 1);
         QVERIFY(failed.first().first().toString().contains(spec.root));
+    }
+
+    // Zeros instead of random bytes, and several files per size requested in turn.
+    void zerosAndSeveralFilesPerSize()
+    {
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096, 65536};
+        spec.requests = 60;
+        spec.root = root.path();
+        spec.content = QStringLiteral("zeros");
+        spec.filesPerSize = 3;
+        lab::SweepRunner runner(spec);
+        runner.run();
+        QCOMPARE(runner.results().size(), 2);
+        for (const auto &p : runner.results()) {
+            QVERIFY2(!p.dnf, qPrintable(p.reason));
+            QCOMPARE(p.load.ok, 60u); // and no wrong_length: every copy has the size
+            QCOMPARE(p.load.bodyBytes, 60 * p.sizeBytes);
+        }
+        const QDir dir(root.path());
+        QCOMPARE(readAll(dir.filePath(QStringLiteral("64K-2.bin"))), QByteArray(65536, '\0'));
+        QVERIFY(!dir.exists(QStringLiteral("64K-3.bin")));
+        // Random copies differ from each other; a random file where zeros are wanted is rewritten.
+        using Content = lab::DocRootGenerator::Content;
+        QVERIFY(lab::DocRootGenerator::contentFor(4096, Content::Random, 1) !=
+                lab::DocRootGenerator::contentFor(4096, Content::Random, 0));
+        QString error;
+        QVERIFY(lab::DocRootGenerator::ensure(root.path(), {4096}, &error, Content::Random, 2));
+        QCOMPARE(readAll(dir.filePath(QStringLiteral("4K-1.bin"))),
+                 lab::DocRootGenerator::contentFor(4096, Content::Random, 1));
+    }
+
+    // A folder used as it is: nothing is written, and a missing file is named before anything runs.
+    void existingRootIsCheckedNotWritten()
+    {
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096, 8192};
+        spec.root = root.path();
+        spec.generateRoot = false;
+        QString error;
+        QVERIFY(lab::DocRootGenerator::ensure(root.path(), {4096}, &error));
+        lab::SweepRunner runner(spec);
+        QSignalSpy failed(&runner, &lab::SweepRunner::failed);
+        runner.run();
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(failed.first().first().toString().contains(
+                     QDir(root.path()).filePath(QStringLiteral("8K.bin")) +
+                     QStringLiteral(" is missing")),
+                 qPrintable(failed.first().first().toString()));
+        QVERIFY(!QDir(root.path()).exists(QStringLiteral("8K.bin")));
+    }
+
+    // A server ServeLab did not start, at a URL; its process is sampled when its pid is given.
+    void urlTargetIsMeasuredAndWatched()
+    {
+        QTemporaryDir served;
+        server::ServerOptions options;
+        options.root = served.path().toStdString();
+        options.mode = "epoll+copy";
+        std::string why;
+        auto server = server::createServer(options, &why);
+        QVERIFY2(server && server->start(&why), why.c_str());
+        lab::SweepSpec spec;
+        spec.sizes = {4096, 16384};
+        spec.requests = 25;
+        spec.root = QDir(served.path()).filePath(QStringLiteral("files")); // generated there
+        spec.target = QStringLiteral("url:http://127.0.0.1:%1/files").arg(server->port());
+        spec.watchPid = getpid();
+        lab::SweepRunner runner(spec);
+        runner.run();
+        QCOMPARE(runner.results().size(), 2);
+        for (const auto &p : runner.results()) {
+            QVERIFY2(!p.dnf, qPrintable(p.reason));
+            QCOMPARE(p.load.ok, 25u);
+            QCOMPARE(p.target, QStringLiteral("http://127.0.0.1:%1/files").arg(server->port()));
+            QVERIFY(!p.serverSamples.empty()); // the process named by its pid
+            QVERIFY(!p.serverCounted);         // its counters are not ServeLab's to read
+        }
+        server->stop();
+
+        // Once it is gone the run refuses before measuring anything, naming the URL.
+        spec.watchPid = 0;
+        spec.root.clear(); // what a url target serves is its own business: nothing generated
+        spec.target = QStringLiteral("url:http://127.0.0.1:%1/").arg(server->port());
+        lab::SweepRunner gone(spec);
+        QSignalSpy failed(&gone, &lab::SweepRunner::failed);
+        gone.run();
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(failed.first().first().toString().startsWith(
+                     QStringLiteral("nothing answers at http://127.0.0.1:%1/").arg(server->port())),
+                 qPrintable(failed.first().first().toString()));
     }
 
     void cancelStopsPromptly()
