@@ -3,13 +3,13 @@
 
 #include "serveroptionsparser.h"
 
+#include "interruptwatch.h"
+#include "lab/experimentrunner.h"
 #include "lab/experimentspec.h"
-#include "lab/machinefacts.h"
 #include "lab/resultbundle.h"
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
-#include "lab/sweeprunner.h"
 #include "server/serveroptions.h"
 
 #include <QDir>
@@ -34,42 +34,15 @@ QString presetPath(const QString &name)
     return QStringLiteral(":/presets/%1.json").arg(name);
 }
 
-// The label of each target in tables: its mode or template, with the thread count when two
-// targets would otherwise read the same.
-QStringList targetLabels(const QList<lab::SweepSpec> &targets)
+// "2 min 5 s", "40 s": how long the rest of a run will take.
+QString formatDuration(qint64 ms)
 {
-    QStringList names;
-    for (const auto &t : targets)
-        names << t.label() + (t.variant.isEmpty() ? QString() : u' ' + t.variant);
-    // Targets that would read the same are told apart by what differs: their options, thread
-    // count or fd limit (and their place in the spec if nothing does).
-    QStringList labels = names;
-    for (int i = 0; i < names.size(); ++i) {
-        if (names.count(names[i]) < 2)
-            continue;
-        const auto differs = [&](auto field) {
-            for (int j = 0; j < names.size(); ++j)
-                if (names[j] == names[i] && field(targets[j]) != field(targets[i]))
-                    return true;
-            return false;
-        };
-        QStringList details;
-        if (differs([](const lab::SweepSpec &t) { return t.serverThreads; }))
-            details << QStringLiteral("%1 threads").arg(targets[i].serverThreads);
-        if (differs([](const lab::SweepSpec &t) { return t.fdLimit; }))
-            details << QStringLiteral("fd limit %1").arg(targets[i].fdLimit);
-        if (differs([](const lab::SweepSpec &t) { return t.serverArguments; })) {
-            QStringList options;
-            for (qsizetype a = 0; a + 1 < targets[i].serverArguments.size(); a += 2)
-                options << targets[i].serverArguments[a].mid(2) + u'=' +
-                               targets[i].serverArguments[a + 1];
-            details << (options.isEmpty() ? QStringLiteral("defaults") : options.join(u' '));
-        }
-        if (details.isEmpty())
-            details << QStringLiteral("#%1").arg(i + 1);
-        labels[i] += QStringLiteral(" (%1)").arg(details.join(QStringLiteral(", ")));
-    }
-    return labels;
+    const qint64 seconds = (ms + 999) / 1000;
+    if (seconds < 60)
+        return QStringLiteral("%1 s").arg(seconds);
+    if (seconds < 3600)
+        return QStringLiteral("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+    return QStringLiteral("%1 h %2 min").arg(seconds / 3600).arg(seconds % 3600 / 60);
 }
 
 // The serve flags of builtin targets, checked by the parser `serve` itself uses, so a wrong
@@ -259,7 +232,7 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         shrink(spec);
         spec.name += QStringLiteral(" (smoke)");
     }
-    const QList<lab::SweepSpec> targets = spec.expanded();
+    const QList<lab::SweepSpec> targets = spec.expanded(); // as the runner expands them
     if (const QString problem = checkServerOptions(targets); !problem.isEmpty())
         return cl.usageError(QStringLiteral("%1: %2").arg(source, problem), err);
     const QString outDir = p.value(QStringLiteral("out"));
@@ -268,81 +241,54 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             QStringLiteral("cannot write into --out %1: choose a folder you can write").arg(outDir),
             err);
 
-    lab::ResultStore store;
-    qint64 experiment = 0;
-    QString error;
-    const QJsonObject machine = lab::machineFacts();
-    if (!p.isSet(QStringLiteral("no-db"))) {
-        const QString db = p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
-                                                         : lab::ResultStore::defaultPath();
-        if (!store.open(db, &error) ||
-            !(experiment = store.beginExperiment(spec.name, spec.toJson(), &error, machine))) {
-            err << "servelab-cli run: " << error << '\n';
-            return exitFailure;
-        }
-    }
-
-    const QStringList labels = targetLabels(targets);
-    QList<lab::PointResult> points;
-    QString storeError;
-    const int total = int(targets.size()) * int(targets.first().sizes.size()) * spec.repetitions;
-    const auto keep = [&](lab::PointResult point) {
-        point.index = int(points.size());
-        if (experiment && storeError.isEmpty())
-            store.addPoint(experiment, point, &storeError);
-        err << QStringLiteral("[%1/%2] %3, %4, repetition %5: ")
-                   .arg(points.size() + 1)
-                   .arg(total)
-                   .arg(point.target, lab::formatSize(point.sizeBytes))
-                   .arg(point.repetition + 1)
-            << (point.dnf
-                    ? QStringLiteral("DNF, ") + point.reason
-                    : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"))
-            << '\n';
+    lab::ExperimentRunner runner(spec);
+    if (!p.isSet(QStringLiteral("no-db")))
+        runner.setDatabase(p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
+                                                         : lab::ResultStore::defaultPath());
+    QObject::connect(&runner, &lab::ExperimentRunner::started, [&](qint64, int total) {
+        err << "run: " << spec.name << ": " << targets.size() << " targets, "
+            << targets.first().sizes.size() << " sizes, " << spec.repetitions
+            << " repetitions: " << total << " points\n";
         err.flush();
-        points << point;
-    };
-    err << "run: " << spec.name << ": " << targets.size() << " targets, "
-        << targets.first().sizes.size() << " sizes, " << spec.repetitions << " repetitions\n";
-    for (int repetition = 0; repetition < spec.repetitions && storeError.isEmpty(); ++repetition) {
-        for (int t = 0; t < targets.size() && storeError.isEmpty(); ++t) {
-            lab::SweepRunner runner(targets[t]);
-            QString failure;
-            QObject::connect(&runner, &lab::SweepRunner::failed,
-                             [&](const QString &reason) { failure = reason; });
-            QObject::connect(&runner, &lab::SweepRunner::pointFinished,
-                             [&](lab::PointResult point) {
-                                 point.target = labels[t];
-                                 point.repetition = repetition;
-                                 keep(point);
-                                 if (!storeError.isEmpty())
-                                     runner.cancel();
-                             });
-            runner.run();
-            // A target that cannot start is DNF at every size; the experiment goes on.
-            if (!failure.isEmpty()) {
-                for (quint64 size : targets[t].sizes) {
-                    lab::PointResult dnf;
-                    dnf.sizeBytes = size;
-                    dnf.target = labels[t];
-                    dnf.repetition = repetition;
-                    dnf.dnf = true;
-                    dnf.reason = failure;
-                    keep(dnf);
-                }
-            }
-        }
+    });
+    QObject::connect(
+        &runner, &lab::ExperimentRunner::pointFinished, [&](const lab::PointResult &point) {
+            err << QStringLiteral("[%1/%2] %3, %4, repetition %5: ")
+                       .arg(point.index + 1)
+                       .arg(runner.totalPoints())
+                       .arg(point.target, lab::formatSize(point.sizeBytes))
+                       .arg(point.repetition + 1)
+                << (point.dnf
+                        ? QStringLiteral("DNF, ") + point.reason
+                        : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"));
+        });
+    QObject::connect(&runner, &lab::ExperimentRunner::progress,
+                     [&](int done, int total, qint64 remainingMs) {
+                         if (done < total && remainingMs >= 0)
+                             err << " (about " << formatDuration(remainingMs) << " left)";
+                         err << '\n';
+                         err.flush();
+                     });
+    {
+        // Ctrl-C stops the point being measured and keeps what was measured; a second one
+        // ends the process at once (the database then says interrupted).
+        InterruptWatch interrupt([&runner] { runner.cancel(); });
+        runner.run();
     }
-    if (experiment) {
-        QString why;
-        if (!store.finishExperiment(
-                experiment,
-                storeError.isEmpty() ? QStringLiteral("done") : QStringLiteral("failed"), &why) &&
-            storeError.isEmpty())
-            storeError = why;
+    const QList<lab::PointResult> &points = runner.results();
+    const QJsonObject &machine = runner.machine();
+    QString error;
+    if (runner.status() == u"failed") {
+        err << "servelab-cli run: " << runner.finishReason() << '\n';
+        return exitFailure;
     }
-    if (!storeError.isEmpty()) {
-        err << "servelab-cli run: " << storeError << '\n';
+    if (runner.status() == u"cancelled") {
+        err << "run: cancelled after " << points.size() << " of " << runner.totalPoints()
+            << " points; nothing written to --out";
+        if (runner.experimentId())
+            err << "; the points measured are kept as experiment " << runner.experimentId()
+                << " in " << runner.databasePath();
+        err << '\n';
         return exitFailure;
     }
     out << lab::formatSeedTable(points);
@@ -376,8 +322,9 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
                                  : QStringLiteral(", ") + charts.join(QStringLiteral(", ")))
             << " to " << QDir(outDir).absolutePath() << '\n';
     }
-    if (experiment)
-        err << "run: kept as experiment " << experiment << " in " << store.path() << '\n';
+    if (runner.experimentId())
+        err << "run: kept as experiment " << runner.experimentId() << " in "
+            << runner.databasePath() << '\n';
     const bool allDnf =
         std::all_of(points.begin(), points.end(), [](const auto &point) { return point.dnf; });
     return allDnf ? exitFailure : exitOk;

@@ -8,6 +8,7 @@
 #include "isolatedserver.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
+#include "runcontrol.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 #include "sizelist.h"
@@ -20,7 +21,8 @@
 
 namespace servelab::lab {
 
-SweepRunner::SweepRunner(const SweepSpec &spec, QObject *parent) : QObject(parent), m_spec(spec)
+SweepRunner::SweepRunner(const SweepSpec &spec, QObject *parent)
+    : QObject(parent), m_spec(spec), m_control(std::make_shared<RunControl>())
 {
     qRegisterMetaType<servelab::lab::PointResult>();
 }
@@ -29,10 +31,27 @@ SweepRunner::~SweepRunner() = default;
 
 void SweepRunner::cancel()
 {
-    m_cancel.store(true);
-    std::lock_guard lock(m_clientMutex);
-    if (m_stopClient)
-        m_stopClient();
+    m_control->cancel();
+}
+
+void SweepRunner::pause()
+{
+    m_control->pause();
+}
+
+void SweepRunner::resume()
+{
+    m_control->resume();
+}
+
+void SweepRunner::setControl(std::shared_ptr<RunControl> control)
+{
+    m_control = std::move(control);
+}
+
+bool SweepRunner::wasCancelled() const
+{
+    return m_control->isCancelled();
 }
 
 void SweepRunner::run()
@@ -101,7 +120,7 @@ void SweepRunner::run()
         return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
                              QString::fromStdString(why));
 
-    for (int i = 0; i < m_spec.sizes.size() && !m_cancel.load(); ++i) {
+    for (int i = 0; i < m_spec.sizes.size() && m_control->proceed(); ++i) {
         Q_EMIT pointStarted(i, m_spec.sizes[i]);
         PointResult point = measure(i, m_spec.sizes[i], port, pid ? &sampler : nullptr, counters);
         m_results.append(point);
@@ -112,21 +131,15 @@ void SweepRunner::run()
         inProcess->stop();
     isolated.stop();
     external.stop();
-    Q_EMIT finished(m_cancel.load());
+    Q_EMIT finished(m_control->isCancelled());
 }
 
 template<typename Client, typename Run>
 auto SweepRunner::runStoppable(Client &client, Run run)
 {
-    {
-        std::lock_guard lock(m_clientMutex);
-        m_stopClient = [&client] { client.stop(); };
-    }
-    if (m_cancel.load())
-        client.stop();
+    m_control->setInterrupt([&client] { client.stop(); });
     auto result = run();
-    std::lock_guard lock(m_clientMutex);
-    m_stopClient = nullptr;
+    m_control->setInterrupt(nullptr);
     return result;
 }
 
@@ -182,7 +195,7 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     options.samples = &samples;
 
     // Warm-up: the same requests, not counted (caches, JIT, connection pools settle first).
-    if (m_spec.warmupRequests > 0 && !m_cancel.load()) {
+    if (m_spec.warmupRequests > 0 && !m_control->isCancelled()) {
         client::ClientOptions warm = options;
         warm.samples = nullptr;
         warm.requests = m_spec.warmupRequests;
@@ -223,7 +236,7 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
         point.handoffWaitMicros = after->handoffWaitMicros - countersBefore->handoffWaitMicros;
     }
     // Cool-down, in steps so that a cancel is not kept waiting.
-    for (int rested = 0; rested < m_spec.cooldownMs && !m_cancel.load(); rested += 50)
+    for (int rested = 0; rested < m_spec.cooldownMs && !m_control->isCancelled(); rested += 50)
         std::this_thread::sleep_for(
             std::chrono::milliseconds(std::min(50, m_spec.cooldownMs - rested)));
 
@@ -233,11 +246,11 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
         point.dnf = true;
         point.reason = QString::fromStdString(load.fatalError);
     } else if (m_spec.model == u"duration") {
-        if (m_cancel.load()) {
+        if (m_control->isCancelled()) {
             point.dnf = true;
             point.reason = QStringLiteral("cancelled");
         }
-    } else if (m_cancel.load() && load.completed - aborted < m_spec.requests) {
+    } else if (m_control->isCancelled() && load.completed - aborted < m_spec.requests) {
         point.dnf = true;
         point.reason = QStringLiteral("cancelled");
     } else if (aborted > 0 || load.completed < m_spec.requests) {

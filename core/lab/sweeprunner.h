@@ -8,9 +8,8 @@
 
 #include "server/serverstats.h"
 
-#include <atomic>
 #include <functional>
-#include <mutex>
+#include <memory>
 #include <optional>
 
 namespace servelab::client {
@@ -22,6 +21,8 @@ class ProcessSampler;
 }
 
 namespace servelab::lab {
+
+class RunControl;
 
 // Runs a sweep: generates the document root, starts the target once, and measures each file
 // size with the closed client while a ProcessSampler watches the server process (this one for
@@ -37,8 +38,13 @@ public:
 
     // Thread-safe; the point being measured stops within one client poll (≤ 100 ms).
     void cancel();
+    // Thread-safe; takes effect before the next point (the one being measured is finished).
+    void pause();
+    void resume();
+    // Shares the control of a whole experiment instead of this runner's own.
+    void setControl(std::shared_ptr<RunControl> control);
     const QList<PointResult> &results() const { return m_results; }
-    bool wasCancelled() const { return m_cancel.load(); }
+    bool wasCancelled() const;
 
 public Q_SLOTS:
     void run();
@@ -57,14 +63,11 @@ private:
 
     SweepSpec m_spec;
     QList<PointResult> m_results;
-    std::atomic<bool> m_cancel{false};
-    // Runs a client to its end; cancel() stops it through m_stopClient meanwhile.
+    std::shared_ptr<RunControl> m_control;
+    // Runs a client to its end; a cancel stops it meanwhile.
     template<typename Client, typename Run>
     auto runStoppable(Client &client, Run run);
     client::LoadResult runModel(const client::ClientOptions &options);
-
-    std::mutex m_clientMutex;
-    std::function<void()> m_stopClient;
 };
 
 } // namespace servelab::lab

@@ -162,9 +162,11 @@ ProcessSample ProcessProbe::sample()
     s.atMicros = monotonicMicros();
     bool read = false;
     if (!m_statCounts || ++m_sinceListing >= m_listEvery) {
-        const std::int64_t started = monotonicMicros();
+        // Its cost in CPU time: a busy machine that makes the listing wait does not make it
+        // dearer.
+        const std::int64_t started = threadCpuMicros();
         read = listTypes(s);
-        const std::int64_t cost = monotonicMicros() - started;
+        const std::int64_t cost = threadCpuMicros() - started;
         m_sinceListing = 0;
         m_listEvery = int(std::clamp<std::int64_t>(
             (cost + listingBudgetMicros - 1) / listingBudgetMicros, 1, 50));

@@ -659,6 +659,56 @@ private Q_SLOTS:
         }
     }
 
+    // Ctrl-C during `run`: the point being measured stops, the experiment is kept as cancelled
+    // with what was measured, --out gets nothing half-done, no server is left, exit 1.
+    void interruptedRunIsCancelledCleanly()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        const QString out = dir.filePath(QStringLiteral("out"));
+        QFile spec(dir.filePath(QStringLiteral("long.json")));
+        QVERIFY(spec.open(QIODevice::WriteOnly));
+        spec.write(QStringLiteral(R"({"servelab": 1, "name": "long",
+            "targets": [{"builtin": "epoll+copy", "isolated": true}], "sizes": ["4K", "8K"],
+            "document_root": "%1", "client": {"requests": 100000000}, "repetitions": 5})")
+                       .arg(dir.filePath(QStringLiteral("root")))
+                       .toUtf8());
+        spec.close();
+        QProcess run;
+        run.start(QStringLiteral(SERVELAB_CLI),
+                  {QStringLiteral("run"), spec.fileName(), QStringLiteral("--db"), db,
+                   QStringLiteral("--out"), out});
+        QVERIFY(run.waitForStarted());
+        QString err;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += QString::fromUtf8(run.readAllStandardError())).contains(u"10 points"), 20000);
+        QTest::qWait(500); // into the first point
+        ::kill(static_cast<pid_t>(run.processId()), SIGINT);
+        QVERIFY(run.waitForFinished(10000));
+        err += QString::fromUtf8(run.readAllStandardError());
+        QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(run.exitCode(), 1);
+        QVERIFY2(err.contains(QStringLiteral("run: cancelled after 1 of 10 points; nothing "
+                                             "written to --out; the points measured are kept "
+                                             "as experiment 1 in ")),
+                 qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("[1/10] epoll+copy, 4K, repetition 1: DNF, "
+                                             "cancelled")),
+                 qPrintable(err));
+        QVERIFY(QDir(out).isEmpty());
+        lab::ResultStore store;
+        QString error;
+        QVERIFY2(store.open(db, &error), qPrintable(error));
+        QCOMPARE(store.experiments().value(0).status, QStringLiteral("cancelled"));
+        QCOMPARE(store.experiments().value(0).points, 1);
+        // The isolated server went with it.
+        QProcess pgrep;
+        pgrep.start(QStringLiteral("pgrep"),
+                    {QStringLiteral("-f"), dir.filePath(QStringLiteral("root"))});
+        pgrep.waitForFinished();
+        QCOMPARE(pgrep.readAllStandardOutput(), QByteArray());
+    }
+
     void sweepPrintsTheSeedTable()
     {
         QTemporaryDir out;

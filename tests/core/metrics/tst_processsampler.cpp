@@ -151,10 +151,18 @@ private Q_SLOTS:
             std::unique_lock lock(mutex);
             cv.wait(lock, [&] { return release; });
         });
-        // Burn 300 ms of CPU in this thread.
+        // Burn 300 ms of CPU in this thread: its own CPU clock, not the wall clock, so a busy
+        // machine (ctest -j2) does not leave it short. Bounded by 10 s of wall time.
+        const auto cpuNow = [] {
+            timespec t{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+            return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+        };
+        const double cpuStart = cpuNow();
         const auto start = std::chrono::steady_clock::now();
         volatile unsigned long spin = 0;
-        while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300))
+        while (cpuNow() - cpuStart < 0.3 &&
+               std::chrono::steady_clock::now() - start < std::chrono::seconds(10))
             spin = spin + 1;
         const ProcessSample after = probe.sample();
         {
