@@ -1,32 +1,17 @@
 #include "runcharts.h"
 
+#include "chartfile.h"
+#include "latencychart.h"
+#include "ratechart.h"
 #include "throughputchart.h"
 #include "timelinechart.h"
 
+#include <QChartView>
 #include <QDir>
-#include <QImageWriter>
-#include <QSaveFile>
 
 #include <algorithm>
 
 namespace servelab::ui {
-
-namespace {
-
-bool writePng(const QImage &image, const QString &path, QString *error)
-{
-    QSaveFile file(path);
-    QImageWriter writer(&file, "png");
-    if (!file.open(QIODevice::WriteOnly) || !writer.write(image) || !file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2")
-                     .arg(path, file.error() != QFileDevice::NoError ? file.errorString()
-                                                                     : writer.errorString());
-        return false;
-    }
-    return true;
-}
-
-} // namespace
 
 bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder,
                     QStringList *written, QString *error)
@@ -40,20 +25,25 @@ bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder
     std::sort(sizes.begin(), sizes.end());
 
     ThroughputChart throughput;
-    throughput.resize(size);
     throughput.clear(sizes);
     for (const auto &p : points)
         throughput.addPoint(p);
-    if (!writePng(throughput.render(), dir.filePath(QStringLiteral("throughput.png")), error))
-        return false;
-    *written << QStringLiteral("throughput.png");
-
     TimelineChart fds;
-    fds.resize(size);
     fds.setPoints(points);
-    if (!writePng(fds.render(), dir.filePath(QStringLiteral("fds.png")), error))
-        return false;
-    *written << QStringLiteral("fds.png");
+    LatencyChart latency;
+    latency.setPoints(points);
+    RateChart rate;
+    rate.setPoints(points);
+    for (const auto &[name, chart] : {std::pair{QStringLiteral("throughput"), throughput.view()},
+                                      std::pair{QStringLiteral("fds"), fds.view()},
+                                      std::pair{QStringLiteral("latency"), latency.view()},
+                                      std::pair{QStringLiteral("rate"), rate.view()}}) {
+        chart->resize(size);
+        if (!chartfile::writePng(chart, dir.filePath(name + QStringLiteral(".png")), error) ||
+            !chartfile::writeSvg(chart, dir.filePath(name + QStringLiteral(".svg")), error))
+            return false;
+        *written << name + QStringLiteral(".png") << name + QStringLiteral(".svg");
+    }
     return true;
 }
 

@@ -1,5 +1,7 @@
 #include "throughputchart.h"
 
+#include "chartfile.h"
+
 #include "lab/sizelist.h"
 
 #include <QBuffer>
@@ -7,12 +9,10 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
-#include <QImageWriter>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMap>
-#include <QSaveFile>
 #include <QScatterSeries>
 #include <QSet>
 #include <QToolTip>
@@ -233,25 +233,7 @@ QImage ThroughputChart::render() const
 
 bool ThroughputChart::exportPng(const QString &path, QString *error) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    QImageWriter writer(&file, "png");
-    if (!writer.write(render())) {
-        if (error)
-            *error = tr("cannot write %1: %2").arg(path, writer.errorString());
-        file.cancelWriting();
-        return false;
-    }
-    if (!file.commit()) {
-        if (error)
-            *error = tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return chartfile::writePng(m_view, path, error);
 }
 
 } // namespace servelab::ui

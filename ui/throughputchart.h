@@ -16,7 +16,8 @@ class QValueAxis;
 namespace servelab::ui {
 
 // KiB/s against file size on a log₂ axis, one series per target, DNF points marked along the
-// bottom. The only class that knows Qt Charts here, so a move to Qt Graphs touches this file.
+// bottom. Like every chart here, a small class of its own over Qt Charts, so that a move to
+// Qt Graphs touches the chart classes only.
 class ThroughputChart : public QWidget
 {
     Q_OBJECT
@@ -32,6 +33,7 @@ public:
     // Renders the chart at its current size and writes it atomically; false with *error set.
     bool exportPng(const QString &path, QString *error) const;
     QImage render() const;
+    QChartView *view() const { return m_view; }
 
 private:
     struct Series

@@ -1,10 +1,11 @@
 #include "timelinechart.h"
 
+#include "pointseries.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QHash>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMap>
 #include <QPen>
@@ -62,20 +63,8 @@ void TimelineChart::setPoints(const QList<lab::PointResult> &points)
         }
         if (line.isEmpty())
             continue;
-        auto *series = new QLineSeries;
-        series->setName(p.target);
-        series->replace(line);
         m_samples += int(line.size());
-        m_chart->addSeries(series);
-        series->attachAxis(m_time);
-        series->attachAxis(m_fds);
-        if (const auto it = colours.find(p.target); it != colours.end()) {
-            series->setColor(*it);
-            for (auto *marker : m_chart->legend()->markers(series))
-                marker->setVisible(false);
-        } else {
-            colours.insert(p.target, series->color());
-        }
+        addPointSeries(m_chart, m_time, m_fds, p.target, line, colours);
         m_targets = int(colours.size());
     }
     // The limit, when it is in sight (a limit of 20000 beside 30 fds would flatten the lines).
@@ -109,6 +98,11 @@ int TimelineChart::targetCount() const
 int TimelineChart::sampleCount() const
 {
     return m_samples;
+}
+
+QChartView *TimelineChart::view() const
+{
+    return m_view;
 }
 
 QImage TimelineChart::render() const

@@ -26,6 +26,7 @@ public:
     int targetCount() const; // legend entries
     int sampleCount() const; // drawn, over every series
     QImage render() const;
+    QChartView *view() const;
 
 private:
     QChart *m_chart;

@@ -1,8 +1,16 @@
+#include "chartfile.h"
+#include "latencychart.h"
+#include "ratechart.h"
 #include "runcharts.h"
 #include "throughputchart.h"
 #include "timelinechart.h"
 
+#include <QChart>
+#include <QChartView>
+#include <QDomDocument>
+#include <QFile>
 #include <QImage>
+#include <QLineSeries>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -64,6 +72,77 @@ private Q_SLOTS:
         QVERIFY(!chart.render().isNull());
     }
 
+    // One curve per target and size (smallest and largest), repetitions merged; it reaches as
+    // deep a percentile as the requests resolve.
+    void latencyByPercentile()
+    {
+        QList<lab::PointResult> points;
+        for (int repetition = 0; repetition < 2; ++repetition) {
+            for (quint64 size : {4096ull, 65536ull, 1048576ull}) {
+                auto p = point(QStringLiteral("a"), size, 100, repetition);
+                for (int i = 1; i <= 500; ++i)
+                    p.load.latency.record(i * std::int64_t(size / 4096)); // 1..500 µs × size
+                points << p;
+            }
+        }
+        auto dnf = point(QStringLiteral("b"), 4096, 0, 0);
+        dnf.dnf = true;
+        points << dnf;
+        ui::LatencyChart chart;
+        chart.resize(800, 500);
+        chart.setPoints(points);
+        QCOMPARE(chart.seriesCount(), 2);                // a at 4K and at 1M; DNF draws nothing
+        QVERIFY2(qAbs(chart.tailReached() - 3.0) < 1e-9, // 1000 requests: 99.9 %
+                 qPrintable(QString::number(chart.tailReached())));
+        chart.setPoints(points, {65536});
+        QCOMPARE(chart.seriesCount(), 1);
+        chart.setPoints({});
+        QCOMPARE(chart.seriesCount(), 0);
+    }
+
+    // req/s from the client's samples, on the run's clock; a lone sample still shows.
+    void rateOverTime()
+    {
+        auto a = point(QStringLiteral("a"), 4096, 100, 0);
+        for (int i = 1; i <= 4; ++i) {
+            client::ClientSample s;
+            s.endMicros = 100'000 * i;
+            s.intervalMicros = 100'000;
+            s.completed = 100 * i;
+            a.clientSamples.push_back(s);
+        }
+        auto b = point(QStringLiteral("b"), 4096, 100, 1);
+        client::ClientSample lone;
+        lone.endMicros = lone.intervalMicros = 50'000;
+        lone.completed = 10;
+        b.clientSamples.push_back(lone);
+        ui::RateChart chart;
+        chart.setPoints({a, b});
+        QCOMPARE(chart.seriesCount(), 2);
+        QCOMPARE(chart.sampleCount(), 5);
+        auto *first = qobject_cast<QLineSeries *>(chart.view()->chart()->series().first());
+        QVERIFY(first);
+        QCOMPARE(first->at(3), QPointF(0.4, 4000.0)); // 400 requests in 0.1 s, 0.4 s in
+        auto *second = qobject_cast<QLineSeries *>(chart.view()->chart()->series().last());
+        QCOMPARE(second->at(0), QPointF(1.05, 200.0)); // b began 1 s after a
+        QVERIFY(second->pointsVisible());
+    }
+
+    // PNG at 2×: twice the pixels, for High-DPI screens.
+    void pngAtScale()
+    {
+        QTemporaryDir dir;
+        ui::RateChart chart;
+        chart.view()->resize(640, 400);
+        QString error;
+        const QString path = dir.filePath(QStringLiteral("rate.png"));
+        QVERIFY2(ui::chartfile::writePng(chart.view(), path, &error, 2), qPrintable(error));
+        QCOMPARE(QImage(path).size(), QSize(1280, 800));
+        QVERIFY(!ui::chartfile::writeSvg(chart.view(), QStringLiteral("/proc/x/rate.svg"), &error));
+        QVERIFY2(error.startsWith(QStringLiteral("cannot write /proc/x/rate.svg: ")),
+                 qPrintable(error));
+    }
+
     void runChartsAreWritten()
     {
         QTemporaryDir dir;
@@ -72,9 +151,29 @@ private Q_SLOTS:
         QVERIFY2(ui::writeRunCharts({point(QStringLiteral("a"), 4096, 100, 0)}, dir.path(),
                                     &written, &error),
                  qPrintable(error));
-        QCOMPARE(written,
-                 (QStringList{QStringLiteral("throughput.png"), QStringLiteral("fds.png")}));
-        QCOMPARE(QImage(dir.filePath(QStringLiteral("fds.png"))).size(), QSize(1200, 700));
+        QStringList expected;
+        for (const char *chart : {"throughput", "fds", "latency", "rate"})
+            expected << QLatin1String(chart) + QStringLiteral(".png")
+                     << QLatin1String(chart) + QStringLiteral(".svg");
+        QCOMPARE(written, expected);
+        for (const QString &name : written) {
+            if (name.endsWith(QStringLiteral(".png"))) {
+                QCOMPARE(QImage(dir.filePath(name)).size(), QSize(1200, 700));
+                continue;
+            }
+            // SVG: an XML document of the chart's size, titled, with its drawing in vectors.
+            QFile file(dir.filePath(name));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QDomDocument svg;
+            QVERIFY2(svg.setContent(&file), qPrintable(name));
+            const QDomElement root = svg.documentElement();
+            QCOMPARE(root.tagName(), QStringLiteral("svg"));
+            QCOMPARE(root.attribute(QStringLiteral("viewBox")), QStringLiteral("0 0 1200 700"));
+            QVERIFY(!root.firstChildElement(QStringLiteral("title")).text().isEmpty());
+            QVERIFY(svg.elementsByTagName(QStringLiteral("polyline")).size() +
+                        svg.elementsByTagName(QStringLiteral("path")).size() >
+                    10);
+        }
         QVERIFY(!ui::writeRunCharts({}, QStringLiteral("/proc/no-such-dir"), &written, &error));
         QVERIFY2(error.contains(QStringLiteral("/proc/no-such-dir/throughput.png")),
                  qPrintable(error));

@@ -1,0 +1,127 @@
+#include "latencychart.h"
+
+#include "lab/sizelist.h"
+#include "pointseries.h"
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+#include <QMap>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace servelab::ui {
+
+namespace {
+
+// Where percentile p sits on the axis: its nines, log10(1 / (1 - p)).
+double nines(double percentile)
+{
+    return std::log10(100.0 / (100.0 - percentile));
+}
+
+QString percentileLabel(int nines)
+{
+    if (nines == 0)
+        return QStringLiteral("0%");
+    return QString::number(100.0 - 100.0 / std::pow(10.0, nines), 'f', std::max(0, nines - 2)) +
+           u'%';
+}
+
+} // namespace
+
+LatencyChart::LatencyChart(QWidget *parent)
+    : QWidget(parent), m_chart(new QChart), m_percentile(new QCategoryAxis),
+      m_latency(new QValueAxis)
+{
+    m_chart->setTitle(tr("Latency by percentile"));
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_percentile->setTitleText(tr("Percentile"));
+    m_percentile->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_latency->setTitleText(tr("Latency (ms)"));
+    m_chart->addAxis(m_percentile, Qt::AlignBottom);
+    m_chart->addAxis(m_latency, Qt::AlignLeft);
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+}
+
+void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint64> sizes)
+{
+    m_chart->removeAllSeries();
+    if (sizes.isEmpty()) {
+        for (const auto &p : points)
+            if (!p.dnf && p.load.latency.count() > 0)
+                sizes << p.sizeBytes;
+        std::sort(sizes.begin(), sizes.end());
+        if (sizes.size() > 1)
+            sizes = sizes.first() == sizes.last() ? QList<quint64>{sizes.first()}
+                                                  : QList<quint64>{sizes.first(), sizes.last()};
+    }
+    // Repetitions of a target at a size merged, in the order the targets first appear.
+    QMap<std::pair<int, quint64>, client::LatencyHistogram> merged;
+    QStringList order;
+    for (const auto &p : points) {
+        if (p.dnf || !sizes.contains(p.sizeBytes) || p.load.latency.count() == 0)
+            continue;
+        if (!order.contains(p.target))
+            order << p.target;
+        merged[{int(order.indexOf(p.target)), p.sizeBytes}].merge(p.load.latency);
+    }
+    QHash<QString, QColor> colours;
+    double most = 0;
+    double slowest = 0;
+    for (auto it = merged.cbegin(); it != merged.cend(); ++it) {
+        const auto &histogram = it.value();
+        // n requests resolve percentiles down to 1/n: no deeper than log10(n) nines.
+        const double deepest = std::log10(double(histogram.count()));
+        QList<QPointF> curve;
+        for (double x = 0; x <= deepest + 1e-9; x += 0.02) {
+            const double percentile = 100.0 - 100.0 / std::pow(10.0, x);
+            const double ms = double(histogram.valueAtPercentile(percentile)) / 1000.0;
+            curve.append({nines(percentile), ms});
+            slowest = std::max(slowest, ms);
+        }
+        most = std::max(most, deepest);
+        const QString name = sizes.size() > 1
+                                 ? QStringLiteral("%1, %2").arg(order[it.key().first],
+                                                                lab::formatSize(it.key().second))
+                                 : order[it.key().first];
+        addPointSeries(m_chart, m_percentile, m_latency, name, curve, colours);
+    }
+    m_nines = most;
+    for (const QString &label : m_percentile->categoriesLabels())
+        m_percentile->remove(label);
+    const int axisNines = std::max(1, int(std::ceil(most - 1e-9)));
+    m_percentile->append(percentileLabel(0), 0);
+    m_percentile->append(QStringLiteral("50%"), nines(50)); // the median, where eyes look first
+    for (int n = 1; n <= axisNines; ++n)
+        m_percentile->append(percentileLabel(n), n);
+    m_percentile->setRange(0, axisNines);
+    m_latency->setRange(0, std::max(slowest * 1.1, 0.01));
+    m_latency->applyNiceNumbers();
+}
+
+int LatencyChart::seriesCount() const
+{
+    return int(m_chart->series().size());
+}
+
+double LatencyChart::tailReached() const
+{
+    return m_nines;
+}
+
+QChartView *LatencyChart::view() const
+{
+    return m_view;
+}
+
+} // namespace servelab::ui

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "lab/pointresult.h"
+
+#include <QList>
+#include <QWidget>
+
+class QCategoryAxis;
+class QChart;
+class QChartView;
+class QValueAxis;
+
+namespace servelab::ui {
+
+// Latency by percentile, as HdrHistogram plots it: the percentile axis stretched towards the
+// tail (0 %, 90 %, 99 %, 99.9 %, … equally spaced), latency in milliseconds. One curve per
+// target and size, a target's repetitions merged into one histogram; a curve ends where the
+// requests measured stop resolving the percentiles (1,000 requests: at 99.9 %).
+class LatencyChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LatencyChart(QWidget *parent = nullptr);
+
+    // The curves at `sizes`; empty: the smallest and the largest size measured.
+    void setPoints(const QList<lab::PointResult> &points, QList<quint64> sizes = {});
+    int seriesCount() const;
+    double tailReached() const; // the deepest percentile drawn, as nines (3: 99.9 %)
+    QChartView *view() const;
+
+private:
+    QChart *m_chart;
+    QChartView *m_view;
+    QCategoryAxis *m_percentile;
+    QValueAxis *m_latency;
+    double m_nines = 0;
+};
+
+} // namespace servelab::ui
