@@ -71,7 +71,8 @@ QString checkServerOptions(const QList<lab::SweepSpec> &targets)
     return {};
 }
 
-// --smoke: the same experiment in seconds (a handful of sizes, few requests, two repetitions).
+// --smoke: the same experiment in seconds (a handful of sizes, few requests and files, two
+// repetitions).
 void shrink(lab::ExperimentSpec &spec)
 {
     spec.repetitions = std::min(spec.repetitions, 2);
@@ -90,6 +91,7 @@ void shrink(lab::ExperimentSpec &spec)
         t.pointDeadlineMs = std::min(t.pointDeadlineMs, 20000);
         t.warmupRequests = std::min<quint64>(t.warmupRequests, 10);
         t.cooldownMs = std::min(t.cooldownMs, 100);
+        t.filesPerSize = std::min(t.filesPerSize, 10);
     }
     // A concurrency sweep keeps the levels that fit the fewer requests.
     if (!spec.targets.isEmpty() && spec.targets.first().model == u"closed") {

@@ -19,6 +19,21 @@ namespace servelab::lab {
 
 namespace {
 
+constexpr int busyTimeoutMs = 3000; // how long a write waits for another program's lock
+
+// What went wrong, in words a user can act on: SQLite's own text, except for a lock held by
+// another program, which the busy timeout has already waited out.
+QString sqlReason(const QSqlError &error)
+{
+    const QString code = error.nativeErrorCode();
+    if (code == u"5" || code == u"6" || error.text().contains(QStringLiteral("locked")))
+        return QStringLiteral("the database is locked by another program (waited %1 s): close "
+                              "it (an sqlite3 shell, another ServeLab writing) and try again, or "
+                              "choose another database with --db")
+            .arg(busyTimeoutMs / 1000);
+    return error.text();
+}
+
 // Schema migrations: entry i takes a database from version i to i + 1.
 const QList<QStringList> &migrations()
 {
@@ -158,15 +173,15 @@ bool ResultStore::open(const QString &path, QString *error)
     if (!db.isValid())
         return fail(QStringLiteral("Qt's SQLite driver is missing (install libqt6sql6-sqlite)"));
     db.setDatabaseName(m_path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=3000"));
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
     if (!db.open())
-        return fail(db.lastError().text());
+        return fail(sqlReason(db.lastError()));
     QSqlQuery q(db);
     // A file that is not SQLite, or a damaged one, is refused and left as it is.
     if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next())
         return fail(QStringLiteral("not a readable SQLite database (%1); move it away or choose "
                                    "another with --db")
-                        .arg(q.lastError().text()));
+                        .arg(sqlReason(q.lastError())));
     if (const QString check = q.value(0).toString(); check != u"ok")
         return fail(QStringLiteral("the database is damaged (%1); move it away or choose another "
                                    "with --db")
@@ -188,7 +203,7 @@ bool ResultStore::open(const QString &path, QString *error)
                                    "away or choose another with --db")
                         .arg(missing));
     if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next())
-        return fail(QStringLiteral("cannot switch to WAL: %1").arg(q.lastError().text()));
+        return fail(QStringLiteral("cannot switch to WAL: %1").arg(sqlReason(q.lastError())));
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
     q.exec(QStringLiteral("PRAGMA synchronous=NORMAL")); // WAL: durable at checkpoints, never torn
     if (!migrate(error))
@@ -233,7 +248,7 @@ bool ResultStore::migrate(QString *error)
     QSqlDatabase db = QSqlDatabase::database(m_connection);
     for (int v = version(); v < schemaVersion; ++v) {
         if (!db.transaction()) {
-            *error = QStringLiteral("cannot migrate: %1").arg(db.lastError().text());
+            *error = QStringLiteral("cannot migrate: %1").arg(sqlReason(db.lastError()));
             return false;
         }
         QSqlQuery q(db);
@@ -241,7 +256,7 @@ bool ResultStore::migrate(QString *error)
             if (!q.exec(statement)) {
                 *error = QStringLiteral("migration to schema %1 failed: %2")
                              .arg(v + 1)
-                             .arg(q.lastError().text());
+                             .arg(sqlReason(q.lastError()));
                 db.rollback();
                 return false;
             }
@@ -249,7 +264,7 @@ bool ResultStore::migrate(QString *error)
         if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(v + 1)) || !db.commit()) {
             *error = QStringLiteral("migration to schema %1 failed: %2")
                          .arg(v + 1)
-                         .arg(db.lastError().text());
+                         .arg(sqlReason(db.lastError()));
             db.rollback();
             return false;
         }
@@ -292,7 +307,7 @@ qint64 ResultStore::beginExperiment(const QString &name, const QByteArray &spec,
     q.addBindValue(processStart(getpid()));
     if (!q.exec()) {
         *error = QStringLiteral("cannot record the experiment in %1: %2")
-                     .arg(m_path, q.lastError().text());
+                     .arg(m_path, sqlReason(q.lastError()));
         return 0;
     }
     return q.lastInsertId().toLongLong();
@@ -308,7 +323,7 @@ bool ResultStore::finishExperiment(qint64 experiment, const QString &status, QSt
     if (!q.exec() || q.numRowsAffected() != 1) {
         *error = QStringLiteral("cannot finish experiment %1 in %2: %3")
                      .arg(experiment)
-                     .arg(m_path, q.lastError().text());
+                     .arg(m_path, sqlReason(q.lastError()));
         return false;
     }
     return true;
@@ -320,14 +335,14 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
     const auto fail = [&](const QSqlQuery &q) {
         *error = QStringLiteral("cannot store point %1 in %2: %3")
                      .arg(p.index)
-                     .arg(m_path, q.lastError().text());
+                     .arg(m_path, sqlReason(q.lastError()));
         db.rollback();
         return false;
     };
     if (!db.transaction()) {
         *error = QStringLiteral("cannot store point %1 in %2: %3")
                      .arg(p.index)
-                     .arg(m_path, db.lastError().text());
+                     .arg(m_path, sqlReason(db.lastError()));
         return false;
     }
     const auto &l = p.load;
@@ -428,7 +443,7 @@ QList<ResultStore::Experiment> ResultStore::experiments(QString *error) const
                                "p.experiment_id = e.id), e.machine FROM experiments e ORDER BY "
                                "e.id"))) {
         if (error)
-            *error = q.lastError().text();
+            *error = sqlReason(q.lastError());
         return out;
     }
     while (q.next()) {
@@ -460,7 +475,7 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
     q.addBindValue(experiment);
     if (!q.exec()) {
         if (error)
-            *error = q.lastError().text();
+            *error = sqlReason(q.lastError());
         return out;
     }
     QSqlQuery part(db);

@@ -1,8 +1,10 @@
 #include "lab/resultstore.h"
 #include "samplepoint.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -175,6 +177,38 @@ private Q_SLOTS:
         QFile after(path);
         QVERIFY(after.open(QIODevice::ReadOnly));
         QCOMPARE(after.readAll(), bytes); // left as it was
+    }
+
+    // Another program holds the write lock: the write waits, then fails naming the lock and
+    // what to do, and writes nothing.
+    void lockedDatabaseIsReportedAndLeftAlone()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("results.db"));
+        lab::ResultStore store;
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        {
+            QSqlDatabase other =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("other"));
+            other.setDatabaseName(path);
+            QVERIFY(other.open());
+            QSqlQuery lock(other);
+            QVERIFY(lock.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+            QElapsedTimer clock;
+            clock.start();
+            QCOMPARE(store.beginExperiment(QStringLiteral("x"), "{}", &error), 0);
+            QVERIFY2(clock.elapsed() >= 2500, qPrintable(QString::number(clock.elapsed())));
+            QVERIFY2(error.contains(QStringLiteral("the database is locked by another program "
+                                                   "(waited 3 s)")),
+                     qPrintable(error));
+            QVERIFY2(error.contains(path), qPrintable(error));
+            QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+            other.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("other"));
+        QCOMPARE(store.experiments().size(), 0);
+        QVERIFY(store.beginExperiment(QStringLiteral("x"), "{}", &error) > 0); // free again
     }
 
     void unwritableFolderIsRefused()

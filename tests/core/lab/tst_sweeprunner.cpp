@@ -258,6 +258,32 @@ private Q_SLOTS:
                  lab::DocRootGenerator::contentFor(4096, Content::Random, 1));
     }
 
+    // Files held by an open-file cache are listed like any descriptor kept, and called what
+    // they are.
+    void openFileCacheIsNotCalledALeak()
+    {
+        qputenv("SERVELAB_CLI", SERVELAB_CLI);
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096};
+        spec.requests = 40;
+        spec.root = root.path();
+        spec.filesPerSize = 4;
+        spec.serverArguments = {QStringLiteral("--open-file-cache"), QStringLiteral("100")};
+        lab::SweepRunner runner(spec);
+        runner.run();
+        QCOMPARE(runner.results().size(), 1);
+        const auto &p = runner.results().first();
+        QVERIFY2(!p.dnf, qPrintable(p.reason));
+        QVERIFY2(p.fdsLeftOpen.size() >= 1 && p.fdsLeftOpen.size() <= 4,
+                 qPrintable(p.fdsLeftOpen.join(u'\n')));
+        QVERIFY2(p.reason.startsWith(QStringLiteral("the open-file cache keeps %1 more files open "
+                                                    "(fd ")
+                                         .arg(p.fdsLeftOpen.size())),
+                 qPrintable(p.reason));
+        qunsetenv("SERVELAB_CLI");
+    }
+
     // A folder used as it is: nothing is written, and a missing file is named before anything runs.
     void existingRootIsCheckedNotWritten()
     {
