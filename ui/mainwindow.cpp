@@ -1,25 +1,39 @@
 #include "mainwindow.h"
 
+#include "chartfile.h"
+#include "experimentcontroller.h"
+#include "experimentsmodel.h"
 #include "jsonhighlighter.h"
 #include "lab/externalserver.h"
+#include "lab/resultbundle.h"
 #include "lab/resultexport.h"
+#include "lab/resultstore.h"
 #include "lab/sizelist.h"
+#include "latencychart.h"
+#include "ratechart.h"
 #include "resultstablemodel.h"
 #include "servelab_config.h"
 #include "server/servermode.h"
-#include "sweepcontroller.h"
 #include "throughputchart.h"
+#include "timelinechart.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QChartView>
 #include <QCheckBox>
+#include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -33,18 +47,14 @@
 #include <QSysInfo>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextBlock>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace servelab::ui {
 
 namespace {
-
-// A rough share of the sweep's work for the ETA: bytes moved plus a fixed cost per request.
-double workOf(quint64 size, quint64 requests)
-{
-    return double(requests) * (double(size) + 64.0 * 1024);
-}
 
 QString formatDuration(qint64 ms)
 {
@@ -53,11 +63,24 @@ QString formatDuration(qint64 ms)
                    : QStringLiteral("%1 s").arg(s);
 }
 
+// "FILE:LINE:COLUMN: …" of a spec problem, as (line, column); (0, 0) when it names none.
+std::pair<int, int> placeOf(const QString &problem)
+{
+    const QStringList parts = problem.split(u':');
+    if (parts.size() < 4)
+        return {0, 0};
+    return {parts[1].toInt(), parts[2].toInt()};
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), m_controller(new SweepController(this)), m_chart(new ThroughputChart),
-      m_model(new ResultsTableModel(this)), m_table(new QTableView), m_specView(new QPlainTextEdit)
+    : QMainWindow(parent), m_controller(new ExperimentController(this)),
+      m_chart(new ThroughputChart), m_timeline(new TimelineChart), m_latency(new LatencyChart),
+      m_rate(new RateChart), m_model(new ResultsTableModel(this)),
+      m_history(new ExperimentsModel(this)), m_historyProxy(new QSortFilterProxyModel(this)),
+      m_table(new QTableView), m_tabs(new QTabWidget), m_log(new QPlainTextEdit),
+      m_database(lab::ResultStore::defaultPath())
 {
     setWindowTitle(tr("ServeLab"));
     auto *proxy = new QSortFilterProxyModel(this);
@@ -77,29 +100,35 @@ MainWindow::MainWindow(QWidget *parent)
     throughput->setStretchFactor(0, 3);
     throughput->setStretchFactor(1, 1);
 
-    m_specView->setReadOnly(true);
-    m_specView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_highlighter = attachJsonHighlighter(m_specView->document());
+    m_log->setReadOnly(true);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setObjectName(QStringLiteral("log"));
 
-    auto *tabs = new QTabWidget;
-    tabs->addTab(throughput, tr("Throughput"));
-    tabs->addTab(m_specView, tr("Spec"));
+    m_tabs->addTab(throughput, tr("Throughput"));
+    m_tabs->addTab(m_timeline, tr("File descriptors"));
+    m_tabs->addTab(m_latency, tr("Latency"));
+    m_tabs->addTab(m_rate, tr("Requests/s"));
+    m_tabs->addTab(createSpecEditor(), tr("Spec"));
+    m_tabs->addTab(m_log, tr("Log"));
 
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(createSettingsPanel());
-    splitter->addWidget(tabs);
+    splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
+    createHistoryDock();
     createMenus();
     statusBar()->addPermanentWidget(new QLabel(machineFacts()));
 
-    connect(m_controller, &SweepController::pointStarted, this, &MainWindow::onPointStarted);
-    connect(m_controller, &SweepController::pointFinished, this, &MainWindow::onPointFinished);
-    connect(m_controller, &SweepController::finished, this, &MainWindow::onFinished);
-    connect(m_controller, &SweepController::failed, this, &MainWindow::onFailed);
+    connect(m_controller, &ExperimentController::started, this, &MainWindow::onStarted);
+    connect(m_controller, &ExperimentController::pointStarted, this, &MainWindow::onPointStarted);
+    connect(m_controller, &ExperimentController::pointFinished, this, &MainWindow::onPointFinished);
+    connect(m_controller, &ExperimentController::progress, this, &MainWindow::onProgress);
+    connect(m_controller, &ExperimentController::finished, this, &MainWindow::onFinished);
 
     setSpec(lab::SweepSpec::defaults());
-    resize(1200, 760);
+    refreshHistory();
+    resize(1280, 800);
 }
 
 MainWindow::~MainWindow() = default;
@@ -143,6 +172,10 @@ QWidget *MainWindow::createSettingsPanel()
     m_concurrency->setRange(1, 100000);
     m_concurrency->setToolTip(tr("Requests in flight at once, like ab -c"));
     m_keepAlive = new QCheckBox(tr("Keep-alive (ab -k)"));
+    m_repetitions = new QSpinBox;
+    m_repetitions->setRange(1, 100);
+    m_repetitions->setToolTip(tr("Each point measured this many times: mean, deviation and a 95 % "
+                                 "confidence interval"));
     m_problem = new QLabel;
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: #b00020;"));
@@ -158,15 +191,29 @@ QWidget *MainWindow::createSettingsPanel()
     form->addRow(tr("Requests per size"), m_requests);
     form->addRow(tr("Concurrency"), m_concurrency);
     form->addRow(QString(), m_keepAlive);
+    form->addRow(tr("Repetitions"), m_repetitions);
+    m_form = new QWidget;
+    m_form->setLayout(form);
+    m_specNote = new QLabel;
+    m_specNote->setWordWrap(true);
+    m_useForm = new QPushButton(tr("Use the form instead"));
+    auto *box = new QVBoxLayout;
+    box->addWidget(m_form);
+    box->addWidget(m_specNote);
+    box->addWidget(m_useForm);
     auto *experiment = new QGroupBox(tr("Experiment"));
-    experiment->setLayout(form);
+    experiment->setLayout(box);
 
     m_run = new QPushButton(tr("Run"));
     m_run->setDefault(true);
+    m_pause = new QPushButton(tr("Pause"));
+    m_pause->setEnabled(false);
+    m_pause->setToolTip(tr("Holds the run after the point being measured; the server stays up"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
+    buttons->addWidget(m_pause);
     buttons->addWidget(m_cancel);
     m_progress = new QProgressBar;
     m_progress->setFormat(tr("%v of %m points"));
@@ -182,39 +229,136 @@ QWidget *MainWindow::createSettingsPanel()
     layout->addWidget(m_progress);
     layout->addWidget(m_current);
     layout->addStretch();
-    panel->setMinimumWidth(280);
+    panel->setMinimumWidth(300);
 
     connect(m_run, &QPushButton::clicked, this, &MainWindow::startRun);
+    connect(m_pause, &QPushButton::clicked, this,
+            [this] { isPaused() ? resumeRun() : pauseRun(); });
     connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancelRun);
+    connect(m_useForm, &QPushButton::clicked, this, [this] {
+        m_fromForm = true;
+        validateForm();
+    });
     connect(m_sizes, &QLineEdit::textChanged, this, &MainWindow::validateForm);
-    for (auto *spin : {m_threads, m_requests, m_concurrency})
+    for (auto *spin : {m_threads, m_requests, m_concurrency, m_repetitions, m_fdLimit})
         connect(spin, &QSpinBox::valueChanged, this, &MainWindow::validateForm);
-    connect(m_keepAlive, &QCheckBox::toggled, this, &MainWindow::validateForm);
+    for (auto *box : {m_keepAlive, m_isolated})
+        connect(box, &QCheckBox::toggled, this, &MainWindow::validateForm);
     connect(m_mode, &QComboBox::currentTextChanged, this, &MainWindow::validateForm);
     connect(m_target, &QComboBox::currentIndexChanged, this, &MainWindow::validateForm);
-    connect(m_isolated, &QCheckBox::toggled, this, &MainWindow::validateForm);
-    connect(m_fdLimit, &QSpinBox::valueChanged, this, &MainWindow::validateForm);
     return panel;
+}
+
+QWidget *MainWindow::createSpecEditor()
+{
+    m_specEditor = new QPlainTextEdit;
+    m_specEditor->setObjectName(QStringLiteral("specEditor"));
+    m_specEditor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_specEditor->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_highlighter = attachJsonHighlighter(m_specEditor->document());
+    m_specProblems = new QListWidget;
+    m_specProblems->setObjectName(QStringLiteral("specProblems"));
+    m_specProblems->setToolTip(tr("Click a problem to go to its place in the spec"));
+    m_specProblems->setMaximumHeight(120);
+    m_specCheck = new QTimer(this);
+    m_specCheck->setSingleShot(true);
+    m_specCheck->setInterval(300); // check once typing pauses
+    connect(m_specEditor, &QPlainTextEdit::textChanged, this, &MainWindow::specEdited);
+    connect(m_specCheck, &QTimer::timeout, this, &MainWindow::checkSpecText);
+    connect(m_specProblems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
+        const auto [line, column] = placeOf(item->text());
+        if (line < 1)
+            return;
+        QTextCursor cursor(m_specEditor->document()->findBlockByNumber(line - 1));
+        cursor.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, std::max(0, column - 1));
+        m_specEditor->setTextCursor(cursor);
+        m_specEditor->setFocus();
+    });
+    connect(m_specProblems, &QListWidget::itemClicked, m_specProblems, &QListWidget::itemActivated);
+    auto *editor = new QSplitter(Qt::Vertical);
+    editor->addWidget(m_specEditor);
+    editor->addWidget(m_specProblems);
+    editor->setStretchFactor(0, 1);
+    return editor;
+}
+
+void MainWindow::createHistoryDock()
+{
+    m_historyProxy->setSourceModel(m_history);
+    m_historyProxy->setSortRole(Qt::UserRole);
+    m_historyProxy->setFilterKeyColumn(-1);
+    m_historyProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    auto *filter = new QLineEdit;
+    filter->setPlaceholderText(tr("Search runs (name, status)…"));
+    filter->setClearButtonEnabled(true);
+    connect(filter, &QLineEdit::textChanged, m_historyProxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+    auto *view = new QTableView;
+    view->setObjectName(QStringLiteral("historyView"));
+    view->setModel(m_historyProxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(ExperimentsModel::Id, Qt::DescendingOrder);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setSectionResizeMode(ExperimentsModel::Name, QHeaderView::Stretch);
+    view->setToolTip(tr("Double-click a run to show it"));
+    connect(view, &QTableView::activated, this, [this](const QModelIndex &index) {
+        QString error;
+        if (isRunning())
+            statusBar()->showMessage(tr("A run is going on: show earlier runs once it ends"), 5000);
+        else if (!showExperiment(index.data(ExperimentsModel::IdRole).toLongLong(), &error))
+            QMessageBox::warning(this, tr("Run history"), error);
+    });
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(filter);
+    layout->addWidget(view);
+    auto *dock = new QDockWidget(tr("Run history"), this);
+    dock->setObjectName(QStringLiteral("history"));
+    dock->setWidget(panel);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    resizeDocks({dock}, {170}, Qt::Vertical); // the charts keep most of the height
 }
 
 void MainWindow::createMenus()
 {
     auto *file = menuBar()->addMenu(tr("&File"));
-    auto *png =
-        file->addAction(tr("Export Chart as &PNG…"), this, &MainWindow::exportChartInteractive);
-    png->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addAction(tr("&Open Spec…"), QKeySequence::Open, this, &MainWindow::openSpecInteractive);
+    auto *presets = file->addMenu(tr("&Presets"));
+    for (const QString &name :
+         QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
+        presets->addAction(name.chopped(5), this, [this, name] {
+            QString error;
+            if (!loadPreset(name.chopped(5), &error))
+                QMessageBox::warning(this, tr("Presets"), error);
+        });
+    }
+    file->addAction(tr("Open &Results…"), this, &MainWindow::openResultsInteractive);
+    file->addSeparator();
+    file->addAction(tr("Export Chart as &PNG…"), QKeySequence(tr("Ctrl+E")), this,
+                    [this] { exportChartInteractive(QStringLiteral("png")); });
+    file->addAction(tr("Export Chart as &SVG…"), this,
+                    [this] { exportChartInteractive(QStringLiteral("svg")); });
     file->addAction(tr("Export Data as &CSV…"), this, &MainWindow::exportCsvInteractive);
     file->addSeparator();
-    auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Run"), QKeySequence(tr("Ctrl+R")), this, &MainWindow::startRun);
+    run->addAction(tr("&Pause / Resume"), QKeySequence(tr("Ctrl+P")), this,
+                   [this] { isPaused() ? resumeRun() : pauseRun(); });
+    run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this, &MainWindow::cancelRun);
+
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ServeLab"), this, [this] {
         QMessageBox::about(
             this, tr("About ServeLab"),
             tr("<b>ServeLab %1</b><br>A performance lab for static file serving.<br><br>"
-               "Qt %2<br>Syntax highlighting: %3")
+               "Qt %2<br>Syntax highlighting: %3<br>Results database: %4")
                 .arg(QStringLiteral(SERVELAB_VERSION), QString::fromLatin1(qVersion()),
-                     m_highlighter));
+                     m_highlighter, m_database.toHtmlEscaped()));
     });
 }
 
@@ -239,6 +383,7 @@ void MainWindow::setSpec(const lab::SweepSpec &spec)
     m_target->setCurrentIndex(target >= 0 ? target : 0);
     m_isolated->setChecked(spec.isolated);
     m_fdLimit->setValue(spec.fdLimit);
+    m_fromForm = true;
     validateForm();
 }
 
@@ -263,6 +408,64 @@ lab::SweepSpec MainWindow::spec(QString *problem) const
     return spec;
 }
 
+void MainWindow::setExperiment(const lab::ExperimentSpec &spec)
+{
+    m_experiment = spec;
+    m_specError.clear();
+    m_fromForm = false;
+    validateForm();
+}
+
+lab::ExperimentSpec MainWindow::experiment(QString *problem) const
+{
+    QString error;
+    lab::ExperimentSpec out;
+    if (m_fromForm) {
+        out.name = tr("%1 over %2").arg(spec().label(), lab::formatSizeList(spec().sizes));
+        out.targets = {spec(&error)};
+        out.repetitions = m_repetitions->value();
+    } else {
+        out = m_experiment;
+        error = m_specError;
+    }
+    if (problem)
+        *problem = error;
+    return out;
+}
+
+bool MainWindow::loadSpecFile(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("cannot read %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    lab::ExperimentSpec spec;
+    QStringList problems;
+    const QByteArray text = file.readAll();
+    if (!lab::ExperimentSpec::parse(text, QFileInfo(path).fileName(), &spec, &problems)) {
+        // Shown in the editor with its problems, so that it can be fixed there.
+        m_tabs->setCurrentWidget(m_specEditor->parentWidget());
+        m_specEditor->setPlainText(QString::fromUtf8(text));
+        checkSpecText();
+        *error = tr("%1 cannot run: %2").arg(path, problems.join(u'\n'));
+        return false;
+    }
+    if (spec.name.isEmpty())
+        spec.name = QFileInfo(path).completeBaseName();
+    setExperiment(spec);
+    return true;
+}
+
+bool MainWindow::loadPreset(const QString &name, QString *error)
+{
+    if (!QFile::exists(QStringLiteral(":/presets/%1.json").arg(name))) {
+        *error = tr("there is no preset '%1'").arg(name);
+        return false;
+    }
+    return loadSpecFile(QStringLiteral(":/presets/%1.json").arg(name), error);
+}
+
 void MainWindow::updateTargetFields()
 {
     // Mode, separate process and fd limit belong to the built-in server.
@@ -274,19 +477,80 @@ void MainWindow::updateTargetFields()
 
 void MainWindow::validateForm()
 {
+    m_form->setVisible(m_fromForm);
+    m_specNote->setVisible(!m_fromForm);
+    m_useForm->setVisible(!m_fromForm);
     updateTargetFields();
     QString problem;
-    const auto current = spec(&problem);
+    const lab::ExperimentSpec current = experiment(&problem);
+    if (!m_fromForm) {
+        int points = 0;
+        for (const auto &t : current.expanded())
+            points += int(t.sizes.size());
+        m_specNote->setText(tr("<b>%1</b><br>%2 targets, %3 points per repetition, %4 "
+                               "repetitions. Edit it in the Spec tab.")
+                                .arg(current.name.toHtmlEscaped())
+                                .arg(current.expanded().size())
+                                .arg(points)
+                                .arg(current.repetitions));
+    }
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
     m_run->setEnabled(problem.isEmpty() && !isRunning());
     m_run->setToolTip(problem);
-    if (problem.isEmpty() && !isRunning()) {
-        m_specView->setPlainText(QString::fromUtf8(current.toJson()));
-        // Before a run the bar tells how many points the form describes ("0 of 14 points").
-        if (m_progress->value() <= 0)
-            m_progress->setRange(0, static_cast<int>(current.sizes.size()));
+    if (!problem.isEmpty() || isRunning())
+        return;
+    // The editor shows what Run would run, unless the user is typing in it.
+    if (m_fromForm || !m_specEditor->hasFocus()) {
+        m_settingText = true;
+        m_specEditor->setPlainText(QString::fromUtf8(current.toJson()));
+        m_settingText = false;
+        m_specProblems->clear();
     }
+    // Before a run the bar tells how many points it will measure ("0 of 14 points").
+    if (m_progress->value() <= 0) {
+        int points = 0;
+        for (const auto &t : current.expanded())
+            points += int(t.sizes.size());
+        m_progress->setRange(0, points * current.repetitions);
+    }
+}
+
+void MainWindow::specEdited()
+{
+    if (!m_settingText)
+        m_specCheck->start();
+}
+
+// The editor's text, checked as the lab checks it: problems listed with their place, or the
+// experiment Run will run.
+void MainWindow::checkSpecText()
+{
+    lab::ExperimentSpec spec;
+    QStringList problems;
+    m_specProblems->clear();
+    if (lab::ExperimentSpec::parse(m_specEditor->toPlainText().toUtf8(), QStringLiteral("spec"),
+                                   &spec, &problems)) {
+        m_specError.clear();
+        if (spec.name.isEmpty())
+            spec.name = tr("edited spec");
+        m_experiment = spec;
+        m_fromForm = false;
+    } else {
+        m_specProblems->addItems(problems);
+        m_specError =
+            tr("the spec has %n problem(s): see the Spec tab", nullptr, int(problems.size()));
+        m_fromForm = false;
+    }
+    validateForm();
+}
+
+QStringList MainWindow::specProblems() const
+{
+    QStringList out;
+    for (int i = 0; i < m_specProblems->count(); ++i)
+        out << m_specProblems->item(i)->text();
+    return out;
 }
 
 QString MainWindow::statusMessage() const
@@ -294,95 +558,300 @@ QString MainWindow::statusMessage() const
     return m_current->text();
 }
 
+QString MainWindow::logText() const
+{
+    return m_log->toPlainText();
+}
+
 bool MainWindow::isRunning() const
 {
     return m_controller->isRunning();
 }
 
+bool MainWindow::isPaused() const
+{
+    return m_controller->isPaused();
+}
+
+void MainWindow::setDatabase(const QString &path)
+{
+    m_database = path;
+    refreshHistory();
+}
+
+void MainWindow::refreshHistory()
+{
+    lab::ResultStore store;
+    QString error;
+    if (m_database.isEmpty() || !QFile::exists(m_database) || !store.open(m_database, &error)) {
+        m_history->setExperiments({});
+        if (!error.isEmpty())
+            statusBar()->showMessage(error, 10000);
+        return;
+    }
+    m_history->setExperiments(store.experiments());
+}
+
 bool MainWindow::startRun()
 {
     QString problem;
-    const auto spec = this->spec(&problem);
+    const lab::ExperimentSpec spec = experiment(&problem);
     if (!problem.isEmpty() || isRunning())
         return false;
-    m_running = spec;
+    m_points.clear();
     m_model->clear();
-    m_chart->clear(spec.sizes);
-    m_progress->setRange(0, static_cast<int>(spec.sizes.size()));
+    QList<quint64> sizes;
+    for (const auto &t : spec.expanded())
+        for (quint64 size : t.sizes)
+            if (!sizes.contains(size))
+                sizes << size;
+    std::sort(sizes.begin(), sizes.end());
+    m_chart->clear(sizes);
+    m_timeline->setPoints({});
+    m_latency->setPoints({});
+    m_rate->setPoints({});
+    m_log->clear();
     m_progress->setValue(0);
-    m_workDone = 0;
     m_clock.start();
+    appendLog(tr("run: %1").arg(spec.name));
+    m_controller->start(spec, m_database);
     setRunning(true);
-    m_controller->start(spec);
     return true;
+}
+
+void MainWindow::pauseRun()
+{
+    if (!isRunning() || isPaused())
+        return;
+    m_controller->pause();
+    m_pause->setText(tr("Resume"));
+    m_current->setText(tr("Pausing after %1…").arg(m_pointLabel));
+}
+
+void MainWindow::resumeRun()
+{
+    if (!isPaused())
+        return;
+    m_controller->resume();
+    m_pause->setText(tr("Pause"));
+    m_current->setText(tr("Measuring %1").arg(m_pointLabel));
 }
 
 void MainWindow::cancelRun()
 {
+    if (!isRunning())
+        return;
     m_current->setText(tr("Cancelling…"));
     m_controller->cancel();
 }
 
 void MainWindow::setRunning(bool running)
 {
-    for (QWidget *w :
-         std::initializer_list<QWidget *>{m_sizes, m_target, m_mode, m_isolated, m_fdLimit,
-                                          m_threads, m_requests, m_concurrency, m_keepAlive})
+    for (QWidget *w : std::initializer_list<QWidget *>{
+             m_sizes, m_target, m_mode, m_isolated, m_fdLimit, m_threads, m_requests, m_concurrency,
+             m_keepAlive, m_repetitions, m_useForm, m_specEditor})
         w->setEnabled(!running);
+    m_specEditor->setReadOnly(running);
     updateTargetFields();
     m_cancel->setEnabled(running);
+    m_pause->setEnabled(running);
+    m_pause->setText(tr("Pause"));
     validateForm();
 }
 
-void MainWindow::onPointStarted(int index, quint64 sizeBytes)
+void MainWindow::appendLog(const QString &line)
 {
-    double total = 0;
-    for (quint64 size : m_running.sizes)
-        total += workOf(size, m_running.requests);
-    QString eta;
-    if (m_workDone > 0) {
-        const double left = (total - m_workDone) / m_workDone * double(m_clock.elapsed());
-        eta = tr(", about %1 left").arg(formatDuration(qint64(left)));
-    }
-    m_current->setText(tr("Measuring %1 (point %2 of %3)%4")
-                           .arg(lab::formatSize(sizeBytes))
-                           .arg(index + 1)
-                           .arg(m_running.sizes.size())
-                           .arg(eta));
+    m_log->appendPlainText(line);
+}
+
+void MainWindow::onStarted(qint64 experiment, int total)
+{
+    m_progress->setRange(0, total);
+    if (experiment)
+        appendLog(tr("kept as experiment %1 in %2").arg(experiment).arg(m_database));
+    refreshHistory();
+}
+
+void MainWindow::onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition)
+{
+    m_pointLabel = tr("%1 at %2, repetition %3 (point %4 of %5)")
+                       .arg(target, lab::formatSize(sizeBytes))
+                       .arg(repetition + 1)
+                       .arg(index + 1)
+                       .arg(m_progress->maximum());
+    if (!isPaused())
+        m_current->setText(tr("Measuring %1").arg(m_pointLabel));
 }
 
 void MainWindow::onPointFinished(const lab::PointResult &point)
 {
-    m_workDone += workOf(point.sizeBytes, m_running.requests);
+    m_points << point;
     m_chart->addPoint(point);
     m_model->addPoint(point);
-    m_progress->setValue(point.index + 1);
+    m_timeline->setPoints(m_points);
+    m_latency->setPoints(m_points);
+    m_rate->setPoints(m_points);
+    QString line = tr("[%1/%2] %3, %4, repetition %5: ")
+                       .arg(point.index + 1)
+                       .arg(m_progress->maximum())
+                       .arg(point.target, lab::formatSize(point.sizeBytes))
+                       .arg(point.repetition + 1);
+    line += point.dnf ? tr("DNF, %1").arg(point.reason)
+                      : tr("%1 KiB/s").arg(point.kibPerSecond(), 0, 'f', 2);
+    if (!point.dnf && !point.reason.isEmpty())
+        line += QStringLiteral(" (") + point.reason + u')';
+    if (point.serverEmfile > 0)
+        line += tr("; the server met EMFILE %1 times").arg(point.serverEmfile);
+    appendLog(line);
     if (point.dnf)
         statusBar()->showMessage(
-            tr("%1: DNF, %2").arg(lab::formatSize(point.sizeBytes), point.reason), 10000);
+            tr("%1 at %2: DNF, %3")
+                .arg(point.target, lab::formatSize(point.sizeBytes), point.reason),
+            10000);
 }
 
-void MainWindow::onFinished(bool cancelled)
+void MainWindow::onProgress(int done, int total, qint64 remainingMs)
 {
-    setRunning(false);
-    m_current->setText(cancelled ? tr("Cancelled after %1 points.").arg(m_model->rowCount())
-                                 : tr("Done: %1 points in %2.")
-                                       .arg(m_model->rowCount())
-                                       .arg(formatDuration(m_clock.elapsed())));
-    Q_EMIT runFinished(!cancelled);
+    m_progress->setRange(0, total);
+    m_progress->setValue(done);
+    if (done < total && remainingMs >= 0)
+        m_progress->setFormat(
+            tr("%v of %m points, about %1 left").arg(formatDuration(remainingMs)));
+    else
+        m_progress->setFormat(tr("%v of %m points"));
+    if (isPaused())
+        m_current->setText(
+            tr("Paused after %1 of %2 points: Resume to go on").arg(done).arg(total));
 }
 
-void MainWindow::onFailed(const QString &reason)
+void MainWindow::onFinished(const QString &status, const QString &reason)
 {
     setRunning(false);
-    m_current->setText(tr("Failed: %1").arg(reason));
-    statusBar()->showMessage(reason);
-    Q_EMIT runFinished(false);
+    m_progress->setFormat(tr("%v of %m points"));
+    if (status == u"done")
+        m_current->setText(tr("Done: %1 points in %2.")
+                               .arg(m_points.size())
+                               .arg(formatDuration(m_clock.elapsed())));
+    else if (status == u"cancelled")
+        m_current->setText(tr("Cancelled after %1 points; they are kept.").arg(m_points.size()));
+    else
+        m_current->setText(tr("Failed: %1").arg(reason));
+    appendLog(m_current->text());
+    if (!reason.isEmpty())
+        statusBar()->showMessage(reason);
+    refreshHistory();
+    Q_EMIT runFinished(
+        status == u"done" && !m_points.isEmpty() &&
+        !std::all_of(m_points.begin(), m_points.end(), [](const auto &p) { return p.dnf; }));
+}
+
+void MainWindow::showPoints(const QList<lab::PointResult> &points, const QString &title)
+{
+    m_points = points;
+    m_model->clear();
+    QList<quint64> sizes;
+    for (const auto &p : points)
+        if (!sizes.contains(p.sizeBytes))
+            sizes << p.sizeBytes;
+    std::sort(sizes.begin(), sizes.end());
+    m_chart->clear(sizes);
+    for (const auto &p : points) {
+        m_chart->addPoint(p);
+        m_model->addPoint(p);
+    }
+    m_timeline->setPoints(points);
+    m_latency->setPoints(points);
+    m_rate->setPoints(points);
+    m_current->setText(tr("Showing %1: %2 points.").arg(title).arg(points.size()));
+}
+
+bool MainWindow::showExperiment(qint64 id, QString *error)
+{
+    lab::ResultStore store;
+    if (!store.open(m_database, error))
+        return false;
+    const QList<lab::PointResult> points = store.points(id, error);
+    if (points.isEmpty()) {
+        if (error->isEmpty())
+            *error = tr("experiment %1 has no points in %2").arg(id).arg(m_database);
+        return false;
+    }
+    const auto *e = m_history->experiment(id);
+    showPoints(points, tr("experiment %1 (%2, %3)")
+                           .arg(id)
+                           .arg(e ? e->name : QString(), e ? e->status : QString()));
+    return true;
+}
+
+bool MainWindow::openResults(const QString &path, QString *error)
+{
+    if (path.endsWith(QStringLiteral(".json"))) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            *error = tr("cannot read %1: %2").arg(path, file.errorString());
+            return false;
+        }
+        lab::ResultBundle bundle;
+        QString why;
+        if (!lab::ResultBundle::fromJson(file.readAll(), &bundle, &why)) {
+            *error = tr("%1: %2").arg(path, why);
+            return false;
+        }
+        showPoints(bundle.points, bundle.name);
+        return true;
+    }
+    if (!QFile::exists(path)) {
+        *error = tr("%1 does not exist: give a results database or a bundle.json").arg(path);
+        return false;
+    }
+    setDatabase(path);
+    lab::ResultStore store;
+    if (!store.open(path, error))
+        return false;
+    const auto experiments = store.experiments(error);
+    if (experiments.isEmpty()) {
+        if (error->isEmpty())
+            *error = tr("%1 holds no experiments yet").arg(path);
+        return false;
+    }
+    return showExperiment(experiments.last().id, error);
+}
+
+QStringList MainWindow::chartNames()
+{
+    return {QStringLiteral("throughput"), QStringLiteral("fds"), QStringLiteral("latency"),
+            QStringLiteral("rate")};
+}
+
+QString MainWindow::currentChartName() const
+{
+    const int index = m_tabs->currentIndex();
+    return index >= 0 && index < chartNames().size() ? chartNames()[index]
+                                                     : QStringLiteral("throughput");
+}
+
+bool MainWindow::exportChart(const QString &chart, const QString &path, QString *error,
+                             qreal scale) const
+{
+    QChartView *view = chart == u"fds"       ? m_timeline->view()
+                       : chart == u"latency" ? m_latency->view()
+                       : chart == u"rate"    ? m_rate->view()
+                                             : m_chart->view();
+    if (!chartNames().contains(chart)) {
+        *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
+        return false;
+    }
+    // A chart in a tab not shown yet has no size of its own: it takes the shown tab's.
+    if (!view->isVisible())
+        view->resize(m_tabs->currentWidget()->size().expandedTo(QSize(800, 500)));
+    return path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)
+               ? chartfile::writeSvg(view, path, error)
+               : chartfile::writePng(view, path, error, scale);
 }
 
 bool MainWindow::exportChartPng(const QString &path, QString *error) const
 {
-    return m_chart->exportPng(path, error);
+    return exportChart(QStringLiteral("throughput"), path, error);
 }
 
 bool MainWindow::exportCsv(const QString &path, QString *error) const
@@ -390,14 +859,19 @@ bool MainWindow::exportCsv(const QString &path, QString *error) const
     return lab::writeTextFile(path, lab::formatCsv(m_model->points()), error);
 }
 
-void MainWindow::exportChartInteractive()
+void MainWindow::exportChartInteractive(const QString &format)
 {
+    const QString chart = currentChartName();
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Chart"), QStringLiteral("throughput.png"), tr("PNG images (*.png)"));
+        this, tr("Export Chart"), chart + u'.' + format,
+        format == u"svg" ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
     QString error;
-    if (!path.isEmpty() && !exportChartPng(path, &error))
+    // PNG at twice the pixels: sharp on High-DPI screens and in print.
+    if (!exportChart(chart, path, &error, 2))
         QMessageBox::warning(this, tr("Export Chart"), error);
-    else if (!path.isEmpty())
+    else
         statusBar()->showMessage(tr("Chart written to %1").arg(path), 5000);
 }
 
@@ -410,6 +884,39 @@ void MainWindow::exportCsvInteractive()
         QMessageBox::warning(this, tr("Export Data"), error);
     else if (!path.isEmpty())
         statusBar()->showMessage(tr("Data written to %1").arg(path), 5000);
+}
+
+void MainWindow::openSpecInteractive()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Spec"), QString(),
+                                                      tr("Experiment specs (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !loadSpecFile(path, &error))
+        QMessageBox::warning(this, tr("Open Spec"), error);
+}
+
+void MainWindow::openResultsInteractive()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Results"), QFileInfo(m_database).absolutePath(),
+                                     tr("Results (*.db *.json);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() && !openResults(path, &error))
+        QMessageBox::warning(this, tr("Open Results"), error);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    // On the offscreen platform (tests, --export-png) there is no one to answer.
+    if (isRunning() && isVisible() && QApplication::platformName() != u"offscreen" &&
+        QMessageBox::question(this, tr("Stop the run?"),
+                              tr("An experiment is running. Stop it and close? The points "
+                                 "measured so far are kept.")) != QMessageBox::Yes) {
+        event->ignore();
+        return;
+    }
+    m_controller->cancel();
+    event->accept();
 }
 
 } // namespace servelab::ui

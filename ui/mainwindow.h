@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lab/experimentspec.h"
 #include "lab/pointresult.h"
 #include "lab/sweepspec.h"
 
@@ -10,20 +11,32 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QSortFilterProxyModel;
 class QSpinBox;
+class QTabWidget;
 class QTableView;
+class QTimer;
 
 namespace servelab::ui {
 
+class ExperimentController;
+class ExperimentsModel;
+class LatencyChart;
+class RateChart;
 class ResultsTableModel;
-class SweepController;
 class ThroughputChart;
+class TimelineChart;
 
-// The first window: set up a sweep, run it in a worker thread, watch KiB/s against file size
-// grow point by point, export the chart (PNG) and the data (CSV).
+// The window: set up an experiment (the form for one target, or a spec file, preset or the
+// spec editor for any number), run it in a worker thread with pause, resume and cancel, and
+// watch it point by point in four charts (KiB/s by size with the seed's table, the server's
+// fds over time, latency by percentile, requests/s over time) and the log; every run is kept in
+// the results database, and the history dock shows earlier ones. Exports: chart as PNG or SVG,
+// data as CSV.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -31,45 +44,97 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
+    // The form: one target.
     void setSpec(const lab::SweepSpec &spec);
     // The spec the form describes, or an empty list of sizes with *problem set.
     lab::SweepSpec spec(QString *problem = nullptr) const;
+    // A whole experiment (a spec file, a preset): the form steps aside until "Use the form".
+    void setExperiment(const lab::ExperimentSpec &spec);
+    // What Run would run: the form's experiment or the one set; *problem set if it cannot run.
+    lab::ExperimentSpec experiment(QString *problem = nullptr) const;
+    bool usesForm() const { return m_fromForm; }
+    bool loadSpecFile(const QString &path, QString *error);
+    bool loadPreset(const QString &name, QString *error);
+
+    // The results database runs are kept in and the history reads (default: the user's).
+    void setDatabase(const QString &path);
+    QString database() const { return m_database; }
+    // Shows a finished experiment: the latest of a database, or a bundle.json.
+    bool openResults(const QString &path, QString *error);
+    bool showExperiment(qint64 id, QString *error);
+
     bool isRunning() const;
+    bool isPaused() const;
 
     ThroughputChart *chart() const { return m_chart; }
+    TimelineChart *timeline() const { return m_timeline; }
+    LatencyChart *latency() const { return m_latency; }
+    RateChart *rate() const { return m_rate; }
     ResultsTableModel *results() const { return m_model; }
+    ExperimentsModel *history() const { return m_history; }
     QString highlighterName() const { return m_highlighter; }
     QString statusMessage() const; // the line under the progress bar
+    QString logText() const;
+    QStringList specProblems() const; // of the spec editor, as shown
 
+    // "throughput", "fds", "latency" or "rate"; PNG at `scale`, or SVG for a .svg path.
+    bool exportChart(const QString &chart, const QString &path, QString *error,
+                     qreal scale = 1) const;
     bool exportChartPng(const QString &path, QString *error) const;
     bool exportCsv(const QString &path, QString *error) const;
+    static QStringList chartNames();
 
 public Q_SLOTS:
     bool startRun();
+    void pauseRun();
+    void resumeRun();
     void cancelRun();
+    void refreshHistory();
 
 Q_SIGNALS:
     void runFinished(bool ok);
 
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
 private:
     QWidget *createSettingsPanel();
+    QWidget *createSpecEditor();
+    void createHistoryDock();
     void createMenus();
     void validateForm();
     void updateTargetFields();
-    void onPointStarted(int index, quint64 sizeBytes);
+    void specEdited();
+    void checkSpecText();
+    void showPoints(const QList<lab::PointResult> &points, const QString &title);
+    void onStarted(qint64 experiment, int total);
+    void onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition);
     void onPointFinished(const lab::PointResult &point);
-    void onFinished(bool cancelled);
-    void onFailed(const QString &reason);
+    void onProgress(int done, int total, qint64 remainingMs);
+    void onFinished(const QString &status, const QString &reason);
     void setRunning(bool running);
-    void exportChartInteractive();
+    void appendLog(const QString &line);
+    void exportChartInteractive(const QString &format);
     void exportCsvInteractive();
+    void openSpecInteractive();
+    void openResultsInteractive();
+    QString currentChartName() const;
     QString machineFacts() const;
 
-    SweepController *m_controller;
+    ExperimentController *m_controller;
     ThroughputChart *m_chart;
+    TimelineChart *m_timeline;
+    LatencyChart *m_latency;
+    RateChart *m_rate;
     ResultsTableModel *m_model;
+    ExperimentsModel *m_history;
+    QSortFilterProxyModel *m_historyProxy;
     QTableView *m_table;
-    QPlainTextEdit *m_specView;
+    QTabWidget *m_tabs;
+    QPlainTextEdit *m_specEditor;
+    QListWidget *m_specProblems;
+    QTimer *m_specCheck;
+    QPlainTextEdit *m_log;
     QString m_highlighter;
     QLineEdit *m_sizes;
     QComboBox *m_target;
@@ -80,14 +145,25 @@ private:
     QSpinBox *m_requests;
     QSpinBox *m_concurrency;
     QCheckBox *m_keepAlive;
+    QSpinBox *m_repetitions;
+    QWidget *m_form;
+    QLabel *m_specNote;
+    QPushButton *m_useForm;
     QLabel *m_problem;
     QPushButton *m_run;
+    QPushButton *m_pause;
     QPushButton *m_cancel;
     QProgressBar *m_progress;
     QLabel *m_current;
-    lab::SweepSpec m_running;
+
+    QString m_database;
+    lab::ExperimentSpec m_experiment; // when not from the form
+    bool m_fromForm = true;
+    QString m_specError;        // why the spec editor's text cannot run
+    bool m_settingText = false; // the editor's text is being set, not typed
+    QList<lab::PointResult> m_points;
     QElapsedTimer m_clock;
-    double m_workDone = 0;
+    QString m_pointLabel; // what is being measured, for the progress line
 };
 
 } // namespace servelab::ui

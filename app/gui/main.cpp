@@ -1,9 +1,11 @@
+#include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "mainwindow.h"
 #include "servelab_config.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
 
@@ -34,12 +36,27 @@ int main(int argc, char *argv[])
         {{QStringLiteral("c"), QStringLiteral("concurrency")},
          QStringLiteral("Concurrency."),
          QStringLiteral("n")},
+        {QStringLiteral("spec"),
+         QStringLiteral("Load an experiment: a spec file or a preset name (servelab-cli presets)."),
+         QStringLiteral("spec")},
+        {QStringLiteral("db"),
+         QStringLiteral("Results database to keep runs in and show (default: %1).")
+             .arg(lab::ResultStore::defaultPath()),
+         QStringLiteral("file")},
+        {QStringLiteral("open"),
+         QStringLiteral("Show the latest experiment of a results database, or a bundle.json."),
+         QStringLiteral("db-or-bundle")},
         {QStringLiteral("run"), QStringLiteral("Start the loaded experiment at once.")},
         {QStringLiteral("export-png"),
-         QStringLiteral("Run, write the throughput chart to FILE, and quit."),
+         QStringLiteral("Write a chart to FILE (.png, or .svg) and quit: of what --open shows, "
+                        "or of a run made first."),
          QStringLiteral("file")},
-        {QStringLiteral("export-csv"), QStringLiteral("Run, write the data to FILE, and quit."),
-         QStringLiteral("file")},
+        {QStringLiteral("chart"),
+         QStringLiteral("The chart --export-png writes: throughput (default), fds, latency or "
+                        "rate."),
+         QStringLiteral("name"), QStringLiteral("throughput")},
+        {QStringLiteral("export-csv"),
+         QStringLiteral("Write the data to FILE and quit (as above)."), QStringLiteral("file")},
     });
     QTextStream err(stderr);
     if (!parser.parse(QApplication::arguments())) {
@@ -79,30 +96,56 @@ int main(int argc, char *argv[])
         return 2;
     }
 
+    const QString chart = parser.value(QStringLiteral("chart"));
+    if (!ui::MainWindow::chartNames().contains(chart)) {
+        err << "servelab: --chart is one of " << ui::MainWindow::chartNames().join(u", ")
+            << ", not '" << chart << "'\n";
+        return 2;
+    }
+
     ui::MainWindow window;
     window.setSpec(spec);
+    if (parser.isSet(QStringLiteral("db")))
+        window.setDatabase(parser.value(QStringLiteral("db")));
+    if (parser.isSet(QStringLiteral("spec"))) {
+        const QString source = parser.value(QStringLiteral("spec"));
+        if (!(QFileInfo(source).isFile() ? window.loadSpecFile(source, &error)
+                                         : window.loadPreset(source, &error))) {
+            err << "servelab: " << error.section(u'\n', 0, 0) << '\n';
+            return 2;
+        }
+    }
     window.show();
 
     const QString png = parser.value(QStringLiteral("export-png"));
     const QString csv = parser.value(QStringLiteral("export-csv"));
     const bool batch = !png.isEmpty() || !csv.isEmpty();
-    if (batch) {
+    // Writes what was asked and says how it went: the exit status of a batch run.
+    const auto exportAndQuit = [&](QString failure) {
+        if (failure.isEmpty() && !png.isEmpty())
+            window.exportChart(chart, png, &failure);
+        if (failure.isEmpty() && !csv.isEmpty())
+            window.exportCsv(csv, &failure);
+        if (!failure.isEmpty())
+            err << "servelab: " << failure << '\n';
+        err.flush();
+        return failure.isEmpty() ? 0 : 1;
+    };
+    if (parser.isSet(QStringLiteral("open"))) {
+        if (!window.openResults(parser.value(QStringLiteral("open")), &error)) {
+            err << "servelab: " << error << '\n';
+            return 1;
+        }
+        if (batch)
+            return exportAndQuit(QString());
+    } else if (batch) {
         QObject::connect(&window, &ui::MainWindow::runFinished, &app, [&](bool ok) {
-            QString failure;
-            if (!ok)
-                failure =
-                    QStringLiteral("the experiment did not finish: ") + window.statusMessage();
-            if (failure.isEmpty() && !png.isEmpty())
-                window.exportChartPng(png, &failure);
-            if (failure.isEmpty() && !csv.isEmpty())
-                window.exportCsv(csv, &failure);
-            if (!failure.isEmpty())
-                err << "servelab: " << failure << '\n';
-            err.flush();
-            QApplication::exit(failure.isEmpty() ? 0 : 1);
+            QApplication::exit(exportAndQuit(
+                ok ? QString()
+                   : QStringLiteral("the experiment did not finish: ") + window.statusMessage()));
         });
     }
-    if (batch || parser.isSet(QStringLiteral("run")))
+    if ((batch && !parser.isSet(QStringLiteral("open"))) || parser.isSet(QStringLiteral("run")))
         QTimer::singleShot(0, &window, &ui::MainWindow::startRun);
     return QApplication::exec();
 }

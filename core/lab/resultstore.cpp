@@ -438,10 +438,12 @@ QList<ResultStore::Experiment> ResultStore::experiments(QString *error) const
 {
     QList<Experiment> out;
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    if (!q.exec(QStringLiteral("SELECT e.id, e.name, e.spec, e.status, e.started_at, "
-                               "e.finished_at, (SELECT count(*) FROM points p WHERE "
-                               "p.experiment_id = e.id), e.machine FROM experiments e ORDER BY "
-                               "e.id"))) {
+    if (!q.exec(QStringLiteral(
+            "SELECT e.id, e.name, e.spec, e.status, e.started_at, "
+            "e.finished_at, (SELECT count(*) FROM points p WHERE "
+            "p.experiment_id = e.id), e.machine, (SELECT count(*) FROM points p WHERE "
+            "p.experiment_id = e.id AND p.dnf = 1) FROM experiments e ORDER BY "
+            "e.id"))) {
         if (error)
             *error = sqlReason(q.lastError());
         return out;
@@ -456,6 +458,7 @@ QList<ResultStore::Experiment> ResultStore::experiments(QString *error) const
         e.finished = QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs);
         e.points = q.value(6).toInt();
         e.machine = QJsonDocument::fromJson(q.value(7).toString().toUtf8()).object();
+        e.dnfPoints = q.value(8).toInt();
         out << e;
     }
     return out;

@@ -30,6 +30,7 @@ public:
         QDateTime started;
         QDateTime finished;
         int points = 0;
+        int dnfPoints = 0;   // of those, did not finish
         QJsonObject machine; // machineFacts() of where it ran
     };
 

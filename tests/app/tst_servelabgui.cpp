@@ -17,6 +17,8 @@ private:
         QProcess process;
         auto environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtime.path());
+        static QTemporaryDir data; // runs are kept in a database of this test's own
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
         process.setProcessEnvironment(environment);
         process.start(QStringLiteral(SERVELAB_GUI), arguments);
         if (!process.waitForFinished(120000)) {
@@ -48,6 +50,37 @@ private Q_SLOTS:
         QCOMPARE(data.readAll().count('\n'), 3);
     }
 
+    // A kept run shown again and any chart written without running anything.
+    void opensResultsAndExportsAChart()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        const QString png = dir.filePath(QStringLiteral("fds.png"));
+        QString err;
+        QCOMPARE(run({QStringLiteral("--sizes"), QStringLiteral("4K,64K"), QStringLiteral("-n"),
+                      QStringLiteral("20"), QStringLiteral("--db"), db,
+                      QStringLiteral("--export-csv"), dir.filePath(QStringLiteral("a.csv"))},
+                     &err),
+                 0);
+        QVERIFY2(run({QStringLiteral("--open"), db, QStringLiteral("--chart"),
+                      QStringLiteral("fds"), QStringLiteral("--export-png"), png},
+                     &err) == 0,
+                 qPrintable(err));
+        QVERIFY(!QImage(png).isNull());
+        const QString svg = dir.filePath(QStringLiteral("latency.svg"));
+        QVERIFY2(run({QStringLiteral("--open"), db, QStringLiteral("--chart"),
+                      QStringLiteral("latency"), QStringLiteral("--export-png"), svg},
+                     &err) == 0,
+                 qPrintable(err));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly) && file.readAll().contains("<svg"));
+        QCOMPARE(run({QStringLiteral("--open"), dir.filePath(QStringLiteral("none.db")),
+                      QStringLiteral("--export-png"), png},
+                     &err),
+                 1);
+        QVERIFY2(err.contains(QStringLiteral("none.db does not exist")), qPrintable(err));
+    }
+
     void badArgumentsExitTwo_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -58,6 +91,11 @@ private Q_SLOTS:
                                    << QStringLiteral("'huge'");
         QTest::newRow("bad -n") << QStringList{QStringLiteral("-n"), QStringLiteral("0")}
                                 << QStringLiteral("-n");
+        QTest::newRow("bad chart") << QStringList{QStringLiteral("--chart"), QStringLiteral("pie")}
+                                   << QStringLiteral("'pie'");
+        QTest::newRow("bad preset")
+            << QStringList{QStringLiteral("--spec"), QStringLiteral("no-such-preset")}
+            << QStringLiteral("no-such-preset");
     }
     void badArgumentsExitTwo()
     {

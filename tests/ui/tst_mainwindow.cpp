@@ -1,11 +1,20 @@
+#include "experimentsmodel.h"
 #include "lab/resultexport.h"
+#include "lab/resultstore.h"
+#include "latencychart.h"
 #include "mainwindow.h"
+#include "ratechart.h"
 #include "resultstablemodel.h"
 #include "throughputchart.h"
+#include "timelinechart.h"
 
+#include <QAbstractItemModelTester>
+#include <QChartView>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -16,7 +25,12 @@ using namespace servelab;
 class TestMainWindow : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_data;
+
 private Q_SLOTS:
+    // Runs are kept in the user's database: here, one of this test's own.
+    void initTestCase() { qputenv("XDG_DATA_HOME", m_data.path().toUtf8()); }
+
     void runsTheSweepAndExports()
     {
         QTemporaryDir dir;
@@ -112,6 +126,113 @@ private Q_SLOTS:
         QVERIFY(!window.startRun());
         auto *label = window.findChild<QLabel *>(QStringLiteral("problem"));
         QVERIFY(label && label->text().contains(QStringLiteral("concurrency")));
+    }
+
+    // Pause holds the run between points, resume goes on; the run is kept in the database
+    // and shows in the history, with every chart filled.
+    void pauseResumeAndHistory()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow window;
+        window.setDatabase(dir.filePath(QStringLiteral("results.db")));
+        QCOMPARE(window.history()->rowCount(), 0);
+        lab::SweepSpec spec = lab::SweepSpec::defaults();
+        spec.sizes = {4096, 8192, 16384};
+        spec.requests = 3000; // a few tenths of a second per point: time to pause in between
+        spec.root = dir.filePath(QStringLiteral("root"));
+        window.setSpec(spec);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(window.results()->rowCount() >= 1, 20000);
+        window.pauseRun();
+        QVERIFY(window.isPaused());
+        // The point being measured may still finish; after it, nothing moves.
+        QTest::qWait(500);
+        const int held = window.results()->rowCount();
+        QTest::qWait(700);
+        QCOMPARE(window.results()->rowCount(), held);
+        QVERIFY2(window.statusMessage().startsWith(QStringLiteral("Paused after")),
+                 qPrintable(window.statusMessage()));
+        window.resumeRun();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
+        QCOMPARE(window.results()->rowCount(), 3);
+        QCOMPARE(window.timeline()->targetCount(), 1);
+        QVERIFY(window.rate()->sampleCount() >= 3);
+        QCOMPARE(window.latency()->seriesCount(), 2); // the smallest and the largest size
+        QVERIFY(window.logText().contains(QStringLiteral("[3/3] epoll+sendfile, 16K")));
+
+        QAbstractItemModelTester tester(window.history(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(window.history()->rowCount(), 1);
+        const QModelIndex status = window.history()->index(0, ui::ExperimentsModel::Status);
+        QCOMPARE(status.data().toString(), QStringLiteral("done"));
+        QCOMPARE(window.history()->index(0, ui::ExperimentsModel::Points).data().toInt(), 3);
+
+        // Shown again from the database, as the history dock does.
+        window.setSpec(spec);
+        QString error;
+        QVERIFY2(
+            window.showExperiment(status.data(ui::ExperimentsModel::IdRole).toLongLong(), &error),
+            qPrintable(error));
+        QCOMPARE(window.results()->rowCount(), 3);
+        QCOMPARE(window.chart()->pointCount(QStringLiteral("epoll+sendfile")), 3);
+
+        // Every chart exports, PNG at 2× or SVG.
+        for (const QString &chart : ui::MainWindow::chartNames()) {
+            const QString png = dir.filePath(chart + QStringLiteral(".png"));
+            QVERIFY2(window.exportChart(chart, png, &error, 2), qPrintable(error));
+            QVERIFY(QImage(png).width() >= 400);
+            const QString svg = dir.filePath(chart + QStringLiteral(".svg"));
+            QVERIFY2(window.exportChart(chart, svg, &error), qPrintable(error));
+            QFile file(svg);
+            QVERIFY(file.open(QIODevice::ReadOnly) && file.readAll().contains("<svg"));
+        }
+        QVERIFY(!window.exportChart(QStringLiteral("pie"), dir.filePath(QStringLiteral("x.png")),
+                                    &error));
+        QVERIFY(error.contains(QStringLiteral("pie")));
+    }
+
+    // A preset takes the form's place; the spec editor shows it, checks what is typed, lists
+    // problems with their place and jumps there.
+    void presetsAndTheSpecEditor()
+    {
+        ui::MainWindow window;
+        QString error;
+        QVERIFY(!window.loadPreset(QStringLiteral("no-such-preset"), &error));
+        QVERIFY(error.contains(QStringLiteral("no-such-preset")));
+        QVERIFY2(window.loadPreset(QStringLiteral("ab-c300-maxthreads"), &error),
+                 qPrintable(error));
+        QVERIFY(!window.usesForm());
+        QCOMPARE(window.experiment().targets.size(), 2);
+        auto *editor = window.findChild<QPlainTextEdit *>(QStringLiteral("specEditor"));
+        QVERIFY(editor);
+        QVERIFY(editor->toPlainText().contains(QStringLiteral("\"concurrency\": 300")));
+
+        editor->setPlainText(
+            QStringLiteral("{\"servelab\": 1,\n \"targets\": [{\"builtin\": \"epoll+copy\"}],\n"
+                           " \"client\": {\"requests\": 0}}"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.specProblems().size(), 1, 3000);
+        QVERIFY2(window.specProblems().first().startsWith(QStringLiteral("spec:3:25: "
+                                                                         "client.requests")),
+                 qPrintable(window.specProblems().first()));
+        QString problem;
+        window.experiment(&problem);
+        QVERIFY(problem.contains(QStringLiteral("1 problem")));
+        QVERIFY(!window.startRun());
+        auto *list = window.findChild<QListWidget *>(QStringLiteral("specProblems"));
+        Q_EMIT list->itemActivated(list->item(0));
+        QCOMPARE(editor->textCursor().blockNumber(), 2);
+        QCOMPARE(editor->textCursor().positionInBlock(), 24); // column 25
+
+        editor->setPlainText(QStringLiteral(
+            "{\"servelab\": 1, \"name\": \"typed\", \"targets\": [{\"builtin\": "
+            "\"epoll+copy\"}, {\"builtin\": \"blocking+copy\"}], \"sizes\": [\"4K\"]}"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.specProblems().isEmpty(), 3000);
+        window.experiment(&problem);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(window.experiment().name, QStringLiteral("typed"));
+        QCOMPARE(window.experiment().targets.size(), 2);
     }
 
     void closingDuringARunStopsIt()

@@ -1,0 +1,76 @@
+#include "experimentcontroller.h"
+
+#include "lab/experimentrunner.h"
+
+#include <QThread>
+
+namespace servelab::ui {
+
+ExperimentController::ExperimentController(QObject *parent) : QObject(parent) {}
+
+ExperimentController::~ExperimentController()
+{
+    cancel();
+    cleanUp();
+}
+
+bool ExperimentController::isPaused() const
+{
+    return m_runner && m_runner->isPaused();
+}
+
+void ExperimentController::start(const lab::ExperimentSpec &spec, const QString &database)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (m_thread)
+        return;
+    m_thread = new QThread;
+    m_thread->setObjectName(QStringLiteral("experiment"));
+    m_runner = new lab::ExperimentRunner(spec);
+    m_runner->setDatabase(database);
+    m_runner->moveToThread(m_thread);
+    using Runner = lab::ExperimentRunner;
+    connect(m_thread, &QThread::started, m_runner, &Runner::run);
+    connect(m_runner, &Runner::started, this, &ExperimentController::started);
+    connect(m_runner, &Runner::pointStarted, this, &ExperimentController::pointStarted);
+    connect(m_runner, &Runner::pointFinished, this, &ExperimentController::pointFinished);
+    connect(m_runner, &Runner::progress, this, &ExperimentController::progress);
+    connect(m_runner, &Runner::finished, this,
+            [this](const QString &status, const QString &reason) {
+                cleanUp();
+                Q_EMIT finished(status, reason);
+            });
+    m_thread->start();
+}
+
+void ExperimentController::pause()
+{
+    if (m_runner)
+        m_runner->pause();
+}
+
+void ExperimentController::resume()
+{
+    if (m_runner)
+        m_runner->resume();
+}
+
+void ExperimentController::cancel()
+{
+    if (m_runner)
+        m_runner->cancel();
+}
+
+void ExperimentController::cleanUp()
+{
+    if (!m_thread)
+        return;
+    m_thread->quit();
+    m_thread->wait();
+    delete m_runner;
+    delete m_thread;
+    m_runner = nullptr;
+    m_thread = nullptr;
+}
+
+} // namespace servelab::ui
