@@ -28,6 +28,8 @@ void ExperimentController::start(const lab::ExperimentSpec &spec, const QString 
     m_thread->setObjectName(QStringLiteral("experiment"));
     m_runner = new lab::ExperimentRunner(spec);
     m_runner->setDatabase(database);
+    m_feed = std::make_shared<lab::LiveFeed>();
+    m_runner->setLiveFeed(m_feed);
     m_runner->moveToThread(m_thread);
     using Runner = lab::ExperimentRunner;
     connect(m_thread, &QThread::started, m_runner, &Runner::run);
@@ -59,6 +61,11 @@ void ExperimentController::cancel()
 {
     if (m_runner)
         m_runner->cancel();
+}
+
+lab::LiveFeed::Update ExperimentController::takeLive()
+{
+    return m_feed ? m_feed->take() : lab::LiveFeed::Update{};
 }
 
 void ExperimentController::cleanUp()

@@ -1,9 +1,12 @@
 #pragma once
 
 #include "lab/experimentspec.h"
+#include "lab/livefeed.h"
 #include "lab/pointresult.h"
 
 #include <QObject>
+
+#include <memory>
 
 class QThread;
 
@@ -30,6 +33,8 @@ public:
     void pause();
     void resume();
     void cancel();
+    // The point being measured: its samples since the last call (GUI thread, ~10 Hz).
+    lab::LiveFeed::Update takeLive();
 
 Q_SIGNALS:
     void started(qint64 experiment, int totalPoints);
@@ -44,6 +49,7 @@ private:
 
     QThread *m_thread = nullptr;
     lab::ExperimentRunner *m_runner = nullptr;
+    std::shared_ptr<lab::LiveFeed> m_feed;
 };
 
 } // namespace servelab::ui

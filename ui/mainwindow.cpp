@@ -34,6 +34,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -80,8 +81,11 @@ MainWindow::MainWindow(QWidget *parent)
       m_rate(new RateChart), m_model(new ResultsTableModel(this)),
       m_history(new ExperimentsModel(this)), m_historyProxy(new QSortFilterProxyModel(this)),
       m_table(new QTableView), m_tabs(new QTabWidget), m_log(new QPlainTextEdit),
-      m_database(lab::ResultStore::defaultPath())
+      m_database(lab::ResultStore::defaultPath()), m_liveTimer(new QTimer(this))
 {
+    // Live charts at most ten times a second, whatever the client and sampler produce.
+    m_liveTimer->setInterval(100);
+    connect(m_liveTimer, &QTimer::timeout, this, [this] { applyLive(m_controller->takeLive()); });
     setWindowTitle(tr("ServeLab"));
     auto *proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_model);
@@ -615,6 +619,9 @@ bool MainWindow::startRun()
     m_clock.start();
     appendLog(tr("run: %1").arg(spec.name));
     m_controller->start(spec, m_database);
+    m_liveSerial = 0;
+    m_lastFinishedStart = -1;
+    m_liveTimer->start();
     setRunning(true);
     return true;
 }
@@ -683,8 +690,50 @@ void MainWindow::onPointStarted(int index, const QString &target, quint64 sizeBy
         m_current->setText(tr("Measuring %1").arg(m_pointLabel));
 }
 
+void MainWindow::applyLive(const lab::LiveFeed::Update &update)
+{
+    // A point whose result has arrived is drawn whole already.
+    if (update.serial == 0 || update.startedAtMicros <= m_lastFinishedStart)
+        return;
+    if (update.serial != m_liveSerial) {
+        m_liveSerial = update.serial;
+        m_liveStart = update.startedAtMicros;
+        m_liveFds.clear();
+        m_liveSlots.clear();
+        m_liveRate = 0;
+    }
+    if (update.client.empty() && update.server.empty())
+        return;
+    for (const auto &s : update.server)
+        if (s.alive)
+            m_liveFds.append({double(s.atMicros), double(s.total)});
+    // The client threads sample on one 100 ms grid: a slot sums them.
+    constexpr qint64 period = 100'000;
+    for (const auto &t : update.client) {
+        auto &slot = m_liveSlots[(t.endMicros + period / 2) / period];
+        slot.first += t.completed;
+        slot.second = std::max<qint64>(slot.second, t.intervalMicros);
+    }
+    QList<QPointF> rate;
+    rate.reserve(m_liveSlots.size());
+    for (auto it = m_liveSlots.cbegin(); it != m_liveSlots.cend(); ++it)
+        if (it->second > 0)
+            rate.append({double(m_liveStart + it.key() * period),
+                         double(it->first) * 1e6 / double(it->second)});
+    if (!rate.isEmpty())
+        m_liveRate = rate.last().y();
+    const QString target = update.target;
+    m_timeline->setLive(target, m_liveFds);
+    m_rate->setLive(target, rate);
+    if (!isPaused())
+        m_current->setText(tr("Measuring %1: %2 requests/s now")
+                               .arg(m_pointLabel)
+                               .arg(QLocale().toString(m_liveRate, 'f', 0)));
+}
+
 void MainWindow::onPointFinished(const lab::PointResult &point)
 {
+    m_lastFinishedStart = point.startedAtMicros;
     m_points << point;
     m_chart->addPoint(point);
     m_model->addPoint(point);
@@ -726,6 +775,7 @@ void MainWindow::onProgress(int done, int total, qint64 remainingMs)
 
 void MainWindow::onFinished(const QString &status, const QString &reason)
 {
+    m_liveTimer->stop();
     setRunning(false);
     m_progress->setFormat(tr("%v of %m points"));
     if (status == u"done")
@@ -821,6 +871,16 @@ QStringList MainWindow::chartNames()
 {
     return {QStringLiteral("throughput"), QStringLiteral("fds"), QStringLiteral("latency"),
             QStringLiteral("rate")};
+}
+
+bool MainWindow::showTab(const QString &name)
+{
+    const int index =
+        int((chartNames() << QStringLiteral("spec") << QStringLiteral("log")).indexOf(name));
+    if (index < 0)
+        return false;
+    m_tabs->setCurrentIndex(index);
+    return true;
 }
 
 QString MainWindow::currentChartName() const

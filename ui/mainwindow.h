@@ -1,11 +1,14 @@
 #pragma once
 
 #include "lab/experimentspec.h"
+#include "lab/livefeed.h"
 #include "lab/pointresult.h"
 #include "lab/sweepspec.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QMap>
+#include <QPointF>
 
 class QCheckBox;
 class QComboBox;
@@ -83,6 +86,12 @@ public:
     bool exportChartPng(const QString &path, QString *error) const;
     bool exportCsv(const QString &path, QString *error) const;
     static QStringList chartNames();
+    // Shows a tab: a chart name, "spec" or "log"; false if there is none of that name.
+    bool showTab(const QString &name);
+
+    // What the 10 Hz timer does during a run: the point being measured drawn as it grows in
+    // the fd timeline and the requests/s chart (public for tests that feed it).
+    void applyLive(const lab::LiveFeed::Update &update);
 
 public Q_SLOTS:
     bool startRun();
@@ -164,6 +173,14 @@ private:
     QList<lab::PointResult> m_points;
     QElapsedTimer m_clock;
     QString m_pointLabel; // what is being measured, for the progress line
+    // The live point: its serial in the feed, fd samples, and client requests per 100 ms slot.
+    QTimer *m_liveTimer;
+    int m_liveSerial = 0;
+    std::int64_t m_liveStart = 0;
+    std::int64_t m_lastFinishedStart = -1;
+    QList<QPointF> m_liveFds;
+    QMap<qint64, std::pair<quint64, qint64>> m_liveSlots; // slot: requests, interval µs
+    double m_liveRate = 0;
 };
 
 } // namespace servelab::ui

@@ -4,11 +4,15 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
 
 namespace servelab::ui {
 
-void addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const QString &target,
-                    const QList<QPointF> &line, QHash<QString, QColor> &colours)
+QLineSeries *addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
+                            const QString &target, const QList<QPointF> &line,
+                            QHash<QString, QColor> &colours)
 {
     auto *series = new QLineSeries;
     series->setName(target);
@@ -24,6 +28,69 @@ void addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const QSt
     } else {
         colours.insert(target, series->color());
     }
+    return series;
+}
+
+void LiveSeries::update(const Chart &c, const QString &target, const QList<QPointF> &microsAndValue,
+                        int limit)
+{
+    if (microsAndValue.isEmpty())
+        return;
+    if (c.origin < 0)
+        c.origin = std::int64_t(microsAndValue.first().x());
+    QList<QPointF> line;
+    line.reserve(microsAndValue.size());
+    for (const QPointF &p : microsAndValue) {
+        line.append({(p.x() - double(c.origin)) / 1e6, p.y()});
+        c.maxX = std::max(c.maxX, line.last().x());
+        c.maxY = std::max(c.maxY, p.y());
+    }
+    line = decimated(line, limit);
+    if (m_series && m_series->name() == target) {
+        m_series->replace(line);
+        m_series->setPointsVisible(line.size() == 1);
+    } else {
+        if (m_series) {
+            c.chart->removeSeries(m_series);
+            delete m_series;
+        }
+        m_series = addPointSeries(c.chart, c.x, c.y, target, line, c.colours);
+    }
+    c.x->setRange(0, c.maxX);
+    if (c.maxY * 1.1 > c.y->max()) {
+        c.y->setRange(0, c.maxY * 1.1);
+        c.y->applyNiceNumbers();
+    }
+}
+
+int LiveSeries::count() const
+{
+    return m_series ? int(m_series->count()) : 0;
+}
+
+QList<QPointF> decimated(const QList<QPointF> &line, int most)
+{
+    if (line.size() <= most || most < 4)
+        return line;
+    const qsizetype buckets = most / 2;
+    QList<QPointF> out;
+    out.reserve(most);
+    for (qsizetype b = 0; b < buckets; ++b) {
+        const qsizetype from = b * line.size() / buckets;
+        const qsizetype to = (b + 1) * line.size() / buckets;
+        qsizetype low = from;
+        qsizetype high = from;
+        for (qsizetype i = from; i < to; ++i) {
+            if (line[i].y() < line[low].y())
+                low = i;
+            if (line[i].y() > line[high].y())
+                high = i;
+        }
+        out << line[std::min(low, high)];
+        if (low != high)
+            out << line[std::max(low, high)];
+    }
+    return out;
 }
 
 } // namespace servelab::ui

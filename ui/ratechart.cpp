@@ -5,6 +5,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
+#include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -34,12 +35,15 @@ RateChart::RateChart(QWidget *parent)
 void RateChart::setPoints(const QList<lab::PointResult> &points)
 {
     m_chart->removeAllSeries();
+    m_live.reset();
     m_samples = 0;
     std::int64_t origin = -1;
     for (const auto &p : points)
         if (!p.clientSamples.empty())
             origin = origin < 0 ? p.startedAtMicros : std::min(origin, p.startedAtMicros);
-    QHash<QString, QColor> colours;
+    m_origin = origin;
+    QHash<QString, QColor> &colours = m_colours;
+    colours.clear();
     double most = 1;
     double last = 1;
     for (const auto &p : points) {
@@ -58,9 +62,22 @@ void RateChart::setPoints(const QList<lab::PointResult> &points)
         m_samples += int(line.size());
         addPointSeries(m_chart, m_time, m_rate, p.target, line, colours);
     }
+    m_maxTime = last;
+    m_maxRate = most;
     m_time->setRange(0, last);
     m_rate->setRange(0, most * 1.1);
     m_rate->applyNiceNumbers();
+}
+
+void RateChart::setLive(const QString &target, const QList<QPointF> &microsAndRate)
+{
+    m_live.update({m_chart, m_time, m_rate, m_colours, m_origin, m_maxTime, m_maxRate}, target,
+                  microsAndRate, liveLimit);
+}
+
+int RateChart::liveCount() const
+{
+    return m_live.count();
 }
 
 int RateChart::seriesCount() const

@@ -1,7 +1,10 @@
 #pragma once
 
 #include "lab/pointresult.h"
+#include "pointseries.h"
 
+#include <QColor>
+#include <QHash>
 #include <QList>
 #include <QWidget>
 
@@ -21,6 +24,11 @@ public:
     explicit RateChart(QWidget *parent = nullptr);
 
     void setPoints(const QList<lab::PointResult> &points);
+    // The point being measured, drawn as it grows: (end of each 100 ms interval in monotonic
+    // µs, requests/s), decimated and replaced in place; setPoints() ends it.
+    void setLive(const QString &target, const QList<QPointF> &microsAndRate);
+    int liveCount() const;
+    static constexpr int liveLimit = 2000;
     int seriesCount() const;
     int sampleCount() const;
     QChartView *view() const;
@@ -31,6 +39,11 @@ private:
     QValueAxis *m_time;
     QValueAxis *m_rate;
     int m_samples = 0;
+    QHash<QString, QColor> m_colours;
+    std::int64_t m_origin = -1;
+    double m_maxTime = 1;
+    double m_maxRate = 1;
+    LiveSeries m_live;
 };
 
 } // namespace servelab::ui

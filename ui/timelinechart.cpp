@@ -38,15 +38,18 @@ TimelineChart::TimelineChart(QWidget *parent)
 void TimelineChart::setPoints(const QList<lab::PointResult> &points)
 {
     m_chart->removeAllSeries();
+    m_live.reset();
     m_samples = 0;
     m_targets = 0;
     std::int64_t origin = -1;
     for (const auto &p : points)
         for (const auto &s : p.serverSamples)
             origin = origin < 0 ? s.atMicros : std::min(origin, s.atMicros);
+    m_origin = origin;
     // One line per point, so that a target's repetitions do not join across the others; a
     // target keeps one colour and one legend entry.
-    QHash<QString, QColor> colours;
+    QHash<QString, QColor> &colours = m_colours;
+    colours.clear();
     double maxFds = 1;
     double maxTime = 1;
     int limit = -1;
@@ -80,9 +83,22 @@ void TimelineChart::setPoints(const QList<lab::PointResult> &points)
         line->attachAxis(m_fds);
         maxFds = std::max(maxFds, double(limit));
     }
+    m_maxTime = maxTime;
+    m_maxFds = maxFds;
     m_time->setRange(0, maxTime);
     m_fds->setRange(0, maxFds * 1.1);
     m_fds->applyNiceNumbers();
+}
+
+void TimelineChart::setLive(const QString &target, const QList<QPointF> &microsAndFds)
+{
+    m_live.update({m_chart, m_time, m_fds, m_colours, m_origin, m_maxTime, m_maxFds}, target,
+                  microsAndFds, liveLimit);
+}
+
+int TimelineChart::liveCount() const
+{
+    return m_live.count();
 }
 
 int TimelineChart::seriesCount() const

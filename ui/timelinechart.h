@@ -1,7 +1,10 @@
 #pragma once
 
 #include "lab/pointresult.h"
+#include "pointseries.h"
 
+#include <QColor>
+#include <QHash>
 #include <QImage>
 #include <QList>
 #include <QWidget>
@@ -22,6 +25,11 @@ public:
     explicit TimelineChart(QWidget *parent = nullptr);
 
     void setPoints(const QList<lab::PointResult> &points);
+    // The point being measured, drawn as it grows: (sample time in monotonic µs, open fds),
+    // decimated to at most liveLimit points and replaced in place; setPoints() ends it.
+    void setLive(const QString &target, const QList<QPointF> &microsAndFds);
+    int liveCount() const; // points the live line draws
+    static constexpr int liveLimit = 2000;
     int seriesCount() const; // lines: one per point, and the limit
     int targetCount() const; // legend entries
     int sampleCount() const; // drawn, over every series
@@ -35,6 +43,11 @@ private:
     QValueAxis *m_fds;
     int m_samples = 0;
     int m_targets = 0;
+    QHash<QString, QColor> m_colours;
+    std::int64_t m_origin = -1; // µs of the first sample drawn
+    double m_maxTime = 1;
+    double m_maxFds = 1;
+    LiveSeries m_live;
 };
 
 } // namespace servelab::ui

@@ -57,6 +57,9 @@ int main(int argc, char *argv[])
          QStringLiteral("name"), QStringLiteral("throughput")},
         {QStringLiteral("export-csv"),
          QStringLiteral("Write the data to FILE and quit (as above)."), QStringLiteral("file")},
+        {QStringLiteral("tab"),
+         QStringLiteral("Open on a tab: throughput, fds, latency, rate, spec or log."),
+         QStringLiteral("name")},
     });
     QTextStream err(stderr);
     if (!parser.parse(QApplication::arguments())) {
@@ -114,6 +117,12 @@ int main(int argc, char *argv[])
             err << "servelab: " << error.section(u'\n', 0, 0) << '\n';
             return 2;
         }
+    }
+    if (parser.isSet(QStringLiteral("tab")) &&
+        !window.showTab(parser.value(QStringLiteral("tab")))) {
+        err << "servelab: --tab is one of throughput, fds, latency, rate, spec, log, not '"
+            << parser.value(QStringLiteral("tab")) << "'\n";
+        return 2;
     }
     window.show();
 

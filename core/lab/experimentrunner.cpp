@@ -96,6 +96,8 @@ void ExperimentRunner::run()
         for (int t = 0; t < m_targets.size() && m_control->proceed(); ++t) {
             SweepRunner runner(m_targets[t]);
             runner.setControl(m_control);
+            if (m_feed)
+                runner.setLiveFeed(m_feed, m_labels[t], repetition);
             QString failure;
             QElapsedTimer clock;
             int sizeIndex = 0;

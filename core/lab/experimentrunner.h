@@ -12,6 +12,7 @@
 
 namespace servelab::lab {
 
+class LiveFeed;
 class RunControl;
 
 // Runs a whole experiment: each repetition, each target of the expanded spec, each size, with a
@@ -34,6 +35,8 @@ public:
 
     // The results database; empty (the default) keeps nothing.
     void setDatabase(const QString &path) { m_database = path; }
+    // Where each point's samples go as they are taken, for a live view (null: nowhere).
+    void setLiveFeed(std::shared_ptr<LiveFeed> feed) { m_feed = std::move(feed); }
 
     void pause();
     void resume();
@@ -74,6 +77,7 @@ private:
     QString m_database;
     QString m_databasePath;
     std::shared_ptr<RunControl> m_control;
+    std::shared_ptr<LiveFeed> m_feed;
     QList<PointResult> m_results;
     QJsonObject m_machine;
     qint64 m_experiment = 0;

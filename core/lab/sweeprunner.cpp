@@ -6,6 +6,7 @@
 #include "externalserver.h"
 #include "fdleakcheck.h"
 #include "isolatedserver.h"
+#include "livefeed.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
 #include "runcontrol.h"
@@ -49,6 +50,34 @@ void SweepRunner::setControl(std::shared_ptr<RunControl> control)
 {
     m_control = std::move(control);
 }
+
+void SweepRunner::setLiveFeed(std::shared_ptr<LiveFeed> feed, const QString &label, int repetition)
+{
+    m_feed = std::move(feed);
+    m_liveLabel = label;
+    m_liveRepetition = repetition;
+}
+
+namespace {
+
+// The client's samples to the point's queue and, as they come, to the live feed.
+class LiveTee final : public client::SampleSink
+{
+public:
+    LiveTee(client::SampleQueue &queue, LiveFeed *feed) : m_queue(queue), m_feed(feed) {}
+    void publish(client::ClientSample sample) override
+    {
+        if (m_feed)
+            m_feed->publishClient(sample);
+        m_queue.publish(std::move(sample));
+    }
+
+private:
+    client::SampleQueue &m_queue;
+    LiveFeed *m_feed;
+};
+
+} // namespace
 
 bool SweepRunner::wasCancelled() const
 {
@@ -117,6 +146,9 @@ void SweepRunner::run()
         return std::nullopt;
     };
     metrics::ProcessSampler sampler;
+    if (m_feed)
+        sampler.setListener(
+            [feed = m_feed](const metrics::ProcessSample &sample) { feed->publishServer(sample); });
     if (std::string why; pid && !sampler.start(pid_t(pid), &why))
         return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
                              QString::fromStdString(why));
@@ -193,7 +225,8 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     options.deadlineMs = m_spec.pointDeadlineMs;
     options.expectedBodyLength = size;
     client::SampleQueue samples;
-    options.samples = &samples;
+    LiveTee tee(samples, m_feed.get());
+    options.samples = &tee;
 
     // Warm-up: the same requests, not counted (caches, JIT, connection pools settle first).
     if (m_spec.warmupRequests > 0 && !m_control->isCancelled()) {
@@ -215,6 +248,9 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     point.sizeBytes = size;
     point.target = m_spec.label();
     point.startedAtMicros = metrics::monotonicMicros();
+    if (m_feed)
+        m_feed->beginPoint(m_liveLabel.isEmpty() ? point.target : m_liveLabel, size,
+                           m_liveRepetition, point.startedAtMicros);
     // The timeline starts and ends with the point, however short it is.
     if (sampler)
         sampler->sampleNow();
@@ -224,6 +260,8 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     }
     if (sampler)
         sampler->sampleNow();
+    if (m_feed)
+        m_feed->endPoint();
     point.clientSamples = client::sumByInterval(samples.drain());
     // The server closes its side of the connections a moment after the client: give it 2 s.
     point.fdsLeftOpen = leaks.leftOpen(2000);

@@ -22,6 +22,7 @@ class ProcessSampler;
 
 namespace servelab::lab {
 
+class LiveFeed;
 class RunControl;
 
 // Runs a sweep: generates the document root, starts the target once, and measures each file
@@ -43,6 +44,9 @@ public:
     void resume();
     // Shares the control of a whole experiment instead of this runner's own.
     void setControl(std::shared_ptr<RunControl> control);
+    // Hands the samples of each point to `feed` as they are taken, under `label` (empty: the
+    // target's own) and `repetition`.
+    void setLiveFeed(std::shared_ptr<LiveFeed> feed, const QString &label = {}, int repetition = 0);
     const QList<PointResult> &results() const { return m_results; }
     bool wasCancelled() const;
 
@@ -64,6 +68,9 @@ private:
     SweepSpec m_spec;
     QList<PointResult> m_results;
     std::shared_ptr<RunControl> m_control;
+    std::shared_ptr<LiveFeed> m_feed;
+    QString m_liveLabel;
+    int m_liveRepetition = 0;
     // Runs a client to its end; a cancel stops it meanwhile.
     template<typename Client, typename Run>
     auto runStoppable(Client &client, Run run);

@@ -57,6 +57,14 @@ void ProcessSampler::sampleNow()
     }
     std::lock_guard lock(m_mutex);
     m_samples.push_back(sample);
+    if (m_listener)
+        m_listener(sample);
+}
+
+void ProcessSampler::setListener(std::function<void(const ProcessSample &)> listener)
+{
+    std::lock_guard lock(m_mutex);
+    m_listener = std::move(listener);
 }
 
 std::vector<OpenFd> ProcessSampler::openFds()
@@ -80,6 +88,8 @@ void ProcessSampler::loop()
         ++m_taken;
         std::unique_lock lock(m_mutex);
         m_samples.push_back(sample);
+        if (m_listener)
+            m_listener(sample);
         // On the 100 ms grid; after a stall, the next tick rather than a burst of catch-ups.
         next += periodMicros;
         const std::int64_t now = monotonicMicros();

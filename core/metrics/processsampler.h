@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -37,6 +38,9 @@ public:
     void sampleNow();
     // The descriptors now, on the caller's thread (the leak check between points).
     std::vector<OpenFd> openFds();
+    // Also hands every sample to `listener` as it is taken (a live view), on the sampling
+    // thread or sampleNow()'s caller; null: none. Thread-safe.
+    void setListener(std::function<void(const ProcessSample &)> listener);
     // CPU time the sampling thread has used, in seconds, and the samples it took.
     double ownCpuSeconds() const { return double(m_cpuNanos.load()) / 1e9; }
     std::uint64_t samplesTaken() const { return m_taken.load(); }
@@ -51,6 +55,7 @@ private:
     std::condition_variable m_wake;
     bool m_stop = false;
     std::vector<ProcessSample> m_samples;
+    std::function<void(const ProcessSample &)> m_listener; // under m_mutex
     std::atomic<std::int64_t> m_cpuNanos{0};
     std::atomic<std::uint64_t> m_taken{0};
 };

@@ -128,6 +128,41 @@ private Q_SLOTS:
         QVERIFY(second->pointsVisible());
     }
 
+    // The point being measured: one line replaced in place as it grows, decimated with its
+    // spikes kept, and gone when the finished points are drawn.
+    void liveLineGrowsInPlace()
+    {
+        ui::TimelineChart chart;
+        chart.setPoints({point(QStringLiteral("a"), 4096, 1, 0)});
+        QCOMPARE(chart.seriesCount(), 2); // a and the fd limit
+        QList<QPointF> live;
+        for (int i = 0; i < 10; ++i)
+            live.append({2e6 + 1e5 * i, 20.0});
+        chart.setLive(QStringLiteral("b"), live);
+        QCOMPARE(chart.seriesCount(), 3);
+        QCOMPARE(chart.liveCount(), 10);
+        for (int i = 10; i < 6000; ++i)
+            live.append({2e6 + 1e5 * i, i == 4321 ? 900.0 : 20.0});
+        chart.setLive(QStringLiteral("b"), live);
+        QCOMPARE(chart.seriesCount(), 3); // the same line
+        QVERIFY(chart.liveCount() <= ui::TimelineChart::liveLimit);
+        auto *line = qobject_cast<QLineSeries *>(chart.view()->chart()->series().last());
+        bool spike = false;
+        for (const QPointF &p : line->points())
+            spike = spike || p.y() == 900.0;
+        QVERIFY(spike);
+        chart.setPoints(
+            {point(QStringLiteral("a"), 4096, 1, 0), point(QStringLiteral("b"), 4096, 1, 1)});
+        QCOMPARE(chart.liveCount(), 0);
+        QCOMPARE(chart.seriesCount(), 3);
+
+        ui::RateChart rate;
+        rate.setLive(QStringLiteral("a"), {{1e6, 100}, {1.1e6, 300}});
+        QCOMPARE(rate.liveCount(), 2);
+        auto *first = qobject_cast<QLineSeries *>(rate.view()->chart()->series().first());
+        QCOMPARE(first->at(1), QPointF(0.1, 300)); // seconds from the first sample
+    }
+
     // PNG at 2×: twice the pixels, for High-DPI screens.
     void pngAtScale()
     {

@@ -10,6 +10,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QChartView>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -19,6 +20,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace servelab;
 
@@ -191,6 +193,48 @@ private Q_SLOTS:
         QVERIFY(!window.exportChart(QStringLiteral("pie"), dir.filePath(QStringLiteral("x.png")),
                                     &error));
         QVERIFY(error.contains(QStringLiteral("pie")));
+    }
+
+    // The point being measured grows in the charts about ten times a second, and the GUI
+    // thread keeps answering (a 10 ms heartbeat; its worst gap is printed, not judged: this is
+    // a shared 2-core machine).
+    void liveChartsDuringAPoint()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow window;
+        window.setDatabase(dir.filePath(QStringLiteral("results.db")));
+        window.show();
+        lab::SweepSpec spec = lab::SweepSpec::defaults();
+        spec.sizes = {4096};
+        spec.requests = 10'000'000; // longer than the test: cancelled below
+        spec.root = dir.filePath(QStringLiteral("root"));
+        window.setSpec(spec);
+        QElapsedTimer beat;
+        qint64 worst = 0;
+        QTimer heartbeat;
+        heartbeat.setInterval(10);
+        connect(&heartbeat, &QTimer::timeout, this, [&] {
+            if (beat.isValid())
+                worst = std::max(worst, beat.restart());
+            else
+                beat.start();
+        });
+        heartbeat.start();
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(window.rate()->liveCount() >= 5, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->liveCount() >= 5, 5000);
+        QVERIFY2(window.statusMessage().contains(QStringLiteral("requests/s now")),
+                 qPrintable(window.statusMessage()));
+        QCOMPARE(window.results()->rowCount(), 0); // all of it from the point not yet finished
+        const int grown = window.rate()->liveCount();
+        QTRY_VERIFY_WITH_TIMEOUT(window.rate()->liveCount() > grown, 5000);
+        window.cancelRun();
+        QVERIFY(finished.wait(10000));
+        heartbeat.stop();
+        qInfo("worst GUI-thread gap during the live run: %lld ms (10 ms heartbeat)", worst);
+        QCOMPARE(window.rate()->liveCount(), 0); // the cancelled point, drawn whole
+        QCOMPARE(window.results()->rowCount(), 1);
     }
 
     // A preset takes the form's place; the spec editor shows it, checks what is typed, lists
