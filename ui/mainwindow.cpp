@@ -3,6 +3,7 @@
 #include "chartfile.h"
 #include "experimentcontroller.h"
 #include "experimentsmodel.h"
+#include "experimentwizard.h"
 #include "jsonhighlighter.h"
 #include "lab/externalserver.h"
 #include "lab/resultbundle.h"
@@ -329,7 +330,10 @@ void MainWindow::createHistoryDock()
 void MainWindow::createMenus()
 {
     auto *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Experiment…"), QKeySequence::New, this,
+                    [this] { openWizard(experiment()); });
     file->addAction(tr("&Open Spec…"), QKeySequence::Open, this, &MainWindow::openSpecInteractive);
+    // A preset opens in the wizard, pre-filled: look, change, run.
     auto *presets = file->addMenu(tr("&Presets"));
     for (const QString &name :
          QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
@@ -337,6 +341,8 @@ void MainWindow::createMenus()
             QString error;
             if (!loadPreset(name.chopped(5), &error))
                 QMessageBox::warning(this, tr("Presets"), error);
+            else
+                openWizard(m_experiment);
         });
     }
     file->addAction(tr("Open &Results…"), this, &MainWindow::openResultsInteractive);
@@ -470,6 +476,19 @@ bool MainWindow::loadPreset(const QString &name, QString *error)
     return loadSpecFile(QStringLiteral(":/presets/%1.json").arg(name), error);
 }
 
+ExperimentWizard *MainWindow::openWizard(const lab::ExperimentSpec &spec)
+{
+    auto *wizard = new ExperimentWizard(this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    wizard->setSpec(spec);
+    connect(wizard, &QDialog::accepted, this, [this, wizard] {
+        setExperiment(wizard->spec());
+        startRun();
+    });
+    wizard->open();
+    return wizard;
+}
+
 void MainWindow::updateTargetFields()
 {
     // Mode, separate process and fd limit belong to the built-in server.
@@ -542,8 +561,9 @@ void MainWindow::checkSpecText()
         m_fromForm = false;
     } else {
         m_specProblems->addItems(problems);
-        m_specError =
-            tr("the spec has %n problem(s): see the Spec tab", nullptr, int(problems.size()));
+        m_specError = problems.size() == 1
+                          ? tr("the spec has 1 problem: see the Spec tab")
+                          : tr("the spec has %1 problems: see the Spec tab").arg(problems.size());
         m_fromForm = false;
     }
     validateForm();

@@ -27,6 +27,7 @@ class QTimer;
 namespace servelab::ui {
 
 class ExperimentController;
+class ExperimentWizard;
 class ExperimentsModel;
 class LatencyChart;
 class RateChart;
@@ -58,6 +59,9 @@ public:
     bool usesForm() const { return m_fromForm; }
     bool loadSpecFile(const QString &path, QString *error);
     bool loadPreset(const QString &name, QString *error);
+    // The experiment wizard, pre-filled with `spec`; Run there runs it here. Returns the
+    // wizard (it deletes itself when closed).
+    ExperimentWizard *openWizard(const lab::ExperimentSpec &spec);
 
     // The results database runs are kept in and the history reads (default: the user's).
     void setDatabase(const QString &path);

@@ -47,6 +47,8 @@ int main(int argc, char *argv[])
          QStringLiteral("Show the latest experiment of a results database, or a bundle.json."),
          QStringLiteral("db-or-bundle")},
         {QStringLiteral("run"), QStringLiteral("Start the loaded experiment at once.")},
+        {QStringLiteral("wizard"),
+         QStringLiteral("Open the experiment wizard, pre-filled with the loaded experiment.")},
         {QStringLiteral("export-png"),
          QStringLiteral("Write a chart to FILE (.png, or .svg) and quit: of what --open shows, "
                         "or of a run made first."),
@@ -154,6 +156,8 @@ int main(int argc, char *argv[])
                    : QStringLiteral("the experiment did not finish: ") + window.statusMessage()));
         });
     }
+    if (parser.isSet(QStringLiteral("wizard")))
+        window.openWizard(window.experiment());
     if ((batch && !parser.isSet(QStringLiteral("open"))) || parser.isSet(QStringLiteral("run")))
         QTimer::singleShot(0, &window, &ui::MainWindow::startRun);
     return QApplication::exec();

@@ -1,4 +1,5 @@
 #include "experimentsmodel.h"
+#include "experimentwizard.h"
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "latencychart.h"
@@ -16,6 +17,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -277,6 +279,32 @@ private Q_SLOTS:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QCOMPARE(window.experiment().name, QStringLiteral("typed"));
         QCOMPARE(window.experiment().targets.size(), 2);
+    }
+
+    // The wizard opens pre-filled with what the window has; Run there runs it here.
+    void wizardRunsWhatItShows()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow window;
+        window.setDatabase(dir.filePath(QStringLiteral("results.db")));
+        lab::SweepSpec spec = lab::SweepSpec::defaults();
+        spec.sizes = {4096, 8192};
+        spec.requests = 10;
+        spec.root = dir.filePath(QStringLiteral("root"));
+        window.setSpec(spec);
+        QPointer<ui::ExperimentWizard> wizard = window.openWizard(window.experiment());
+        QVERIFY(wizard && wizard->isVisible());
+        for (int page = 0; page < 4; ++page)
+            wizard->next();
+        QCOMPARE(wizard->currentId(), int(ui::ExperimentWizard::Review));
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        wizard->accept();
+        QVERIFY(window.isRunning());
+        QVERIFY(!window.usesForm());
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
+        QCOMPARE(window.results()->rowCount(), 2);
+        QTRY_VERIFY(wizard.isNull()); // closed, and gone
     }
 
     void closingDuringARunStopsIt()

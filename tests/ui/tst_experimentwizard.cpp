@@ -1,0 +1,177 @@
+#include "clientpage.h"
+#include "environmentpage.h"
+#include "experimentwizard.h"
+#include "reviewpage.h"
+#include "targetspage.h"
+#include "workloadpage.h"
+
+#include <QAbstractButton>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace servelab;
+
+namespace {
+
+lab::ExperimentSpec preset(const QString &name)
+{
+    QFile file(QStringLiteral(":/presets/%1.json").arg(name));
+    file.open(QIODevice::ReadOnly);
+    lab::ExperimentSpec spec;
+    QStringList errors;
+    if (!lab::ExperimentSpec::parse(file.readAll(), name, &spec, &errors))
+        qFatal("%s", qPrintable(errors.join(u'\n')));
+    return spec;
+}
+
+QString shownProblem(QWizardPage *page)
+{
+    auto *label = page->findChild<QLabel *>(QStringLiteral("pageProblem"));
+    return label && label->isVisibleTo(page) ? label->text() : QString();
+}
+
+} // namespace
+
+class TestExperimentWizard : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    // Next waits for a target, with the reason shown; the form's mistakes are named.
+    void targetsPage()
+    {
+        ui::ExperimentWizard wizard;
+        wizard.show();
+        auto *page = wizard.targetsPage();
+        QCOMPARE(wizard.currentId(), int(ui::ExperimentWizard::Targets));
+        QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled());
+        QCOMPARE(page->problem(), QStringLiteral("Add at least one target."));
+
+        auto *kind = page->findChild<QComboBox *>();
+        kind->setCurrentIndex(2); // a URL
+        const auto edits = page->findChildren<QLineEdit *>();
+        QLineEdit *url = nullptr;
+        for (auto *edit : edits)
+            if (edit->placeholderText().startsWith(QStringLiteral("http://")))
+                url = edit;
+        QVERIFY(url);
+        url->setText(QStringLiteral("https://example.org/"));
+        QVERIFY(!page->addFormTarget());
+        QVERIFY2(shownProblem(page).contains(QStringLiteral("is not a URL ServeLab can load")),
+                 qPrintable(shownProblem(page)));
+        QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled());
+        url->setText(QStringLiteral("http://127.0.0.1:8080/files/"));
+        QVERIFY(page->addFormTarget());
+        QCOMPARE(page->targetCount(), 1);
+        QVERIFY(shownProblem(page).isEmpty());
+        QVERIFY(wizard.button(QWizard::NextButton)->isEnabled());
+
+        kind->setCurrentIndex(0); // built-in, with an option written wrong
+        QLineEdit *options = nullptr;
+        for (auto *edit : edits)
+            if (edit->placeholderText().startsWith(QStringLiteral("chunk=")))
+                options = edit;
+        options->setText(QStringLiteral("chunk"));
+        QVERIFY(!page->addFormTarget());
+        QVERIFY(page->problem().contains(QStringLiteral("'chunk' is not an option")));
+        options->setText(QStringLiteral("chunk=81000"));
+        QVERIFY(page->addFormTarget());
+        lab::ExperimentSpec spec;
+        page->apply(spec);
+        QCOMPARE(spec.targets.size(), 2);
+        QCOMPARE(spec.targets[1].serverArguments,
+                 (QStringList{QStringLiteral("--chunk"), QStringLiteral("81000")}));
+    }
+
+    // Each field is checked as it is typed; the client page names the ab or wrk command.
+    void workloadAndClientPages()
+    {
+        ui::ExperimentWizard wizard;
+        auto *workload = wizard.workloadPage();
+        auto *sizes = workload->findChild<QLineEdit *>(QStringLiteral("sizes"));
+        sizes->setText(QStringLiteral("lots"));
+        QVERIFY(!workload->isComplete());
+        QVERIFY2(workload->problem().startsWith(QStringLiteral("Sizes: ")),
+                 qPrintable(workload->problem()));
+        sizes->setText(QStringLiteral("4K..64K"));
+        QVERIFY(workload->isComplete());
+
+        auto *client = wizard.clientPage();
+        QCOMPARE(client->equivalent(), QStringLiteral("ab -n 200 -c 1 -s 30 URL"));
+        auto *concurrency = client->findChild<QLineEdit *>(QStringLiteral("concurrency"));
+        concurrency->setText(QStringLiteral("1,x"));
+        QVERIFY(client->problem().contains(QStringLiteral("'x' is not a number")));
+        concurrency->setText(QStringLiteral("1,10,500"));
+        QVERIFY(client->problem().contains(QStringLiteral("cannot exceed the 200 requests")));
+        concurrency->setText(QStringLiteral("1,10,100"));
+        QVERIFY(client->isComplete());
+        auto *model = client->findChild<QComboBox *>();
+        model->setCurrentIndex(1); // wrk
+        QCOMPARE(client->equivalent(), QStringLiteral("wrk -d 10s -c 96 -t 8 URL"));
+        lab::ExperimentSpec spec;
+        spec.targets = {lab::SweepSpec::defaults()};
+        client->apply(spec);
+        QCOMPARE(spec.targets[0].model, QStringLiteral("duration"));
+        QCOMPARE(spec.targets[0].clientThreads, 8);
+        QVERIFY(spec.concurrencies.isEmpty()); // the list is ab's
+
+        auto *environment = wizard.environmentPage();
+        auto *option = environment->findChild<QLineEdit *>(QStringLiteral("sweepOption"));
+        environment->findChild<QLineEdit *>(QStringLiteral("sweepValues"))
+            ->setText(QStringLiteral("0,64K"));
+        QVERIFY(environment->problem().contains(QStringLiteral("Name the option")));
+        option->setText(QStringLiteral("Sendfile Threshold"));
+        QVERIFY(environment->problem().contains(QStringLiteral("not a server option name")));
+        option->setText(QStringLiteral("sendfile-threshold"));
+        QVERIFY(environment->isComplete());
+    }
+
+    // A preset opens pre-filled and comes out the same; the review page shows the JSON, checks
+    // edits, and Run (Finish) gives what it shows.
+    void presetRoundTripsThroughEveryPage()
+    {
+        for (const QString &name :
+             {QStringLiteral("ab-c300-maxthreads"), QStringLiteral("poller-handoff"),
+              QStringLiteral("sendfile-threshold"), QStringLiteral("ulimit-1024")}) {
+            const lab::ExperimentSpec original = preset(name);
+            ui::ExperimentWizard wizard;
+            wizard.setSpec(original);
+            wizard.show();
+            for (int page = 0; page < 4; ++page) {
+                QVERIFY2(
+                    wizard.currentPage()->isComplete(),
+                    qPrintable(name + QStringLiteral(": ") + shownProblem(wizard.currentPage())));
+                wizard.next();
+            }
+            QCOMPARE(wizard.currentId(), int(ui::ExperimentWizard::Review));
+            QVERIFY(wizard.button(QWizard::FinishButton)->isEnabled());
+            QCOMPARE(wizard.spec().toJson(), original.toJson());
+        }
+        ui::ExperimentWizard wizard;
+        wizard.setSpec(preset(QStringLiteral("ab-c300-maxthreads")));
+        wizard.show();
+        for (int page = 0; page < 4; ++page)
+            wizard.next();
+        auto *json = wizard.reviewPage()->findChild<QPlainTextEdit *>(QStringLiteral("reviewJson"));
+        json->setPlainText(QStringLiteral("{\"servelab\": 1, \"targets\": []}"));
+        QVERIFY(!wizard.button(QWizard::FinishButton)->isEnabled());
+        QVERIFY(wizard.reviewPage()->problem().contains(QStringLiteral("1 problem")));
+        json->setPlainText(QStringLiteral("{\"servelab\": 1, \"name\": \"edited\", \"targets\": "
+                                          "[{\"builtin\": \"epoll+copy\"}]}"));
+        QVERIFY(wizard.button(QWizard::FinishButton)->isEnabled());
+        QCOMPARE(wizard.spec().name, QStringLiteral("edited"));
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(wizard.reviewPage()->save(dir.filePath(QStringLiteral("x.json")), &error));
+        QVERIFY(!wizard.reviewPage()->save(QStringLiteral("/proc/none/x.json"), &error));
+        QVERIFY(error.contains(QStringLiteral("/proc/none/x.json")));
+    }
+};
+
+QTEST_MAIN(TestExperimentWizard)
+#include "tst_experimentwizard.moc"

@@ -1,0 +1,72 @@
+#include "experimentwizard.h"
+
+#include "clientpage.h"
+#include "environmentpage.h"
+#include "reviewpage.h"
+#include "targetspage.h"
+#include "workloadpage.h"
+
+#include <QAbstractButton>
+#include <QFileDialog>
+#include <QMessageBox>
+
+namespace servelab::ui {
+
+ExperimentWizard::ExperimentWizard(QWidget *parent)
+    : QWizard(parent), m_targets(new TargetsPage), m_workload(new WorkloadPage),
+      m_client(new ClientPage), m_environment(new EnvironmentPage), m_review(new ReviewPage)
+{
+    setWindowTitle(tr("New Experiment"));
+    setPage(Targets, m_targets);
+    setPage(Workload, m_workload);
+    setPage(Client, m_client);
+    setPage(Environment, m_environment);
+    setPage(Review, m_review);
+    setOption(QWizard::HaveCustomButton1);
+    setButtonText(QWizard::CustomButton1, tr("&Save…"));
+    setButtonText(QWizard::FinishButton, tr("&Run"));
+    connect(this, &QWizard::customButtonClicked, this, [this](int which) {
+        if (which == QWizard::CustomButton1)
+            saveInteractive();
+    });
+    connect(this, &QWizard::currentIdChanged, this,
+            [this](int id) { button(QWizard::CustomButton1)->setVisible(id == Review); });
+    resize(720, 560);
+}
+
+void ExperimentWizard::setSpec(const lab::ExperimentSpec &spec)
+{
+    m_targets->load(spec);
+    m_workload->load(spec);
+    m_client->load(spec);
+    m_environment->load(spec);
+    m_review->load(spec);
+}
+
+lab::ExperimentSpec ExperimentWizard::builtSpec() const
+{
+    lab::ExperimentSpec spec;
+    m_targets->apply(spec);
+    m_workload->apply(spec);
+    m_client->apply(spec);
+    m_environment->apply(spec);
+    return spec;
+}
+
+lab::ExperimentSpec ExperimentWizard::spec() const
+{
+    lab::ExperimentSpec spec;
+    m_review->apply(spec);
+    return spec;
+}
+
+void ExperimentWizard::saveInteractive()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Spec"), QStringLiteral("experiment.json"), tr("Experiment specs (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !m_review->save(path, &error))
+        QMessageBox::warning(this, tr("Save Spec"), error);
+}
+
+} // namespace servelab::ui

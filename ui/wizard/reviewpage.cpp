@@ -1,0 +1,103 @@
+#include "reviewpage.h"
+
+#include "experimentwizard.h"
+#include "jsonhighlighter.h"
+#include "lab/resultexport.h"
+
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QVBoxLayout>
+
+namespace servelab::ui {
+
+ReviewPage::ReviewPage(QWidget *parent)
+    : WizardPage(parent), m_name(new QLineEdit), m_json(new QPlainTextEdit),
+      m_problems(new QListWidget)
+{
+    setTitle(tr("Review"));
+    setSubTitle(tr("The experiment as a spec file: edit it here if you like. Save keeps it; "
+                   "Finish runs it."));
+    m_json->setObjectName(QStringLiteral("reviewJson"));
+    m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_json->setLineWrapMode(QPlainTextEdit::NoWrap);
+    attachJsonHighlighter(m_json->document());
+    m_problems->setMaximumHeight(90);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Name"), m_name);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_json, 1);
+    layout->addWidget(m_problems);
+    layout->addWidget(problemLabel());
+    connect(m_json, &QPlainTextEdit::textChanged, this, &ReviewPage::check);
+    connect(m_name, &QLineEdit::textEdited, this, [this](const QString &name) {
+        // The name goes into the JSON, where the rest is.
+        QJsonObject root = QJsonDocument::fromJson(m_json->toPlainText().toUtf8()).object();
+        if (root.isEmpty())
+            return;
+        root.insert(QStringLiteral("name"), name);
+        m_json->setPlainText(QString::fromUtf8(QJsonDocument(root).toJson()));
+    });
+}
+
+void ReviewPage::initializePage()
+{
+    const auto *w = qobject_cast<const ExperimentWizard *>(wizard());
+    if (!w)
+        return;
+    lab::ExperimentSpec spec = w->builtSpec();
+    if (spec.name.isEmpty())
+        spec.name = m_name->text();
+    m_json->setPlainText(QString::fromUtf8(spec.toJson()));
+    m_name->setText(spec.name);
+}
+
+void ReviewPage::load(const lab::ExperimentSpec &spec)
+{
+    m_name->setText(spec.name);
+}
+
+void ReviewPage::apply(lab::ExperimentSpec &spec) const
+{
+    spec = m_parsed;
+}
+
+void ReviewPage::check()
+{
+    lab::ExperimentSpec parsed;
+    m_problems->clear();
+    if (lab::ExperimentSpec::parse(m_json->toPlainText().toUtf8(), QStringLiteral("spec"), &parsed,
+                                   &m_errors)) {
+        m_parsed = parsed;
+    } else {
+        m_problems->addItems(m_errors);
+    }
+    m_problems->setVisible(!m_errors.isEmpty());
+    changed();
+}
+
+QString ReviewPage::problem() const
+{
+    if (m_errors.isEmpty())
+        return {};
+    return m_errors.size() == 1 ? tr("The spec has 1 problem, listed above")
+                                : tr("The spec has %1 problems, listed above").arg(m_errors.size());
+}
+
+QString ReviewPage::text() const
+{
+    return m_json->toPlainText();
+}
+
+bool ReviewPage::save(const QString &path, QString *error) const
+{
+    return lab::writeTextFile(path, text(), error);
+}
+
+} // namespace servelab::ui

@@ -1,0 +1,207 @@
+#include "targetspage.h"
+
+#include "lab/externalserver.h"
+#include "server/servermode.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace servelab::ui {
+
+namespace {
+
+// "chunk=81000 nodelay=off" as serve flags.
+bool parseOptions(const QString &text, QStringList *arguments, QString *why)
+{
+    for (const QString &pair : text.split(u' ', Qt::SkipEmptyParts)) {
+        const qsizetype eq = pair.indexOf(u'=');
+        if (eq <= 0 || eq == pair.size() - 1) {
+            *why = QObject::tr("'%1' is not an option: write name=value, as chunk=81000 "
+                               "(servelab-cli serve --help lists them)")
+                       .arg(pair);
+            return false;
+        }
+        *arguments << QStringLiteral("--") + pair.left(eq) << pair.mid(eq + 1);
+    }
+    return true;
+}
+
+QString describe(const lab::SweepSpec &t)
+{
+    QString text = t.label();
+    QStringList details;
+    if (t.target == u"builtin" || !t.isUrl())
+        details << (t.serverThreads == 1 ? QObject::tr("1 thread")
+                                         : QObject::tr("%1 threads").arg(t.serverThreads));
+    if (t.runsIsolated())
+        details << QObject::tr("own process");
+    if (t.fdLimit)
+        details << QObject::tr("fd limit %1").arg(t.fdLimit);
+    for (qsizetype i = 0; i + 1 < t.serverArguments.size(); i += 2)
+        details << t.serverArguments[i].mid(2) + u'=' + t.serverArguments[i + 1];
+    if (t.watchPid)
+        details << QObject::tr("pid %1 watched").arg(t.watchPid);
+    return details.isEmpty() ? text : text + QStringLiteral(" (") + details.join(u", ") + u')';
+}
+
+} // namespace
+
+TargetsPage::TargetsPage(QWidget *parent)
+    : WizardPage(parent), m_kind(new QComboBox), m_forms(new QStackedWidget), m_mode(new QComboBox),
+      m_threads(new QSpinBox), m_isolated(new QCheckBox), m_fdLimit(new QSpinBox),
+      m_options(new QLineEdit), m_external(new QComboBox), m_externalThreads(new QSpinBox),
+      m_url(new QLineEdit), m_pid(new QSpinBox), m_list(new QListWidget)
+{
+    setTitle(tr("Targets"));
+    setSubTitle(tr("What to measure: ServeLab's own server modes, real servers it configures "
+                   "and starts, or a server already running."));
+    m_kind->addItems(
+        {tr("Built-in mode"), tr("Real server on this machine"), tr("Server at a URL")});
+
+    for (const auto &mode : server::availableModes())
+        m_mode->addItem(QString::fromStdString(mode.name()));
+    m_threads->setRange(1, 1024);
+    m_isolated->setText(tr("Own process (servelab-cli serve)"));
+    m_fdLimit->setRange(0, 1 << 20);
+    m_fdLimit->setSpecialValueText(tr("inherit"));
+    m_fdLimit->setToolTip(tr("ulimit -n of the server process, as the seeds' 1024; implies its "
+                             "own process"));
+    m_options->setPlaceholderText(tr("chunk=81000 nodelay=off (servelab-cli serve options)"));
+    auto *builtin = new QWidget;
+    auto *builtinForm = new QFormLayout(builtin);
+    builtinForm->addRow(tr("Mode"), m_mode);
+    builtinForm->addRow(tr("Threads"), m_threads);
+    builtinForm->addRow(QString(), m_isolated);
+    builtinForm->addRow(tr("fd limit"), m_fdLimit);
+    builtinForm->addRow(tr("Options"), m_options);
+
+    for (const QString &name : lab::ExternalServer::templates())
+        if (!lab::ExternalServer::binaryFor(name).isEmpty())
+            m_external->addItem(name);
+    m_externalThreads->setRange(1, 1024);
+    auto *external = new QWidget;
+    auto *externalForm = new QFormLayout(external);
+    externalForm->addRow(tr("Server"), m_external);
+    externalForm->addRow(tr("Workers / threads"), m_externalThreads);
+    if (m_external->count() == 0)
+        externalForm->addRow(new QLabel(tr("None found: install nginx, lighttpd, apache2, h2o or "
+                                           "tomcat10 to measure them.")));
+
+    m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:8080/files/"));
+    m_pid->setRange(0, std::numeric_limits<int>::max());
+    m_pid->setSpecialValueText(tr("none"));
+    m_pid->setToolTip(tr("The server's process, to sample its descriptors, threads and CPU"));
+    auto *url = new QWidget;
+    auto *urlForm = new QFormLayout(url);
+    urlForm->addRow(tr("URL of the folder"), m_url);
+    urlForm->addRow(tr("Process to watch"), m_pid);
+
+    m_forms->addWidget(builtin);
+    m_forms->addWidget(external);
+    m_forms->addWidget(url);
+    auto *add = new QPushButton(tr("&Add target"));
+    add->setObjectName(QStringLiteral("addTarget"));
+    auto *remove = new QPushButton(tr("&Remove"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    buttons->addStretch();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_kind);
+    layout->addWidget(m_forms);
+    layout->addLayout(buttons);
+    layout->addWidget(m_list);
+    layout->addWidget(problemLabel());
+
+    connect(m_kind, &QComboBox::currentIndexChanged, m_forms, &QStackedWidget::setCurrentIndex);
+    connect(add, &QPushButton::clicked, this, &TargetsPage::addFormTarget);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        const int row = m_list->currentRow();
+        if (row >= 0 && row < m_targets.size())
+            m_targets.removeAt(row);
+        refreshList();
+    });
+    for (QLineEdit *edit : {m_options, m_url})
+        connect(edit, &QLineEdit::textChanged, this, [this] {
+            m_formProblem.clear();
+            changed();
+        });
+}
+
+lab::SweepSpec TargetsPage::formTarget(QString *why) const
+{
+    lab::SweepSpec t = lab::SweepSpec::defaults();
+    why->clear();
+    switch (m_kind->currentIndex()) {
+    case 0:
+        t.target = QStringLiteral("builtin");
+        t.mode = m_mode->currentText();
+        t.serverThreads = m_threads->value();
+        t.isolated = m_isolated->isChecked();
+        t.fdLimit = m_fdLimit->value();
+        parseOptions(m_options->text(), &t.serverArguments, why);
+        break;
+    case 1:
+        if (m_external->count() == 0)
+            *why = tr("no real server is installed here");
+        t.target = m_external->currentText();
+        t.serverThreads = m_externalThreads->value();
+        break;
+    default:
+        t.target = QStringLiteral("url:") + m_url->text().trimmed();
+        t.watchPid = m_pid->value();
+        break;
+    }
+    if (why->isEmpty())
+        *why = t.validate();
+    return t;
+}
+
+bool TargetsPage::addFormTarget()
+{
+    const lab::SweepSpec t = formTarget(&m_formProblem);
+    if (m_formProblem.isEmpty())
+        m_targets << t;
+    refreshList();
+    return m_formProblem.isEmpty();
+}
+
+void TargetsPage::refreshList()
+{
+    m_list->clear();
+    for (const auto &t : m_targets)
+        m_list->addItem(describe(t));
+    changed();
+}
+
+void TargetsPage::load(const lab::ExperimentSpec &spec)
+{
+    m_targets = spec.targets;
+    refreshList();
+}
+
+void TargetsPage::apply(lab::ExperimentSpec &spec) const
+{
+    spec.targets = m_targets;
+}
+
+QString TargetsPage::problem() const
+{
+    if (!m_formProblem.isEmpty())
+        return m_formProblem;
+    if (m_targets.isEmpty())
+        return tr("Add at least one target.");
+    return {};
+}
+
+} // namespace servelab::ui

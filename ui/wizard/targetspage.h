@@ -1,0 +1,50 @@
+#pragma once
+
+#include "wizardpage.h"
+
+class QCheckBox;
+class QComboBox;
+class QLineEdit;
+class QListWidget;
+class QSpinBox;
+class QStackedWidget;
+
+namespace servelab::ui {
+
+// What is measured: built-in modes with their options, real servers found on this machine, and
+// servers already running at a URL; any number of them, each added from the form above the list.
+class TargetsPage : public WizardPage
+{
+    Q_OBJECT
+public:
+    explicit TargetsPage(QWidget *parent = nullptr);
+
+    void load(const lab::ExperimentSpec &spec) override;
+    void apply(lab::ExperimentSpec &spec) const override;
+    QString problem() const override;
+
+    // The target the form describes, or *why it is not one.
+    lab::SweepSpec formTarget(QString *why) const;
+    bool addFormTarget(); // false (with the reason shown) if the form is not a target
+    int targetCount() const { return int(m_targets.size()); }
+
+private:
+    void refreshList();
+
+    QList<lab::SweepSpec> m_targets;
+    QComboBox *m_kind;
+    QStackedWidget *m_forms;
+    QComboBox *m_mode;
+    QSpinBox *m_threads;
+    QCheckBox *m_isolated;
+    QSpinBox *m_fdLimit;
+    QLineEdit *m_options;
+    QComboBox *m_external;
+    QSpinBox *m_externalThreads;
+    QLineEdit *m_url;
+    QSpinBox *m_pid;
+    QListWidget *m_list;
+    QString m_formProblem;
+};
+
+} // namespace servelab::ui

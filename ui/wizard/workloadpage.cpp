@@ -1,0 +1,90 @@
+#include "workloadpage.h"
+
+#include "lab/sizelist.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace servelab::ui {
+
+WorkloadPage::WorkloadPage(QWidget *parent)
+    : WizardPage(parent), m_presets(new QComboBox), m_sizes(new QLineEdit),
+      m_content(new QComboBox), m_files(new QSpinBox), m_root(new QLineEdit)
+{
+    setTitle(tr("Workload"));
+    setSubTitle(tr("The files served: one point per size."));
+    m_presets->addItem(tr("Choose a list…"));
+    for (const auto &[label, list] :
+         {std::pair{tr("4K … 32M, doubling (the seeds' table)"), QStringLiteral("4K..32M")},
+          std::pair{tr("4K … 64K, small files"), QStringLiteral("4K..64K")},
+          std::pair{tr("1M … 32M, large files"), QStringLiteral("1M..32M")},
+          std::pair{tr("12 bytes (\"Hello world!\")"), QStringLiteral("12")}})
+        m_presets->addItem(label, list);
+    m_sizes->setObjectName(QStringLiteral("sizes"));
+    m_sizes->setToolTip(tr("4K,64K,1M or 4K..32M for every doubling in between (K, M, G: 1024)"));
+    m_content->addItem(tr("Random bytes (incompressible)"), QStringLiteral("random"));
+    m_content->addItem(tr("Zeros"), QStringLiteral("zeros"));
+    m_files->setRange(1, 100000);
+    m_files->setToolTip(tr("Several files of each size, requested in turn: one hot file no longer "
+                           "hides an open-file cache"));
+    m_root->setPlaceholderText(tr("generated in ServeLab's cache folder"));
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Sizes"), m_presets);
+    form->addRow(QString(), m_sizes);
+    form->addRow(tr("Content"), m_content);
+    form->addRow(tr("Files per size"), m_files);
+    form->addRow(tr("Document root"), m_root);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addStretch();
+    layout->addWidget(problemLabel());
+
+    connect(m_presets, &QComboBox::activated, this, [this](int index) {
+        if (index > 0)
+            m_sizes->setText(m_presets->itemData(index).toString());
+        m_presets->setCurrentIndex(0);
+    });
+    connect(m_sizes, &QLineEdit::textChanged, this, &WorkloadPage::changed);
+    m_sizes->setText(QStringLiteral("4K..32M"));
+}
+
+void WorkloadPage::load(const lab::ExperimentSpec &spec)
+{
+    if (spec.targets.isEmpty())
+        return;
+    const lab::SweepSpec &t = spec.targets.first();
+    m_sizes->setText(lab::formatSizeList(t.sizes));
+    m_content->setCurrentIndex(std::max(0, m_content->findData(t.content)));
+    m_files->setValue(t.filesPerSize);
+    m_root->setText(t.root);
+    changed();
+}
+
+void WorkloadPage::apply(lab::ExperimentSpec &spec) const
+{
+    QList<quint64> sizes;
+    lab::parseSizeList(m_sizes->text(), &sizes, nullptr);
+    for (auto &t : spec.targets) {
+        t.sizes = sizes;
+        t.content = m_content->currentData().toString();
+        t.filesPerSize = m_files->value();
+        t.root = m_root->text().trimmed();
+    }
+}
+
+QString WorkloadPage::problem() const
+{
+    QList<quint64> sizes;
+    QString why;
+    if (!lab::parseSizeList(m_sizes->text(), &sizes, &why))
+        return tr("Sizes: %1")
+            .arg(why.isEmpty() ? tr("write them like 4K,64K,1M or 4K..32M") : why);
+    return {};
+}
+
+} // namespace servelab::ui

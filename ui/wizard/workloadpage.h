@@ -1,0 +1,31 @@
+#pragma once
+
+#include "wizardpage.h"
+
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace servelab::ui {
+
+// The files: their sizes (with the usual lists a click away), their bytes, how many of each
+// size, and where they live.
+class WorkloadPage : public WizardPage
+{
+    Q_OBJECT
+public:
+    explicit WorkloadPage(QWidget *parent = nullptr);
+
+    void load(const lab::ExperimentSpec &spec) override;
+    void apply(lab::ExperimentSpec &spec) const override;
+    QString problem() const override;
+
+private:
+    QComboBox *m_presets;
+    QLineEdit *m_sizes;
+    QComboBox *m_content;
+    QSpinBox *m_files;
+    QLineEdit *m_root;
+};
+
+} // namespace servelab::ui
