@@ -1,6 +1,10 @@
 #include "jsonhighlighter.h"
 
 #include "servelab_config.h"
+#include "syntaxrepository.h"
+
+#include <QGuiApplication>
+#include <QPalette>
 
 #include <QRegularExpression>
 
@@ -42,12 +46,12 @@ void JsonHighlighter::highlightBlock(const QString &text)
 QString attachJsonHighlighter(QTextDocument *document)
 {
 #if HAVE_KSYNTAXHIGHLIGHTING
-    // The repository loads every definition once; it must outlive the highlighters.
-    static KSyntaxHighlighting::Repository repository;
+    KSyntaxHighlighting::Repository &repository = syntaxRepository();
     const auto definition = repository.definitionForName(QStringLiteral("JSON"));
     if (definition.isValid()) {
         auto *highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document);
-        highlighter->setTheme(repository.defaultTheme(KSyntaxHighlighting::Repository::LightTheme));
+        // Dark or light, as the palette is.
+        highlighter->setTheme(repository.themeForPalette(QGuiApplication::palette()));
         highlighter->setDefinition(definition);
         return QStringLiteral("KSyntaxHighlighting");
     }

@@ -56,6 +56,7 @@ LatencyChart::LatencyChart(QWidget *parent)
 void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint64> sizes)
 {
     m_chart->removeAllSeries();
+    m_curves.clear();
     if (sizes.isEmpty()) {
         for (const auto &p : points)
             if (!p.dnf && p.load.latency.count() > 0)
@@ -83,10 +84,12 @@ void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint6
         // n requests resolve percentiles down to 1/n: no deeper than log10(n) nines.
         const double deepest = std::log10(double(histogram.count()));
         QList<QPointF> curve;
+        Curve data;
         for (double x = 0; x <= deepest + 1e-9; x += 0.02) {
             const double percentile = 100.0 - 100.0 / std::pow(10.0, x);
             const double ms = double(histogram.valueAtPercentile(percentile)) / 1000.0;
             curve.append({nines(percentile), ms});
+            data.percentileAndMs.append({percentile, ms});
             slowest = std::max(slowest, ms);
         }
         most = std::max(most, deepest);
@@ -95,6 +98,8 @@ void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint6
                                                                 lab::formatSize(it.key().second))
                                  : order[it.key().first];
         addPointSeries(m_chart, m_percentile, m_latency, name, curve, colours);
+        data.name = name;
+        m_curves << data;
     }
     m_nines = most;
     for (const QString &label : m_percentile->categoriesLabels())
@@ -117,6 +122,22 @@ int LatencyChart::seriesCount() const
 double LatencyChart::tailReached() const
 {
     return m_nines;
+}
+
+QString LatencyChart::dataCsv() const
+{
+    QString out = QStringLiteral("series,percentile,latency_ms\n");
+    for (const Curve &c : m_curves) {
+        QString name = c.name;
+        if (name.contains(u',') || name.contains(u'"'))
+            name = u'"' + name.replace(u'"', QStringLiteral("\"\"")) + u'"';
+        for (const auto &[percentile, ms] : c.percentileAndMs)
+            out += QStringLiteral("%1,%2,%3\n")
+                       .arg(name)
+                       .arg(percentile, 0, 'f', 4)
+                       .arg(ms, 0, 'f', 3);
+    }
+    return out;
 }
 
 QChartView *LatencyChart::view() const

@@ -27,8 +27,16 @@ public:
     int seriesCount() const;
     double tailReached() const; // the deepest percentile drawn, as nines (3: 99.9 %)
     QChartView *view() const;
+    // The curves as drawn: series, percentile, latency in ms.
+    QString dataCsv() const;
 
 private:
+    struct Curve
+    {
+        QString name;
+        QList<std::pair<double, double>> percentileAndMs;
+    };
+    QList<Curve> m_curves;
     QChart *m_chart;
     QChartView *m_view;
     QCategoryAxis *m_percentile;

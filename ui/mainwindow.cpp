@@ -6,11 +6,13 @@
 #include "experimentwizard.h"
 #include "jsonhighlighter.h"
 #include "lab/externalserver.h"
+#include "lab/machinefacts.h"
 #include "lab/resultbundle.h"
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "latencychart.h"
+#include "loghighlighter.h"
 #include "ratechart.h"
 #include "resultstablemodel.h"
 #include "servelab_config.h"
@@ -22,25 +24,34 @@
 #include <QApplication>
 #include <QChartView>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -49,6 +60,7 @@
 #include <QSysInfo>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBlock>
 #include <QThread>
 #include <QTimer>
@@ -108,13 +120,24 @@ MainWindow::MainWindow(QWidget *parent)
     m_log->setReadOnly(true);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setObjectName(QStringLiteral("log"));
+    attachLogHighlighter(m_log->document());
 
     m_tabs->addTab(throughput, tr("Throughput"));
     m_tabs->addTab(m_timeline, tr("File descriptors"));
     m_tabs->addTab(m_latency, tr("Latency"));
     m_tabs->addTab(m_rate, tr("Requests/s"));
     m_tabs->addTab(createSpecEditor(), tr("Spec"));
+    m_compare = new QTableWidget(0, 5);
+    m_compare->setObjectName(QStringLiteral("compare"));
+    m_compare->setHorizontalHeaderLabels(
+        {tr("Target"), tr("File size"), tr("KiB/s (shown)"), tr("KiB/s (overlay)"), tr("Ratio")});
+    m_compare->horizontalHeader()->setStretchLastSection(true);
+    m_compare->verticalHeader()->hide();
+    m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_compare->setToolTip(
+        tr("Overlay an earlier run from the history (right-click it) to compare"));
     m_tabs->addTab(m_log, tr("Log"));
+    m_tabs->addTab(m_compare, tr("Compare"));
 
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(createSettingsPanel());
@@ -132,8 +155,10 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_controller, &ExperimentController::finished, this, &MainWindow::onFinished);
 
     setSpec(lab::SweepSpec::defaults());
-    refreshHistory();
+    setAcceptDrops(true);
     resize(1280, 800);
+    restoreSettings();
+    refreshHistory();
 }
 
 MainWindow::~MainWindow() = default;
@@ -315,6 +340,27 @@ void MainWindow::createHistoryDock()
         else if (!showExperiment(index.data(ExperimentsModel::IdRole).toLongLong(), &error))
             QMessageBox::warning(this, tr("Run history"), error);
     });
+    view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(view, &QWidget::customContextMenuRequested, this, [this, view](const QPoint &at) {
+        const QModelIndex index = view->indexAt(at);
+        if (!index.isValid() || isRunning())
+            return;
+        const qint64 id = index.data(ExperimentsModel::IdRole).toLongLong();
+        QMenu menu;
+        menu.addAction(tr("Show"), this, [this, id] {
+            QString error;
+            if (!showExperiment(id, &error))
+                QMessageBox::warning(this, tr("Run history"), error);
+        });
+        menu.addAction(tr("Overlay on the shown run"), this, [this, id] {
+            QString error;
+            if (!overlayExperiment(id, &error))
+                QMessageBox::warning(this, tr("Run history"), error);
+        });
+        menu.addAction(tr("Remove overlay"), this, &MainWindow::clearOverlay)
+            ->setEnabled(m_overlayId != 0);
+        menu.exec(view->viewport()->mapToGlobal(at));
+    });
     auto *panel = new QWidget;
     auto *layout = new QVBoxLayout(panel);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -346,14 +392,51 @@ void MainWindow::createMenus()
         });
     }
     file->addAction(tr("Open &Results…"), this, &MainWindow::openResultsInteractive);
+    auto *recent = file->addMenu(tr("Open Rece&nt"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        for (const QString &path : m_recent)
+            recent->addAction(path, this, [this, path] {
+                QString error;
+                if (!openFile(path, &error))
+                    QMessageBox::warning(this, tr("Open Recent"), error);
+            });
+        recent->setEnabled(true);
+        if (m_recent.isEmpty())
+            recent->addAction(tr("(nothing yet)"))->setEnabled(false);
+    });
     file->addSeparator();
     file->addAction(tr("Export Chart as &PNG…"), QKeySequence(tr("Ctrl+E")), this,
                     [this] { exportChartInteractive(QStringLiteral("png")); });
     file->addAction(tr("Export Chart as &SVG…"), this,
                     [this] { exportChartInteractive(QStringLiteral("svg")); });
+    file->addAction(tr("Export Chart &Data as CSV…"), this, [this] {
+        const QString chart = currentChartName();
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Chart Data"), chart + QStringLiteral(".csv"), tr("CSV files (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportChartData(chart, path, &error))
+            QMessageBox::warning(this, tr("Export Chart Data"), error);
+    });
     file->addAction(tr("Export Data as &CSV…"), this, &MainWindow::exportCsvInteractive);
+    file->addAction(tr("Export Experiment as &Bundle…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Bundle"), QStringLiteral("bundle.json"), tr("Bundles (*.json)"));
+        QString error;
+        if (!path.isEmpty() && !exportBundle(path, &error))
+            QMessageBox::warning(this, tr("Export Bundle"), error);
+        else if (!path.isEmpty())
+            statusBar()->showMessage(tr("Bundle written to %1").arg(path), 5000);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Copy Table (TSV)"), QKeySequence(tr("Ctrl+Shift+C")), this, [this] {
+        QGuiApplication::clipboard()->setText(tableTsv());
+        statusBar()->showMessage(tr("The table is on the clipboard: paste it into a spreadsheet"),
+                                 5000);
+    });
 
     auto *run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Run"), QKeySequence(tr("Ctrl+R")), this, &MainWindow::startRun);
@@ -464,6 +547,8 @@ bool MainWindow::loadSpecFile(const QString &path, QString *error)
     if (spec.name.isEmpty())
         spec.name = QFileInfo(path).completeBaseName();
     setExperiment(spec);
+    if (!path.startsWith(u':'))
+        remember(path);
     return true;
 }
 
@@ -623,6 +708,9 @@ bool MainWindow::startRun()
     if (!problem.isEmpty() || isRunning())
         return false;
     m_points.clear();
+    m_overlay.clear();
+    m_overlayId = 0;
+    m_compare->setRowCount(0);
     m_model->clear();
     QList<quint64> sizes;
     for (const auto &t : spec.expanded())
@@ -639,6 +727,10 @@ bool MainWindow::startRun()
     m_clock.start();
     appendLog(tr("run: %1").arg(spec.name));
     m_controller->start(spec, m_database);
+    m_shownName = spec.name;
+    m_shownTitle = spec.name;
+    m_shownSpec = spec.toJson();
+    m_shownMachine = lab::machineFacts();
     m_liveSerial = 0;
     m_lastFinishedStart = -1;
     m_liveTimer->start();
@@ -815,8 +907,9 @@ void MainWindow::onFinished(const QString &status, const QString &reason)
         !std::all_of(m_points.begin(), m_points.end(), [](const auto &p) { return p.dnf; }));
 }
 
-void MainWindow::showPoints(const QList<lab::PointResult> &points, const QString &title)
+void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title)
 {
+    m_shownTitle = title;
     m_points = points;
     m_model->clear();
     QList<quint64> sizes;
@@ -832,7 +925,63 @@ void MainWindow::showPoints(const QList<lab::PointResult> &points, const QString
     m_timeline->setPoints(points);
     m_latency->setPoints(points);
     m_rate->setPoints(points);
+    // An overlaid run: its lines beside these, and the ratio at each size.
+    m_comparison = {};
+    m_compare->setRowCount(0);
+    if (m_overlayId) {
+        for (lab::PointResult p : m_overlay) {
+            p.target = tr("%1 (#%2)").arg(p.target).arg(m_overlayId);
+            m_chart->addPoint(p);
+        }
+        m_comparison = lab::RunComparison::of(points, m_overlay);
+        m_compare->setHorizontalHeaderItem(
+            3, new QTableWidgetItem(tr("KiB/s (#%1)").arg(m_overlayId)));
+        for (const auto &row : m_comparison.rows) {
+            const int r = m_compare->rowCount();
+            m_compare->insertRow(r);
+            const QStringList cells{
+                row.target, lab::formatSize(row.sizeBytes),
+                row.kibThis > 0 ? QLocale().toString(row.kibThis, 'f', 2) : tr("DNF"),
+                row.kibOther > 0 ? QLocale().toString(row.kibOther, 'f', 2) : tr("DNF"),
+                row.dnf ? QStringLiteral("–") : QLocale().toString(row.ratio(), 'f', 3)};
+            for (int c = 0; c < cells.size(); ++c) {
+                auto *item = new QTableWidgetItem(cells[c]);
+                if (c >= 2)
+                    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                m_compare->setItem(r, c, item);
+            }
+        }
+        title += tr(", overlaid with experiment %1").arg(m_overlayId);
+    }
     m_current->setText(tr("Showing %1: %2 points.").arg(title).arg(points.size()));
+}
+
+bool MainWindow::overlayExperiment(qint64 id, QString *error)
+{
+    if (m_points.isEmpty()) {
+        *error = tr("show or run an experiment first, then overlay another on it");
+        return false;
+    }
+    lab::ResultStore store;
+    if (!store.open(m_database, error))
+        return false;
+    const QList<lab::PointResult> points = store.points(id, error);
+    if (points.isEmpty()) {
+        if (error->isEmpty())
+            *error = tr("experiment %1 has no points in %2").arg(id).arg(m_database);
+        return false;
+    }
+    m_overlay = points;
+    m_overlayId = id;
+    showPoints(m_points, m_shownTitle);
+    return true;
+}
+
+void MainWindow::clearOverlay()
+{
+    m_overlay.clear();
+    m_overlayId = 0;
+    showPoints(m_points, m_shownTitle);
 }
 
 bool MainWindow::showExperiment(qint64 id, QString *error)
@@ -847,6 +996,11 @@ bool MainWindow::showExperiment(qint64 id, QString *error)
         return false;
     }
     const auto *e = m_history->experiment(id);
+    m_overlay.clear();
+    m_overlayId = 0;
+    m_shownName = e ? e->name : QString();
+    m_shownSpec = e ? e->spec : QByteArray();
+    m_shownMachine = e ? e->machine : QJsonObject();
     showPoints(points, tr("experiment %1 (%2, %3)")
                            .arg(id)
                            .arg(e ? e->name : QString(), e ? e->status : QString()));
@@ -867,7 +1021,11 @@ bool MainWindow::openResults(const QString &path, QString *error)
             *error = tr("%1: %2").arg(path, why);
             return false;
         }
+        m_shownName = bundle.name;
+        m_shownSpec = bundle.spec;
+        m_shownMachine = bundle.machine;
         showPoints(bundle.points, bundle.name);
+        remember(path);
         return true;
     }
     if (!QFile::exists(path)) {
@@ -878,6 +1036,7 @@ bool MainWindow::openResults(const QString &path, QString *error)
     lab::ResultStore store;
     if (!store.open(path, error))
         return false;
+    remember(path);
     const auto experiments = store.experiments(error);
     if (experiments.isEmpty()) {
         if (error->isEmpty())
@@ -895,8 +1054,9 @@ QStringList MainWindow::chartNames()
 
 bool MainWindow::showTab(const QString &name)
 {
-    const int index =
-        int((chartNames() << QStringLiteral("spec") << QStringLiteral("log")).indexOf(name));
+    const int index = int((chartNames() << QStringLiteral("spec") << QStringLiteral("log")
+                                        << QStringLiteral("compare"))
+                              .indexOf(name));
     if (index < 0)
         return false;
     m_tabs->setCurrentIndex(index);
@@ -985,6 +1145,109 @@ void MainWindow::openResultsInteractive()
         QMessageBox::warning(this, tr("Open Results"), error);
 }
 
+bool MainWindow::exportChartData(const QString &chart, const QString &path, QString *error) const
+{
+    QString text;
+    if (chart == u"throughput")
+        text = lab::formatSummaryCsv(m_points);
+    else if (chart == u"fds" || chart == u"rate")
+        text = lab::formatTimelineCsv(m_points);
+    else if (chart == u"latency")
+        text = m_latency->dataCsv();
+    else {
+        *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
+        return false;
+    }
+    return lab::writeTextFile(path, text, error);
+}
+
+bool MainWindow::exportBundle(const QString &path, QString *error) const
+{
+    if (m_points.isEmpty()) {
+        *error = tr("nothing to export yet: run an experiment or open one");
+        return false;
+    }
+    const lab::ResultBundle bundle{m_shownName, m_shownSpec, m_shownMachine, m_points};
+    return lab::writeTextFile(path, QString::fromUtf8(bundle.toJson()), error);
+}
+
+QString MainWindow::tableTsv() const
+{
+    return lab::formatSeedTsv(m_points);
+}
+
+bool MainWindow::openFile(const QString &path, QString *error)
+{
+    if (!path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
+        return openResults(path, error);
+    // A bundle holds points; a spec does not.
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("cannot read %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    return root.contains(QStringLiteral("points")) ? openResults(path, error)
+                                                   : loadSpecFile(path, error);
+}
+
+void MainWindow::remember(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_recent.removeAll(absolute);
+    m_recent.prepend(absolute);
+    while (m_recent.size() > 8)
+        m_recent.removeLast();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QString path = event->mimeData()->urls().value(0).toLocalFile();
+    QString error;
+    if (isRunning())
+        statusBar()->showMessage(tr("A run is going on: drop files once it ends"), 5000);
+    else if (!openFile(path, &error))
+        QMessageBox::warning(this, tr("Open"), error);
+    else
+        event->acceptProposedAction();
+}
+
+// What the next start finds as it was: the window's layout, the form, the tab, recent files.
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
+    settings.setValue(QStringLiteral("form/spec"), QString::fromUtf8(spec().toJson()));
+    settings.setValue(QStringLiteral("form/repetitions"), m_repetitions->value());
+    settings.setValue(QStringLiteral("recent"), m_recent);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+    m_repetitions->setValue(settings.value(QStringLiteral("form/repetitions"), 1).toInt());
+    m_recent = settings.value(QStringLiteral("recent")).toStringList();
+    // The form as it was left, if it still reads as a spec.
+    lab::ExperimentSpec last;
+    QStringList problems;
+    if (lab::ExperimentSpec::parse(settings.value(QStringLiteral("form/spec")).toByteArray(),
+                                   QStringLiteral("settings"), &last, &problems) &&
+        !last.targets.isEmpty())
+        setSpec(last.targets.first());
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     // On the offscreen platform (tests, --export-png) there is no one to answer.
@@ -996,6 +1259,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         return;
     }
     m_controller->cancel();
+    saveSettings();
     event->accept();
 }
 

@@ -3,9 +3,11 @@
 #include "lab/experimentspec.h"
 #include "lab/livefeed.h"
 #include "lab/pointresult.h"
+#include "lab/runcomparison.h"
 #include "lab/sweepspec.h"
 
 #include <QElapsedTimer>
+#include <QJsonObject>
 #include <QMainWindow>
 #include <QMap>
 #include <QPointF>
@@ -22,6 +24,7 @@ class QSortFilterProxyModel;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
+class QTableWidget;
 class QTimer;
 
 namespace servelab::ui {
@@ -69,6 +72,11 @@ public:
     // Shows a finished experiment: the latest of a database, or a bundle.json.
     bool openResults(const QString &path, QString *error);
     bool showExperiment(qint64 id, QString *error);
+    // Draws an earlier experiment beside the one shown ("target (#id)" in the throughput chart)
+    // and fills the Compare tab with the ratio at each size; clearOverlay() takes it away.
+    bool overlayExperiment(qint64 id, QString *error);
+    void clearOverlay();
+    const lab::RunComparison &comparison() const { return m_comparison; }
 
     bool isRunning() const;
     bool isPaused() const;
@@ -89,8 +97,16 @@ public:
                      qreal scale = 1) const;
     bool exportChartPng(const QString &path, QString *error) const;
     bool exportCsv(const QString &path, QString *error) const;
+    // The numbers a chart draws, as CSV with units in the header.
+    bool exportChartData(const QString &chart, const QString &path, QString *error) const;
+    // The experiment shown (spec, machine, every point) as a bundle servelab-cli import reads.
+    bool exportBundle(const QString &path, QString *error) const;
+    QString tableTsv() const; // the seed's table, for the clipboard
+    // Opens what a file holds: a spec, a bundle.json or a results database (drops, recent).
+    bool openFile(const QString &path, QString *error);
+    QStringList recentFiles() const { return m_recent; }
     static QStringList chartNames();
-    // Shows a tab: a chart name, "spec" or "log"; false if there is none of that name.
+    // Shows a tab: a chart name, "spec", "log" or "compare"; false if there is none of that name.
     bool showTab(const QString &name);
 
     // What the 10 Hz timer does during a run: the point being measured drawn as it grows in
@@ -109,6 +125,8 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     QWidget *createSettingsPanel();
@@ -119,7 +137,7 @@ private:
     void updateTargetFields();
     void specEdited();
     void checkSpecText();
-    void showPoints(const QList<lab::PointResult> &points, const QString &title);
+    void showPoints(const QList<lab::PointResult> &points, QString title);
     void onStarted(qint64 experiment, int total);
     void onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition);
     void onPointFinished(const lab::PointResult &point);
@@ -132,6 +150,9 @@ private:
     void openSpecInteractive();
     void openResultsInteractive();
     QString currentChartName() const;
+    void saveSettings() const;
+    void restoreSettings();
+    void remember(const QString &path);
     QString machineFacts() const;
 
     ExperimentController *m_controller;
@@ -185,6 +206,16 @@ private:
     QList<QPointF> m_liveFds;
     QMap<qint64, std::pair<quint64, qint64>> m_liveSlots; // slot: requests, interval µs
     double m_liveRate = 0;
+    // What the charts show, for the bundle: its name, spec and machine.
+    QString m_shownName;
+    QString m_shownTitle; // how the status line names it
+    QByteArray m_shownSpec;
+    QJsonObject m_shownMachine;
+    QStringList m_recent;              // spec files, bundles and databases opened, newest first
+    QList<lab::PointResult> m_overlay; // as stored, targets not renamed
+    qint64 m_overlayId = 0;
+    lab::RunComparison m_comparison;
+    QTableWidget *m_compare;
 };
 
 } // namespace servelab::ui

@@ -3,6 +3,7 @@
 #include "chartfile.h"
 
 #include "lab/sizelist.h"
+#include "lab/statistics.h"
 
 #include <QBuffer>
 #include <QCategoryAxis>
@@ -13,6 +14,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMap>
+#include <QPen>
 #include <QScatterSeries>
 #include <QSet>
 #include <QToolTip>
@@ -141,22 +143,25 @@ void ThroughputChart::addPoint(const lab::PointResult &point)
 
 void ThroughputChart::rescale()
 {
-    // Repetitions of a point are drawn as their mean; a point DNF in any of them is DNF.
-    QMap<QPair<QString, quint64>, QPair<double, int>> sums;
+    // Repetitions of a point are drawn as their mean with its 95 % confidence interval; a
+    // point DNF in any of them is DNF.
+    QMap<QPair<QString, quint64>, std::vector<double>> values;
     QSet<QPair<QString, quint64>> dnfPoints;
     for (const auto &p : m_points) {
         const QPair<QString, quint64> key{p.target, p.sizeBytes};
-        if (p.dnf) {
+        if (p.dnf)
             dnfPoints.insert(key);
-        } else {
-            sums[key].first += p.kibPerSecond();
-            ++sums[key].second;
-        }
+        else
+            values[key].push_back(p.kibPerSecond());
     }
+    QMap<QPair<QString, quint64>, lab::Statistics> stats;
     double max = 0;
-    for (auto it = sums.begin(); it != sums.end(); ++it)
-        if (!dnfPoints.contains(it.key()))
-            max = std::max(max, it.value().first / it.value().second);
+    for (auto it = values.begin(); it != values.end(); ++it) {
+        if (dnfPoints.contains(it.key()))
+            continue;
+        const auto &st = stats[it.key()] = lab::Statistics::of(it.value());
+        max = std::max(max, st.count > 1 ? st.high() : st.mean);
+    }
     const RateUnit unit = unitFor(max);
     m_unit = unit.kib;
     m_rateAxis->setTitleText(QString::fromLatin1(unit.name));
@@ -167,13 +172,32 @@ void ThroughputChart::rescale()
     QList<QPointF> dnf;
     for (const auto &key : dnfPoints)
         dnf.append({log2Of(key.second), 0.0});
-    for (auto it = sums.begin(); it != sums.end(); ++it) // ordered by target, then size
-        if (!dnfPoints.contains(it.key()))
-            lines[it.key().first].append(
-                {log2Of(it.key().second), it.value().first / it.value().second / unit.kib});
+    for (auto it = stats.begin(); it != stats.end(); ++it) // ordered by target, then size
+        lines[it.key().first].append({log2Of(it.key().second), it->mean / unit.kib});
     for (auto it = m_series.begin(); it != m_series.end(); ++it) {
         it->line->replace(lines.value(it.key()));
         it->markers->replace(lines.value(it.key()));
+    }
+    for (auto *bar : m_bars) {
+        m_chart->removeSeries(bar);
+        delete bar;
+    }
+    m_bars.clear();
+    for (auto it = stats.begin(); it != stats.end(); ++it) {
+        if (it->count < 2)
+            continue;
+        auto *bar = new QLineSeries;
+        const double x = log2Of(it.key().second);
+        bar->replace({{x, std::max(0.0, it->low()) / unit.kib}, {x, it->high() / unit.kib}});
+        QPen pen(m_series.value(it.key().first).line->color());
+        pen.setWidth(3);
+        bar->setPen(pen);
+        m_chart->addSeries(bar);
+        bar->attachAxis(m_sizeAxis);
+        bar->attachAxis(m_rateAxis);
+        for (auto *marker : m_chart->legend()->markers(bar))
+            marker->setVisible(false);
+        m_bars << bar;
     }
     m_dnf->replace(dnf);
     for (auto *marker : m_chart->legend()->markers(m_dnf))
@@ -199,6 +223,20 @@ void ThroughputChart::showHover(const QPointF &point, bool state, const QString 
         text += tr("DNF: %1").arg(found->reason.toHtmlEscaped());
     } else {
         const auto &l = found->load;
+        std::vector<double> repeated;
+        for (const auto &p : m_points)
+            if (p.target == found->target && p.sizeBytes == found->sizeBytes && !p.dnf)
+                repeated.push_back(p.kibPerSecond());
+        if (repeated.size() > 1) {
+            const auto st = lab::Statistics::of(repeated);
+            text += tr("mean of %1: %2 KiB/s, 95 % interval %3 … %4%5<br>")
+                        .arg(st.count)
+                        .arg(st.mean, 0, 'f', 2)
+                        .arg(st.low(), 0, 'f', 2)
+                        .arg(st.high(), 0, 'f', 2)
+                        .arg(st.noisy ? tr(" (noisy: CV %1 %)").arg(st.cv * 100, 0, 'f', 1)
+                                      : QString());
+        }
         text += tr("%1 KiB/s<br>%2 req/s, mean %3 ms, p99 %4 ms")
                     .arg(found->kibPerSecond(), 0, 'f', 2)
                     .arg(l.requestsPerSecond(), 0, 'f', 1)

@@ -28,6 +28,8 @@ public:
     void addPoint(const lab::PointResult &point);
     int pointCount(const QString &target) const;
     int dnfCount() const;
+    // 95 % confidence-interval bars drawn (points measured more than once).
+    int intervalCount() const { return int(m_bars.size()); }
     QString valueAxisTitle() const;
 
     // Renders the chart at its current size and writes it atomically; false with *error set.
@@ -51,6 +53,7 @@ private:
     QValueAxis *m_rateAxis;
     QScatterSeries *m_dnf;
     QHash<QString, Series> m_series;
+    QList<QLineSeries *> m_bars; // one vertical segment per interval
     QList<lab::PointResult> m_points;
     double m_unit = 1.0; // KiB/s per displayed unit
 };

@@ -60,7 +60,7 @@ int main(int argc, char *argv[])
         {QStringLiteral("export-csv"),
          QStringLiteral("Write the data to FILE and quit (as above)."), QStringLiteral("file")},
         {QStringLiteral("tab"),
-         QStringLiteral("Open on a tab: throughput, fds, latency, rate, spec or log."),
+         QStringLiteral("Open on a tab: throughput, fds, latency, rate, spec, log or compare."),
          QStringLiteral("name")},
     });
     QTextStream err(stderr);
@@ -122,7 +122,7 @@ int main(int argc, char *argv[])
     }
     if (parser.isSet(QStringLiteral("tab")) &&
         !window.showTab(parser.value(QStringLiteral("tab")))) {
-        err << "servelab: --tab is one of throughput, fds, latency, rate, spec, log, not '"
+        err << "servelab: --tab is one of throughput, fds, latency, rate, spec, log, compare, not '"
             << parser.value(QStringLiteral("tab")) << "'\n";
         return 2;
     }

@@ -58,6 +58,7 @@ private Q_SLOTS:
         chart.addPoint(dnf);
         QCOMPARE(chart.pointCount(QStringLiteral("a")), 1); // 8K is DNF in one repetition
         QCOMPARE(chart.dnfCount(), 1);
+        QCOMPARE(chart.intervalCount(), 1); // 4K, measured twice: its 95 % interval
         QCOMPARE(chart.valueAxisTitle(), QStringLiteral("KiB/s"));
     }
 

@@ -182,6 +182,22 @@ private Q_SLOTS:
         QCOMPARE(window.results()->rowCount(), 3);
         QCOMPARE(window.chart()->pointCount(QStringLiteral("epoll+sendfile")), 3);
 
+        // An earlier run overlaid: its line beside, and the ratio at each size (here the run
+        // itself, so every ratio is 1).
+        QVERIFY2(window.overlayExperiment(status.data(ui::ExperimentsModel::IdRole).toLongLong(),
+                                          &error),
+                 qPrintable(error));
+        const QString overlaid = QStringLiteral("epoll+sendfile (#%1)")
+                                     .arg(status.data(ui::ExperimentsModel::IdRole).toLongLong());
+        QCOMPARE(window.chart()->pointCount(overlaid), 3);
+        QCOMPARE(window.comparison().rows.size(), 3);
+        for (const auto &row : window.comparison().rows)
+            QCOMPARE(row.ratio(), 1.0);
+        QVERIFY(window.statusMessage().contains(QStringLiteral("overlaid with experiment")));
+        window.clearOverlay();
+        QCOMPARE(window.chart()->pointCount(overlaid), 0);
+        QCOMPARE(window.comparison().rows.size(), 0);
+
         // Every chart exports, PNG at 2× or SVG.
         for (const QString &chart : ui::MainWindow::chartNames()) {
             const QString png = dir.filePath(chart + QStringLiteral(".png"));
@@ -195,6 +211,63 @@ private Q_SLOTS:
         QVERIFY(!window.exportChart(QStringLiteral("pie"), dir.filePath(QStringLiteral("x.png")),
                                     &error));
         QVERIFY(error.contains(QStringLiteral("pie")));
+
+        // The chart's data as CSV reads back as the numbers measured.
+        const QString data = dir.filePath(QStringLiteral("throughput.csv"));
+        QVERIFY2(window.exportChartData(QStringLiteral("throughput"), data, &error),
+                 qPrintable(error));
+        QFile csv(data);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).trimmed().split(u'\n');
+        QCOMPARE(lines.size(), 4);
+        const QStringList header = lines[0].split(u',');
+        const auto kib = header.indexOf(QStringLiteral("kib_per_s"));
+        QVERIFY(kib > 0);
+        for (int i = 1; i < 4; ++i) {
+            const QStringList fields = lines[i].split(u',');
+            const auto &point = window.results()->points()[i - 1];
+            QCOMPARE(fields[0].toULongLong(), point.sizeBytes);
+            QCOMPARE(fields[kib], QString::number(point.kibPerSecond(), 'f', 2));
+        }
+        for (const QString &chart : ui::MainWindow::chartNames())
+            QVERIFY2(
+                window.exportChartData(chart, dir.filePath(chart + QStringLiteral(".csv")), &error),
+                qPrintable(error));
+        QVERIFY(window.tableTsv().startsWith(QStringLiteral("File Size")));
+        QCOMPARE(window.tableTsv().trimmed().count(u'\n'), 3); // the header, then 3 sizes
+
+        // The bundle opens again, by itself, as a drop or a recent file would open it.
+        const QString bundle = dir.filePath(QStringLiteral("bundle.json"));
+        QVERIFY2(window.exportBundle(bundle, &error), qPrintable(error));
+        ui::MainWindow other;
+        QVERIFY2(other.openFile(bundle, &error), qPrintable(error));
+        QCOMPARE(other.results()->rowCount(), 3);
+        QCOMPARE(other.recentFiles().value(0), bundle);
+        QVERIFY(!other.openFile(dir.filePath(QStringLiteral("none.db")), &error));
+    }
+
+    // Layout, form, tab and recent files come back at the next start.
+    void settingsAreRemembered()
+    {
+        QTemporaryDir dir;
+        QString error;
+        {
+            ui::MainWindow window;
+            lab::SweepSpec spec = lab::SweepSpec::defaults();
+            spec.sizes = {4096, 1 << 20};
+            spec.requests = 77;
+            window.setSpec(spec);
+            window.showTab(QStringLiteral("latency"));
+            QFile preset(QStringLiteral(":/presets/poller-handoff.json"));
+            QVERIFY(preset.copy(dir.filePath(QStringLiteral("mine.json"))));
+            QVERIFY(window.openFile(dir.filePath(QStringLiteral("mine.json")), &error));
+            window.show();
+            window.close();
+        }
+        ui::MainWindow again;
+        QCOMPARE(again.spec().requests, 77u);
+        QCOMPARE(again.spec().sizes, (QList<quint64>{4096, 1 << 20}));
+        QCOMPARE(again.recentFiles().value(0), dir.filePath(QStringLiteral("mine.json")));
     }
 
     // The point being measured grows in the charts about ten times a second, and the GUI
