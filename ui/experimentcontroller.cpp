@@ -28,6 +28,7 @@ void ExperimentController::start(const lab::ExperimentSpec &spec, const QString 
     m_thread->setObjectName(QStringLiteral("experiment"));
     m_runner = new lab::ExperimentRunner(spec);
     m_runner->setDatabase(database);
+    m_runner->setKeepResults(false); // the window keeps its own (slim) copies
     m_feed = std::make_shared<lab::LiveFeed>();
     m_runner->setLiveFeed(m_feed);
     m_runner->moveToThread(m_thread);

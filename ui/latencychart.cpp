@@ -48,6 +48,7 @@ LatencyChart::LatencyChart(QWidget *parent)
     m_chart->addAxis(m_latency, Qt::AlignLeft);
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRubberBand(QChartView::RectangleRubberBand); // drag to zoom, right-click back
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);

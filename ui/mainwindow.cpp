@@ -13,6 +13,7 @@
 #include "lab/sizelist.h"
 #include "latencychart.h"
 #include "loghighlighter.h"
+#include "processchart.h"
 #include "ratechart.h"
 #include "resultstablemodel.h"
 #include "servelab_config.h"
@@ -91,7 +92,7 @@ std::pair<int, int> placeOf(const QString &problem)
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_controller(new ExperimentController(this)),
       m_chart(new ThroughputChart), m_timeline(new TimelineChart), m_latency(new LatencyChart),
-      m_rate(new RateChart), m_model(new ResultsTableModel(this)),
+      m_rate(new RateChart), m_process(new ProcessChart), m_model(new ResultsTableModel(this)),
       m_history(new ExperimentsModel(this)), m_historyProxy(new QSortFilterProxyModel(this)),
       m_table(new QTableView), m_tabs(new QTabWidget), m_log(new QPlainTextEdit),
       m_database(lab::ResultStore::defaultPath()), m_liveTimer(new QTimer(this))
@@ -126,6 +127,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_timeline, tr("File descriptors"));
     m_tabs->addTab(m_latency, tr("Latency"));
     m_tabs->addTab(m_rate, tr("Requests/s"));
+    m_tabs->addTab(m_process, tr("Process"));
     m_tabs->addTab(createSpecEditor(), tr("Spec"));
     m_compare = new QTableWidget(0, 5);
     m_compare->setObjectName(QStringLiteral("compare"));
@@ -722,6 +724,7 @@ bool MainWindow::startRun()
     m_timeline->setPoints({});
     m_latency->setPoints({});
     m_rate->setPoints({});
+    m_process->setPoints({});
     m_log->clear();
     m_progress->setValue(0);
     m_clock.start();
@@ -843,8 +846,23 @@ void MainWindow::applyLive(const lab::LiveFeed::Update &update)
                                .arg(QLocale().toString(m_liveRate, 'f', 0)));
 }
 
-void MainWindow::onPointFinished(const lab::PointResult &point)
+namespace {
+
+// What the window keeps of a point: everything but the latency histogram of each 100 ms client
+// sample (the point's own histogram stays; the database has the rest). A 10-minute run is then
+// megabytes, not a hundred of them per copy.
+lab::PointResult slim(lab::PointResult point)
 {
+    for (auto &sample : point.clientSamples)
+        sample.latency = client::LatencyHistogram();
+    return point;
+}
+
+} // namespace
+
+void MainWindow::onPointFinished(const lab::PointResult &finished)
+{
+    const lab::PointResult point = slim(finished);
     m_lastFinishedStart = point.startedAtMicros;
     m_points << point;
     m_chart->addPoint(point);
@@ -852,6 +870,7 @@ void MainWindow::onPointFinished(const lab::PointResult &point)
     m_timeline->setPoints(m_points);
     m_latency->setPoints(m_points);
     m_rate->setPoints(m_points);
+    m_process->setPoints(m_points);
     QString line = tr("[%1/%2] %3, %4, repetition %5: ")
                        .arg(point.index + 1)
                        .arg(m_progress->maximum())
@@ -925,6 +944,7 @@ void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title
     m_timeline->setPoints(points);
     m_latency->setPoints(points);
     m_rate->setPoints(points);
+    m_process->setPoints(points);
     // An overlaid run: its lines beside these, and the ratio at each size.
     m_comparison = {};
     m_compare->setRowCount(0);
@@ -989,12 +1009,14 @@ bool MainWindow::showExperiment(qint64 id, QString *error)
     lab::ResultStore store;
     if (!store.open(m_database, error))
         return false;
-    const QList<lab::PointResult> points = store.points(id, error);
+    QList<lab::PointResult> points = store.points(id, error);
     if (points.isEmpty()) {
         if (error->isEmpty())
             *error = tr("experiment %1 has no points in %2").arg(id).arg(m_database);
         return false;
     }
+    for (auto &p : points)
+        p = slim(p);
     const auto *e = m_history->experiment(id);
     m_overlay.clear();
     m_overlayId = 0;
@@ -1049,7 +1071,7 @@ bool MainWindow::openResults(const QString &path, QString *error)
 QStringList MainWindow::chartNames()
 {
     return {QStringLiteral("throughput"), QStringLiteral("fds"), QStringLiteral("latency"),
-            QStringLiteral("rate")};
+            QStringLiteral("rate"), QStringLiteral("process")};
 }
 
 bool MainWindow::showTab(const QString &name)
@@ -1076,6 +1098,7 @@ bool MainWindow::exportChart(const QString &chart, const QString &path, QString 
     QChartView *view = chart == u"fds"       ? m_timeline->view()
                        : chart == u"latency" ? m_latency->view()
                        : chart == u"rate"    ? m_rate->view()
+                       : chart == u"process" ? m_process->view()
                                              : m_chart->view();
     if (!chartNames().contains(chart)) {
         *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
@@ -1150,7 +1173,7 @@ bool MainWindow::exportChartData(const QString &chart, const QString &path, QStr
     QString text;
     if (chart == u"throughput")
         text = lab::formatSummaryCsv(m_points);
-    else if (chart == u"fds" || chart == u"rate")
+    else if (chart == u"fds" || chart == u"rate" || chart == u"process")
         text = lab::formatTimelineCsv(m_points);
     else if (chart == u"latency")
         text = m_latency->dataCsv();

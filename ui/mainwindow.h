@@ -33,6 +33,7 @@ class ExperimentController;
 class ExperimentWizard;
 class ExperimentsModel;
 class LatencyChart;
+class ProcessChart;
 class RateChart;
 class ResultsTableModel;
 class ThroughputChart;
@@ -85,6 +86,7 @@ public:
     TimelineChart *timeline() const { return m_timeline; }
     LatencyChart *latency() const { return m_latency; }
     RateChart *rate() const { return m_rate; }
+    ProcessChart *process() const { return m_process; }
     ResultsTableModel *results() const { return m_model; }
     ExperimentsModel *history() const { return m_history; }
     QString highlighterName() const { return m_highlighter; }
@@ -92,7 +94,8 @@ public:
     QString logText() const;
     QStringList specProblems() const; // of the spec editor, as shown
 
-    // "throughput", "fds", "latency" or "rate"; PNG at `scale`, or SVG for a .svg path.
+    // "throughput", "fds", "latency", "rate" or "process"; PNG at `scale`, or SVG for a .svg
+    // path.
     bool exportChart(const QString &chart, const QString &path, QString *error,
                      qreal scale = 1) const;
     bool exportChartPng(const QString &path, QString *error) const;
@@ -160,6 +163,7 @@ private:
     TimelineChart *m_timeline;
     LatencyChart *m_latency;
     RateChart *m_rate;
+    ProcessChart *m_process;
     ResultsTableModel *m_model;
     ExperimentsModel *m_history;
     QSortFilterProxyModel *m_historyProxy;

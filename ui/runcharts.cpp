@@ -2,6 +2,7 @@
 
 #include "chartfile.h"
 #include "latencychart.h"
+#include "processchart.h"
 #include "ratechart.h"
 #include "throughputchart.h"
 #include "timelinechart.h"
@@ -34,10 +35,13 @@ bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder
     latency.setPoints(points);
     RateChart rate;
     rate.setPoints(points);
+    ProcessChart process;
+    process.setPoints(points);
     for (const auto &[name, chart] : {std::pair{QStringLiteral("throughput"), throughput.view()},
                                       std::pair{QStringLiteral("fds"), fds.view()},
                                       std::pair{QStringLiteral("latency"), latency.view()},
-                                      std::pair{QStringLiteral("rate"), rate.view()}}) {
+                                      std::pair{QStringLiteral("rate"), rate.view()},
+                                      std::pair{QStringLiteral("process"), process.view()}}) {
         chart->resize(size);
         if (!chartfile::writePng(chart, dir.filePath(name + QStringLiteral(".png")), error) ||
             !chartfile::writeSvg(chart, dir.filePath(name + QStringLiteral(".svg")), error))

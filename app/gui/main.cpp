@@ -54,13 +54,14 @@ int main(int argc, char *argv[])
                         "or of a run made first."),
          QStringLiteral("file")},
         {QStringLiteral("chart"),
-         QStringLiteral("The chart --export-png writes: throughput (default), fds, latency or "
-                        "rate."),
+         QStringLiteral("The chart --export-png writes: throughput (default), fds, latency, "
+                        "rate or process."),
          QStringLiteral("name"), QStringLiteral("throughput")},
         {QStringLiteral("export-csv"),
          QStringLiteral("Write the data to FILE and quit (as above)."), QStringLiteral("file")},
         {QStringLiteral("tab"),
-         QStringLiteral("Open on a tab: throughput, fds, latency, rate, spec, log or compare."),
+         QStringLiteral("Open on a tab: throughput, fds, latency, rate, process, spec, log or "
+                        "compare."),
          QStringLiteral("name")},
     });
     QTextStream err(stderr);
@@ -122,7 +123,8 @@ int main(int argc, char *argv[])
     }
     if (parser.isSet(QStringLiteral("tab")) &&
         !window.showTab(parser.value(QStringLiteral("tab")))) {
-        err << "servelab: --tab is one of throughput, fds, latency, rate, spec, log, compare, not '"
+        err << "servelab: --tab is one of throughput, fds, latency, rate, process, spec, log, "
+               "compare, not '"
             << parser.value(QStringLiteral("tab")) << "'\n";
         return 2;
     }

@@ -43,7 +43,15 @@ int LatencyHistogram::bucketCount()
     return bucketOf(maxTrackable) + 1;
 }
 
-LatencyHistogram::LatencyHistogram() : m_counts(static_cast<std::size_t>(bucketCount()), 0) {}
+// The buckets are allocated with the first value: an empty histogram (an idle interval, a
+// sample kept only for its counters) costs a few words, not bucketCount() of them.
+LatencyHistogram::LatencyHistogram() = default;
+
+void LatencyHistogram::allocate()
+{
+    if (m_counts.empty())
+        m_counts.assign(static_cast<std::size_t>(bucketCount()), 0);
+}
 
 void LatencyHistogram::record(std::int64_t micros)
 {
@@ -53,6 +61,8 @@ void LatencyHistogram::record(std::int64_t micros)
         ++m_clamped;
         micros = maxTrackable;
     }
+    if (m_counts.empty()) [[unlikely]]
+        allocate();
     ++m_counts[static_cast<std::size_t>(bucketOf(micros))];
     m_min = m_count ? std::min(m_min, micros) : micros;
     m_max = m_count ? std::max(m_max, micros) : micros;
@@ -65,7 +75,8 @@ void LatencyHistogram::merge(const LatencyHistogram &other)
 {
     if (other.m_count == 0)
         return;
-    for (std::size_t i = 0; i < m_counts.size(); ++i)
+    allocate();
+    for (std::size_t i = 0; i < other.m_counts.size(); ++i)
         m_counts[i] += other.m_counts[i];
     m_min = m_count ? std::min(m_min, other.m_min) : other.m_min;
     m_max = m_count ? std::max(m_max, other.m_max) : other.m_max;
@@ -83,6 +94,7 @@ void LatencyHistogram::addToBucket(int bucket, std::uint64_t count)
     const std::int64_t high = bucketHighest(bucket);
     m_min = m_count ? std::min(m_min, low) : low;
     m_max = m_count ? std::max(m_max, high) : high;
+    allocate();
     m_counts[static_cast<std::size_t>(bucket)] += count;
     m_count += count;
     const double middle = (double(low) + double(high)) / 2;
@@ -107,8 +119,9 @@ LatencyHistogram LatencyHistogram::since(const LatencyHistogram &earlier) const
         return interval;
     int first = -1;
     int last = -1;
+    interval.allocate();
     for (std::size_t i = 0; i < m_counts.size(); ++i) {
-        interval.m_counts[i] = m_counts[i] - earlier.m_counts[i];
+        interval.m_counts[i] = m_counts[i] - (earlier.m_counts.empty() ? 0 : earlier.m_counts[i]);
         if (interval.m_counts[i]) {
             if (first < 0)
                 first = static_cast<int>(i);

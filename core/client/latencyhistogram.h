@@ -47,11 +47,13 @@ public:
     double sumSquares() const { return m_sumSquares; }
     std::uint64_t countInBucket(int bucket) const
     {
-        return m_counts[static_cast<std::size_t>(bucket)];
+        return m_counts.empty() ? 0 : m_counts[static_cast<std::size_t>(bucket)];
     }
 
 private:
-    std::vector<std::uint64_t> m_counts;
+    void allocate();
+
+    std::vector<std::uint64_t> m_counts; // empty until the first value
     std::uint64_t m_count = 0;
     std::uint64_t m_clamped = 0;
     std::int64_t m_min = 0;

@@ -64,6 +64,7 @@ QList<std::pair<int, quint64>> ExperimentRunner::pointsAfter(int repetition, int
 void ExperimentRunner::run()
 {
     m_results.clear();
+    m_done = 0;
     m_machine = machineFacts();
     m_status = QStringLiteral("failed");
     QString error;
@@ -81,14 +82,15 @@ void ExperimentRunner::run()
     EtaEstimator eta;
     QString storeError;
     const auto keep = [&](PointResult point, int target, int sizeIndex, qint64 ms) {
-        point.index = int(m_results.size());
+        point.index = m_done++;
         if (m_experiment && storeError.isEmpty() &&
             !store.addPoint(m_experiment, point, &storeError))
             m_control->cancel(); // a point that cannot be kept stops the experiment
         eta.record(target, point.sizeBytes, ms);
-        m_results.append(point);
+        if (m_keepResults)
+            m_results.append(point);
         Q_EMIT pointFinished(point);
-        Q_EMIT progress(int(m_results.size()), total,
+        Q_EMIT progress(m_done, total,
                         eta.remainingMs(pointsAfter(point.repetition, target, sizeIndex)));
     };
     for (int repetition = 0; repetition < m_spec.repetitions && m_control->proceed();
@@ -110,7 +112,7 @@ void ExperimentRunner::run()
                 [&](int index, quint64 size) {
                     sizeIndex = index;
                     clock.start();
-                    Q_EMIT pointStarted(int(m_results.size()), m_labels[t], size, repetition);
+                    Q_EMIT pointStarted(m_done, m_labels[t], size, repetition);
                 },
                 Qt::DirectConnection);
             connect(

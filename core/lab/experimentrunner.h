@@ -35,6 +35,9 @@ public:
 
     // The results database; empty (the default) keeps nothing.
     void setDatabase(const QString &path) { m_database = path; }
+    // Whether results() keeps every point whole (the CLI writes its exports from them); a
+    // window that has its own copies and the database turns it off to hold one copy less.
+    void setKeepResults(bool keep) { m_keepResults = keep; }
     // Where each point's samples go as they are taken, for a live view (null: nowhere).
     void setLiveFeed(std::shared_ptr<LiveFeed> feed) { m_feed = std::move(feed); }
 
@@ -83,6 +86,8 @@ private:
     qint64 m_experiment = 0;
     QString m_status;
     QString m_reason;
+    bool m_keepResults = true;
+    int m_done = 0;
 };
 
 } // namespace servelab::lab

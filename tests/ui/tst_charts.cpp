@@ -1,5 +1,6 @@
 #include "chartfile.h"
 #include "latencychart.h"
+#include "processchart.h"
 #include "ratechart.h"
 #include "runcharts.h"
 #include "throughputchart.h"
@@ -164,6 +165,22 @@ private Q_SLOTS:
         QCOMPARE(first->at(1), QPointF(0.1, 300)); // seconds from the first sample
     }
 
+    // Threads, CPU and memory of the server over the run, CPU from consecutive samples.
+    void processOverTime()
+    {
+        auto p = point(QStringLiteral("a"), 4096, 1, 0); // 5 samples, 100 ms apart
+        for (std::size_t i = 0; i < p.serverSamples.size(); ++i) {
+            p.serverSamples[i].threads = 3 + int(i);
+            p.serverSamples[i].rssBytes = 64 << 20;
+            p.serverSamples[i].userSeconds = 0.05 * double(i); // half a core
+        }
+        ui::ProcessChart chart;
+        chart.setPoints({p});
+        QCOMPARE(chart.sampleCount(), 5);
+        QVERIFY2(qAbs(chart.peakCpuPercent() - 50.0) < 0.01,
+                 qPrintable(QString::number(chart.peakCpuPercent())));
+    }
+
     // PNG at 2×: twice the pixels, for High-DPI screens.
     void pngAtScale()
     {
@@ -188,7 +205,7 @@ private Q_SLOTS:
                                     &written, &error),
                  qPrintable(error));
         QStringList expected;
-        for (const char *chart : {"throughput", "fds", "latency", "rate"})
+        for (const char *chart : {"throughput", "fds", "latency", "rate", "process"})
             expected << QLatin1String(chart) + QStringLiteral(".png")
                      << QLatin1String(chart) + QStringLiteral(".svg");
         QCOMPARE(written, expected);

@@ -1,0 +1,101 @@
+#include "processchart.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+#include <QLineSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace servelab::ui {
+
+ProcessChart::ProcessChart(QWidget *parent)
+    : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_left(new QValueAxis),
+      m_right(new QValueAxis), m_threads(new QLineSeries), m_cpu(new QLineSeries),
+      m_rss(new QLineSeries)
+{
+    m_chart->setTitle(tr("Server process: threads, CPU, memory"));
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_time->setTitleText(tr("Seconds since the first sample"));
+    m_time->setLabelFormat(QStringLiteral("%.1f"));
+    m_left->setTitleText(tr("Threads · CPU (% of a core)"));
+    m_left->setLabelFormat(QStringLiteral("%.0f"));
+    m_right->setTitleText(tr("RSS (MiB)"));
+    m_right->setLabelFormat(QStringLiteral("%.0f"));
+    m_chart->addAxis(m_time, Qt::AlignBottom);
+    m_chart->addAxis(m_left, Qt::AlignLeft);
+    m_chart->addAxis(m_right, Qt::AlignRight);
+    m_threads->setName(tr("threads"));
+    m_cpu->setName(tr("CPU %"));
+    m_rss->setName(tr("RSS (MiB)"));
+    for (QLineSeries *s : {m_threads, m_cpu, m_rss}) {
+        m_chart->addSeries(s);
+        s->attachAxis(m_time);
+        s->attachAxis(s == m_rss ? m_right : m_left);
+    }
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+}
+
+void ProcessChart::setPoints(const QList<lab::PointResult> &points)
+{
+    std::vector<metrics::ProcessSample> samples;
+    for (const auto &p : points)
+        for (const auto &s : p.serverSamples)
+            if (s.alive)
+                samples.push_back(s);
+    std::sort(samples.begin(), samples.end(),
+              [](const auto &a, const auto &b) { return a.atMicros < b.atMicros; });
+    QList<QPointF> threads;
+    QList<QPointF> cpu;
+    QList<QPointF> rss;
+    double most = 1;
+    double mostRss = 1;
+    double last = 1;
+    m_peakCpu = 0;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const auto &s = samples[i];
+        const double t = double(s.atMicros - samples.front().atMicros) / 1e6;
+        threads.append({t, double(s.threads)});
+        rss.append({t, double(s.rssBytes) / (1024.0 * 1024.0)});
+        // CPU between this sample and the one before, when they are far enough apart to say.
+        if (i > 0 && s.atMicros - samples[i - 1].atMicros >= 20'000) {
+            const double used = (s.userSeconds + s.systemSeconds) -
+                                (samples[i - 1].userSeconds + samples[i - 1].systemSeconds);
+            const double percent =
+                std::max(0.0, used * 100.0 * 1e6 / double(s.atMicros - samples[i - 1].atMicros));
+            cpu.append({t, percent});
+            m_peakCpu = std::max(m_peakCpu, percent);
+        }
+        most = std::max({most, double(s.threads)});
+        mostRss = std::max(mostRss, rss.last().y());
+        last = std::max(last, t);
+    }
+    m_threads->replace(threads);
+    m_cpu->replace(cpu);
+    m_rss->replace(rss);
+    m_time->setRange(0, last);
+    m_left->setRange(0, std::max(most, m_peakCpu) * 1.1);
+    m_left->applyNiceNumbers();
+    m_right->setRange(0, mostRss * 1.1);
+    m_right->applyNiceNumbers();
+}
+
+int ProcessChart::sampleCount() const
+{
+    return int(m_threads->count());
+}
+
+QChartView *ProcessChart::view() const
+{
+    return m_view;
+}
+
+} // namespace servelab::ui

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "lab/pointresult.h"
+
+#include <QList>
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QLineSeries;
+class QValueAxis;
+
+namespace servelab::ui {
+
+// The server process over the run, from its 100 ms samples: threads and CPU (user + system, in
+// % of one core) on the left axis, resident memory in MiB on the right; seconds since the first
+// sample, as in the fd timeline. Where a thread-per-connection server grows, or a server burns
+// CPU refusing connections.
+class ProcessChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ProcessChart(QWidget *parent = nullptr);
+
+    void setPoints(const QList<lab::PointResult> &points);
+    int sampleCount() const; // samples drawn, per series
+    double peakCpuPercent() const { return m_peakCpu; }
+    QChartView *view() const;
+
+private:
+    QChart *m_chart;
+    QChartView *m_view;
+    QValueAxis *m_time;
+    QValueAxis *m_left;
+    QValueAxis *m_right;
+    QLineSeries *m_threads;
+    QLineSeries *m_cpu;
+    QLineSeries *m_rss;
+    double m_peakCpu = 0;
+};
+
+} // namespace servelab::ui
