@@ -1,5 +1,7 @@
 #include "latencychart.h"
 
+#include "chartframe.h"
+
 #include "lab/sizelist.h"
 #include "pointseries.h"
 
@@ -8,7 +10,6 @@
 #include <QChartView>
 #include <QLegend>
 #include <QMap>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -38,20 +39,13 @@ LatencyChart::LatencyChart(QWidget *parent)
     : QWidget(parent), m_chart(new QChart), m_percentile(new QCategoryAxis),
       m_latency(new QValueAxis)
 {
-    m_chart->setTitle(tr("Latency by percentile"));
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    frameChart(m_chart, tr("Latency by percentile"));
     m_percentile->setTitleText(tr("Percentile"));
     m_percentile->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_latency->setTitleText(tr("Latency (ms)"));
     m_chart->addAxis(m_percentile, Qt::AlignBottom);
     m_chart->addAxis(m_latency, Qt::AlignLeft);
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand); // drag to zoom, right-click back
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    m_view = fillWithView(this, m_chart);
 }
 
 void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint64> sizes)

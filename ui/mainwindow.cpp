@@ -867,9 +867,9 @@ void MainWindow::onPointFinished(const lab::PointResult &finished)
     m_points << point;
     m_chart->addPoint(point);
     m_model->addPoint(point);
-    m_timeline->setPoints(m_points);
+    m_timeline->addPoint(point); // one series more, not all of them again
     m_latency->setPoints(m_points);
-    m_rate->setPoints(m_points);
+    m_rate->addPoint(point);
     m_process->setPoints(m_points);
     QString line = tr("[%1/%2] %3, %4, repetition %5: ")
                        .arg(point.index + 1)

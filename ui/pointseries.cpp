@@ -63,6 +63,15 @@ void LiveSeries::update(const Chart &c, const QString &target, const QList<QPoin
     }
 }
 
+void LiveSeries::remove(QChart *chart)
+{
+    if (!m_series)
+        return;
+    chart->removeSeries(m_series);
+    delete m_series;
+    m_series = nullptr;
+}
+
 int LiveSeries::count() const
 {
     return m_series ? int(m_series->count()) : 0;

@@ -42,6 +42,7 @@ public:
     void update(const Chart &c, const QString &target, const QList<QPointF> &microsAndValue,
                 int limit);
     void reset() { m_series = nullptr; }
+    void remove(QChart *chart); // takes the line out of the chart
     int count() const;
 
 private:

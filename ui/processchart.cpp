@@ -1,10 +1,11 @@
 #include "processchart.h"
 
+#include "chartframe.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
 #include <QLineSeries>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -16,9 +17,7 @@ ProcessChart::ProcessChart(QWidget *parent)
       m_right(new QValueAxis), m_threads(new QLineSeries), m_cpu(new QLineSeries),
       m_rss(new QLineSeries)
 {
-    m_chart->setTitle(tr("Server process: threads, CPU, memory"));
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    frameChart(m_chart, tr("Server process: threads, CPU, memory"));
     m_time->setTitleText(tr("Seconds since the first sample"));
     m_time->setLabelFormat(QStringLiteral("%.1f"));
     m_left->setTitleText(tr("Threads · CPU (% of a core)"));
@@ -36,12 +35,7 @@ ProcessChart::ProcessChart(QWidget *parent)
         s->attachAxis(m_time);
         s->attachAxis(s == m_rss ? m_right : m_left);
     }
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    m_view = fillWithView(this, m_chart);
 }
 
 void ProcessChart::setPoints(const QList<lab::PointResult> &points)

@@ -1,12 +1,13 @@
 #include "ratechart.h"
 
+#include "chartframe.h"
+
 #include "pointseries.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
 #include <QLineSeries>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -16,21 +17,14 @@ namespace servelab::ui {
 RateChart::RateChart(QWidget *parent)
     : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_rate(new QValueAxis)
 {
-    m_chart->setTitle(tr("Requests per second"));
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    frameChart(m_chart, tr("Requests per second"));
     m_time->setTitleText(tr("Seconds since the first point"));
     m_time->setLabelFormat(QStringLiteral("%.1f"));
     m_rate->setTitleText(tr("Requests/s (100 ms intervals)"));
     m_rate->setLabelFormat(QStringLiteral("%.0f"));
     m_chart->addAxis(m_time, Qt::AlignBottom);
     m_chart->addAxis(m_rate, Qt::AlignLeft);
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand); // drag to zoom, right-click back
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    m_view = fillWithView(this, m_chart);
 }
 
 void RateChart::setPoints(const QList<lab::PointResult> &points)
@@ -38,36 +32,49 @@ void RateChart::setPoints(const QList<lab::PointResult> &points)
     m_chart->removeAllSeries();
     m_live.reset();
     m_samples = 0;
-    std::int64_t origin = -1;
+    m_colours.clear();
+    m_maxTime = 1;
+    m_maxRate = 1;
+    m_origin = -1;
     for (const auto &p : points)
         if (!p.clientSamples.empty())
-            origin = origin < 0 ? p.startedAtMicros : std::min(origin, p.startedAtMicros);
-    m_origin = origin;
-    QHash<QString, QColor> &colours = m_colours;
-    colours.clear();
-    double most = 1;
-    double last = 1;
-    for (const auto &p : points) {
-        QList<QPointF> line;
-        for (const auto &s : p.clientSamples) {
-            if (s.intervalMicros <= 0)
-                continue;
-            const double t = double(p.startedAtMicros + s.endMicros - origin) / 1e6;
-            const double rate = double(s.completed) * 1e6 / double(s.intervalMicros);
-            line.append({t, rate});
-            most = std::max(most, rate);
-            last = std::max(last, t);
-        }
-        if (line.isEmpty())
-            continue;
-        m_samples += int(line.size());
-        addPointSeries(m_chart, m_time, m_rate, p.target, line, colours);
-    }
-    m_maxTime = last;
-    m_maxRate = most;
-    m_time->setRange(0, last);
-    m_rate->setRange(0, most * 1.1);
+            m_origin = m_origin < 0 ? p.startedAtMicros : std::min(m_origin, p.startedAtMicros);
+    for (const auto &p : points)
+        appendPoint(p);
+    m_time->setRange(0, m_maxTime);
+    m_rate->setRange(0, m_maxRate * 1.1);
     m_rate->applyNiceNumbers();
+}
+
+void RateChart::addPoint(const lab::PointResult &point)
+{
+    m_live.remove(m_chart); // the point's live line gives way to the whole point
+    appendPoint(point);
+    m_time->setRange(0, m_maxTime);
+    m_rate->setRange(0, m_maxRate * 1.1);
+    m_rate->applyNiceNumbers();
+}
+
+void RateChart::appendPoint(const lab::PointResult &point)
+{
+    if (point.clientSamples.empty())
+        return;
+    if (m_origin < 0)
+        m_origin = point.startedAtMicros;
+    QList<QPointF> line;
+    for (const auto &s : point.clientSamples) {
+        if (s.intervalMicros <= 0)
+            continue;
+        const double t = double(point.startedAtMicros + s.endMicros - m_origin) / 1e6;
+        const double rate = double(s.completed) * 1e6 / double(s.intervalMicros);
+        line.append({t, rate});
+        m_maxRate = std::max(m_maxRate, rate);
+        m_maxTime = std::max(m_maxTime, t);
+    }
+    if (line.isEmpty())
+        return;
+    m_samples += int(line.size());
+    addPointSeries(m_chart, m_time, m_rate, point.target, line, m_colours);
 }
 
 void RateChart::setLive(const QString &target, const QList<QPointF> &microsAndRate)

@@ -24,6 +24,8 @@ public:
     explicit RateChart(QWidget *parent = nullptr);
 
     void setPoints(const QList<lab::PointResult> &points);
+    // One more finished point, after the others (it replaces its live line).
+    void addPoint(const lab::PointResult &point);
     // The point being measured, drawn as it grows: (end of each 100 ms interval in monotonic
     // µs, requests/s), decimated and replaced in place; setPoints() ends it.
     void setLive(const QString &target, const QList<QPointF> &microsAndRate);
@@ -44,6 +46,8 @@ private:
     double m_maxTime = 1;
     double m_maxRate = 1;
     LiveSeries m_live;
+
+    void appendPoint(const lab::PointResult &point);
 };
 
 } // namespace servelab::ui

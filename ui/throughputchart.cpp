@@ -1,5 +1,7 @@
 #include "throughputchart.h"
 
+#include "chartframe.h"
+
 #include "chartfile.h"
 
 #include "lab/sizelist.h"
@@ -18,7 +20,6 @@
 #include <QScatterSeries>
 #include <QSet>
 #include <QToolTip>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <cmath>
@@ -54,9 +55,7 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     : QWidget(parent), m_chart(new QChart), m_sizeAxis(new QCategoryAxis),
       m_rateAxis(new QValueAxis), m_dnf(new QScatterSeries)
 {
-    m_chart->setTitle(tr("Throughput by file size"));
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    frameChart(m_chart, tr("Throughput by file size"));
     m_sizeAxis->setTitleText(tr("File size (log₂)"));
     m_sizeAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_rateAxis->setTitleText(tr("KiB/s"));
@@ -75,12 +74,7 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     connect(m_dnf, &QScatterSeries::hovered, this,
             [this](const QPointF &p, bool state) { showHover(p, state, {}); });
 
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    m_view = fillWithView(this, m_chart);
     clear({});
 }
 

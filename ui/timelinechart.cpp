@@ -1,5 +1,7 @@
 #include "timelinechart.h"
 
+#include "chartframe.h"
+
 #include "pointseries.h"
 
 #include <QChart>
@@ -9,7 +11,6 @@
 #include <QLineSeries>
 #include <QMap>
 #include <QPen>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -19,76 +20,83 @@ namespace servelab::ui {
 TimelineChart::TimelineChart(QWidget *parent)
     : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_fds(new QValueAxis)
 {
-    m_chart->setTitle(tr("Server file descriptors"));
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    frameChart(m_chart, tr("Server file descriptors"));
     m_time->setTitleText(tr("Seconds since the first point"));
     m_time->setLabelFormat(QStringLiteral("%.1f"));
     m_fds->setTitleText(tr("Open fds"));
     m_fds->setLabelFormat(QStringLiteral("%.0f"));
     m_chart->addAxis(m_time, Qt::AlignBottom);
     m_chart->addAxis(m_fds, Qt::AlignLeft);
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand); // drag to zoom, right-click back
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    m_view = fillWithView(this, m_chart);
 }
 
 void TimelineChart::setPoints(const QList<lab::PointResult> &points)
 {
     m_chart->removeAllSeries();
     m_live.reset();
+    m_limitLine = nullptr;
     m_samples = 0;
     m_targets = 0;
-    std::int64_t origin = -1;
+    m_colours.clear();
+    m_maxTime = 1;
+    m_maxFds = 1;
+    m_limit = -1;
+    m_origin = -1;
     for (const auto &p : points)
         for (const auto &s : p.serverSamples)
-            origin = origin < 0 ? s.atMicros : std::min(origin, s.atMicros);
-    m_origin = origin;
-    // One line per point, so that a target's repetitions do not join across the others; a
-    // target keeps one colour and one legend entry.
-    QHash<QString, QColor> &colours = m_colours;
-    colours.clear();
-    double maxFds = 1;
-    double maxTime = 1;
-    int limit = -1;
-    for (const auto &p : points) {
-        QList<QPointF> line;
-        for (const auto &s : p.serverSamples) {
-            if (!s.alive)
-                continue;
-            const double t = double(s.atMicros - origin) / 1e6;
-            line.append({t, double(s.total)});
-            maxFds = std::max(maxFds, double(s.total));
-            maxTime = std::max(maxTime, t);
-            limit = std::max(limit, s.fdLimit);
-        }
-        if (line.isEmpty())
-            continue;
-        m_samples += int(line.size());
-        addPointSeries(m_chart, m_time, m_fds, p.target, line, colours);
-        m_targets = int(colours.size());
-    }
-    // The limit, when it is in sight (a limit of 20000 beside 30 fds would flatten the lines).
-    if (limit > 0 && limit <= maxFds * 4) {
-        auto *line = new QLineSeries;
-        line->setName(tr("fd limit (%1)").arg(limit));
-        line->replace({{0, double(limit)}, {maxTime, double(limit)}});
-        QPen pen(Qt::red);
-        pen.setStyle(Qt::DashLine);
-        line->setPen(pen);
-        m_chart->addSeries(line);
-        line->attachAxis(m_time);
-        line->attachAxis(m_fds);
-        maxFds = std::max(maxFds, double(limit));
-    }
-    m_maxTime = maxTime;
-    m_maxFds = maxFds;
-    m_time->setRange(0, maxTime);
-    m_fds->setRange(0, maxFds * 1.1);
+            m_origin = m_origin < 0 ? s.atMicros : std::min(m_origin, s.atMicros);
+    for (const auto &p : points)
+        appendPoint(p);
+    m_time->setRange(0, m_maxTime);
+    m_fds->setRange(0, m_maxFds * 1.1);
     m_fds->applyNiceNumbers();
+}
+
+void TimelineChart::addPoint(const lab::PointResult &point)
+{
+    m_live.remove(m_chart); // the point's live line gives way to the whole point
+    appendPoint(point);
+    m_time->setRange(0, m_maxTime);
+    m_fds->setRange(0, m_maxFds * 1.1);
+    m_fds->applyNiceNumbers();
+}
+
+// One line per point, so that a target's repetitions do not join across the others; a target
+// keeps one colour and one legend entry.
+void TimelineChart::appendPoint(const lab::PointResult &point)
+{
+    QList<QPointF> line;
+    for (const auto &s : point.serverSamples) {
+        if (!s.alive)
+            continue;
+        if (m_origin < 0)
+            m_origin = s.atMicros;
+        const double t = double(s.atMicros - m_origin) / 1e6;
+        line.append({t, double(s.total)});
+        m_maxFds = std::max(m_maxFds, double(s.total));
+        m_maxTime = std::max(m_maxTime, t);
+        m_limit = std::max(m_limit, s.fdLimit);
+    }
+    if (line.isEmpty())
+        return;
+    m_samples += int(line.size());
+    addPointSeries(m_chart, m_time, m_fds, point.target, line, m_colours);
+    m_targets = int(m_colours.size());
+    // The limit, when it is in sight (a limit of 20000 beside 30 fds would flatten the lines).
+    if (m_limit > 0 && m_limit <= m_maxFds * 4) {
+        if (!m_limitLine) {
+            m_limitLine = new QLineSeries;
+            QPen pen(Qt::red);
+            pen.setStyle(Qt::DashLine);
+            m_limitLine->setPen(pen);
+            m_chart->addSeries(m_limitLine);
+            m_limitLine->attachAxis(m_time);
+            m_limitLine->attachAxis(m_fds);
+        }
+        m_limitLine->setName(tr("fd limit (%1)").arg(m_limit));
+        m_limitLine->replace({{0, double(m_limit)}, {m_maxTime, double(m_limit)}});
+        m_maxFds = std::max(m_maxFds, double(m_limit));
+    }
 }
 
 void TimelineChart::setLive(const QString &target, const QList<QPointF> &microsAndFds)

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 class QChart;
+class QLineSeries;
 class QChartView;
 class QValueAxis;
 
@@ -25,6 +26,8 @@ public:
     explicit TimelineChart(QWidget *parent = nullptr);
 
     void setPoints(const QList<lab::PointResult> &points);
+    // One more finished point, after the others (it replaces its live line).
+    void addPoint(const lab::PointResult &point);
     // The point being measured, drawn as it grows: (sample time in monotonic µs, open fds),
     // decimated to at most liveLimit points and replaced in place; setPoints() ends it.
     void setLive(const QString &target, const QList<QPointF> &microsAndFds);
@@ -48,6 +51,10 @@ private:
     double m_maxTime = 1;
     double m_maxFds = 1;
     LiveSeries m_live;
+    QLineSeries *m_limitLine = nullptr;
+    int m_limit = -1;
+
+    void appendPoint(const lab::PointResult &point);
 };
 
 } // namespace servelab::ui

@@ -165,6 +165,43 @@ private Q_SLOTS:
         QCOMPARE(first->at(1), QPointF(0.1, 300)); // seconds from the first sample
     }
 
+    // A finished point added to what is drawn is the same as drawing them all again; its live
+    // line gives way to it.
+    void addingAPointEqualsRedrawing()
+    {
+        const auto a = point(QStringLiteral("a"), 4096, 1, 0);
+        const auto b = point(QStringLiteral("b"), 4096, 1, 1);
+        ui::TimelineChart all;
+        all.setPoints({a, b});
+        ui::TimelineChart grown;
+        grown.setPoints({a});
+        grown.setLive(QStringLiteral("b"), {{2e6, 11}, {2.1e6, 12}});
+        QCOMPARE(grown.liveCount(), 2);
+        grown.addPoint(b);
+        QCOMPARE(grown.liveCount(), 0);
+        QCOMPARE(grown.seriesCount(), all.seriesCount());
+        QCOMPARE(grown.sampleCount(), all.sampleCount());
+        QCOMPARE(grown.targetCount(), all.targetCount());
+
+        auto withSamples = [](lab::PointResult p) {
+            for (int i = 1; i <= 3; ++i) {
+                client::ClientSample s;
+                s.endMicros = s.intervalMicros = 100'000 * i;
+                s.intervalMicros = 100'000;
+                s.completed = 10;
+                p.clientSamples.push_back(s);
+            }
+            return p;
+        };
+        ui::RateChart rateAll;
+        rateAll.setPoints({withSamples(a), withSamples(b)});
+        ui::RateChart rateGrown;
+        rateGrown.setPoints({withSamples(a)});
+        rateGrown.addPoint(withSamples(b));
+        QCOMPARE(rateGrown.seriesCount(), rateAll.seriesCount());
+        QCOMPARE(rateGrown.sampleCount(), rateAll.sampleCount());
+    }
+
     // Threads, CPU and memory of the server over the run, CPU from consecutive samples.
     void processOverTime()
     {
