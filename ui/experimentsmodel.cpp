@@ -27,6 +27,18 @@ const lab::ResultStore::Experiment *ExperimentsModel::experiment(qint64 id) cons
     return nullptr;
 }
 
+void ExperimentsModel::countPoint(qint64 id, bool dnf)
+{
+    for (int row = 0; row < m_rows.size(); ++row) {
+        if (m_rows[row].id != id)
+            continue;
+        ++m_rows[row].points;
+        m_rows[row].dnfPoints += dnf ? 1 : 0;
+        Q_EMIT dataChanged(index(row, Status), index(row, Points));
+        return;
+    }
+}
+
 int ExperimentsModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());

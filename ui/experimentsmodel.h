@@ -29,6 +29,8 @@ public:
 
     void setExperiments(QList<lab::ResultStore::Experiment> experiments);
     const lab::ResultStore::Experiment *experiment(qint64 id) const;
+    // A point of the running experiment was kept: its row counts it without a database read.
+    void countPoint(qint64 id, bool dnf);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

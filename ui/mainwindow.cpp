@@ -788,6 +788,7 @@ void MainWindow::appendLog(const QString &line)
 
 void MainWindow::onStarted(qint64 experiment, int total)
 {
+    m_runningId = experiment;
     m_progress->setRange(0, total);
     if (experiment)
         appendLog(tr("kept as experiment %1 in %2").arg(experiment).arg(m_database));
@@ -863,6 +864,8 @@ lab::PointResult slim(lab::PointResult point)
 void MainWindow::onPointFinished(const lab::PointResult &finished)
 {
     const lab::PointResult point = slim(finished);
+    if (m_runningId)
+        m_history->countPoint(m_runningId, point.dnf);
     m_lastFinishedStart = point.startedAtMicros;
     m_points << point;
     m_chart->addPoint(point);

@@ -201,7 +201,8 @@ private:
     bool m_settingText = false; // the editor's text is being set, not typed
     QList<lab::PointResult> m_points;
     QElapsedTimer m_clock;
-    QString m_pointLabel; // what is being measured, for the progress line
+    QString m_pointLabel;   // what is being measured, for the progress line
+    qint64 m_runningId = 0; // the running experiment's id in the database (0: none)
     // The live point: its serial in the feed, fd samples, and client requests per 100 ms slot.
     QTimer *m_liveTimer;
     int m_liveSerial = 0;

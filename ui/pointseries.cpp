@@ -1,14 +1,32 @@
 #include "pointseries.h"
 
+#include <QCategoryAxis>
 #include <QChart>
+#include <QCursor>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace servelab::ui {
+
+QString hoverText(const QString &target, const QAbstractAxis *x, const QAbstractAxis *y,
+                  const QPointF &p)
+{
+    // A category axis here is the latency chart's percentile axis, in nines.
+    const QString where =
+        qobject_cast<const QCategoryAxis *>(x)
+            ? QStringLiteral("%1 %").arg(100.0 - 100.0 / std::pow(10.0, p.x()), 0, 'f', 3)
+            : QStringLiteral("%1 s").arg(p.x(), 0, 'f', 1);
+    return QStringLiteral("<b>%1</b><br>%2: %3<br>%4: %5")
+        .arg(target.toHtmlEscaped(), y->titleText().toHtmlEscaped())
+        .arg(p.y(), 0, 'f', p.y() < 100 ? 2 : 0)
+        .arg(x->titleText().toHtmlEscaped(), where);
+}
 
 QLineSeries *addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
                             const QString &target, const QList<QPointF> &line,
@@ -21,6 +39,15 @@ QLineSeries *addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
     chart->addSeries(series);
     series->attachAxis(x);
     series->attachAxis(y);
+    // Values on hover, named by the axes' titles.
+    QObject::connect(series, &QXYSeries::hovered, series,
+                     [series, x, y](const QPointF &p, bool state) {
+                         if (!state) {
+                             QToolTip::hideText();
+                             return;
+                         }
+                         QToolTip::showText(QCursor::pos(), hoverText(series->name(), x, y, p));
+                     });
     if (const auto it = colours.constFind(target); it != colours.constEnd()) {
         series->setColor(*it);
         for (auto *marker : chart->legend()->markers(series))

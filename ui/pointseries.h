@@ -49,6 +49,11 @@ private:
     QLineSeries *m_series = nullptr;
 };
 
+// "target, y-axis title: value, x-axis title: where" for a hovered point of such a line (the
+// percentile for the latency chart's axis of nines, seconds otherwise).
+QString hoverText(const QString &target, const QAbstractAxis *x, const QAbstractAxis *y,
+                  const QPointF &p);
+
 // At most `most` points of `line` (2 per bucket: its lowest and its highest, so that spikes
 // stay), for series that grow as a run goes on.
 QList<QPointF> decimated(const QList<QPointF> &line, int most);

@@ -1,11 +1,13 @@
 #include "chartfile.h"
 #include "latencychart.h"
+#include "pointseries.h"
 #include "processchart.h"
 #include "ratechart.h"
 #include "runcharts.h"
 #include "throughputchart.h"
 #include "timelinechart.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QDomDocument>
@@ -14,6 +16,7 @@
 #include <QLineSeries>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 
 using namespace servelab;
 
@@ -200,6 +203,24 @@ private Q_SLOTS:
         rateGrown.addPoint(withSamples(b));
         QCOMPARE(rateGrown.seriesCount(), rateAll.seriesCount());
         QCOMPARE(rateGrown.sampleCount(), rateAll.sampleCount());
+    }
+
+    // Hovering a line names the target, the value and where, by the axes' titles.
+    void hoverNamesTheValue()
+    {
+        QValueAxis time;
+        time.setTitleText(QStringLiteral("Seconds since the first point"));
+        QValueAxis fds;
+        fds.setTitleText(QStringLiteral("Open fds"));
+        QCOMPARE(ui::hoverText(QStringLiteral("epoll+copy"), &time, &fds, {2.5, 1019}),
+                 QStringLiteral("<b>epoll+copy</b><br>Open fds: 1019<br>Seconds since the first "
+                                "point: 2.5 s"));
+        QCategoryAxis nines;
+        nines.setTitleText(QStringLiteral("Percentile"));
+        QValueAxis ms;
+        ms.setTitleText(QStringLiteral("Latency (ms)"));
+        QVERIFY(ui::hoverText(QStringLiteral("a"), &nines, &ms, {2, 1.5})
+                    .endsWith(QStringLiteral("Latency (ms): 1.50<br>Percentile: 99.000 %")));
     }
 
     // Threads, CPU and memory of the server over the run, CPU from consecutive samples.

@@ -159,6 +159,8 @@ private Q_SLOTS:
         QCOMPARE(window.results()->rowCount(), held);
         QVERIFY2(window.statusMessage().startsWith(QStringLiteral("Paused after")),
                  qPrintable(window.statusMessage()));
+        // The history counts the points as they are kept.
+        QCOMPARE(window.history()->index(0, ui::ExperimentsModel::Points).data().toInt(), held);
         window.resumeRun();
         QVERIFY(finished.wait(60000));
         QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
