@@ -4,6 +4,7 @@
 #include "experimentcontroller.h"
 #include "experimentsmodel.h"
 #include "experimentwizard.h"
+#include "fdtypeschart.h"
 #include "jsonhighlighter.h"
 #include "lab/externalserver.h"
 #include "lab/machinefacts.h"
@@ -91,10 +92,11 @@ std::pair<int, int> placeOf(const QString &problem)
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_controller(new ExperimentController(this)),
-      m_chart(new ThroughputChart), m_timeline(new TimelineChart), m_latency(new LatencyChart),
-      m_rate(new RateChart), m_process(new ProcessChart), m_model(new ResultsTableModel(this)),
-      m_history(new ExperimentsModel(this)), m_historyProxy(new QSortFilterProxyModel(this)),
-      m_table(new QTableView), m_tabs(new QTabWidget), m_log(new QPlainTextEdit),
+      m_chart(new ThroughputChart), m_timeline(new TimelineChart), m_fdTypes(new FdTypesChart),
+      m_latency(new LatencyChart), m_rate(new RateChart), m_process(new ProcessChart),
+      m_model(new ResultsTableModel(this)), m_history(new ExperimentsModel(this)),
+      m_historyProxy(new QSortFilterProxyModel(this)), m_table(new QTableView),
+      m_tabs(new QTabWidget), m_log(new QPlainTextEdit),
       m_database(lab::ResultStore::defaultPath()), m_liveTimer(new QTimer(this))
 {
     // Live charts at most ten times a second, whatever the client and sampler produce.
@@ -124,7 +126,11 @@ MainWindow::MainWindow(QWidget *parent)
     attachLogHighlighter(m_log->document());
 
     m_tabs->addTab(throughput, tr("Throughput"));
-    m_tabs->addTab(m_timeline, tr("File descriptors"));
+    // Per point (and live) above, by type with the points' starts and EMFILE below.
+    auto *fds = new QSplitter(Qt::Vertical);
+    fds->addWidget(m_timeline);
+    fds->addWidget(m_fdTypes);
+    m_tabs->addTab(fds, tr("File descriptors"));
     m_tabs->addTab(m_latency, tr("Latency"));
     m_tabs->addTab(m_rate, tr("Requests/s"));
     m_tabs->addTab(m_process, tr("Process"));
@@ -725,6 +731,7 @@ bool MainWindow::startRun()
     m_latency->setPoints({});
     m_rate->setPoints({});
     m_process->setPoints({});
+    m_fdTypes->setPoints({});
     m_log->clear();
     m_progress->setValue(0);
     m_clock.start();
@@ -874,6 +881,7 @@ void MainWindow::onPointFinished(const lab::PointResult &finished)
     m_latency->setPoints(m_points);
     m_rate->addPoint(point);
     m_process->setPoints(m_points);
+    m_fdTypes->addPoint(point);
     QString line = tr("[%1/%2] %3, %4, repetition %5: ")
                        .arg(point.index + 1)
                        .arg(m_progress->maximum())
@@ -948,6 +956,7 @@ void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title
     m_latency->setPoints(points);
     m_rate->setPoints(points);
     m_process->setPoints(points);
+    m_fdTypes->setPoints(points);
     // An overlaid run: its lines beside these, and the ratio at each size.
     m_comparison = {};
     m_compare->setRowCount(0);

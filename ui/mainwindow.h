@@ -31,6 +31,7 @@ namespace servelab::ui {
 
 class ExperimentController;
 class ExperimentWizard;
+class FdTypesChart;
 class ExperimentsModel;
 class LatencyChart;
 class ProcessChart;
@@ -84,6 +85,7 @@ public:
 
     ThroughputChart *chart() const { return m_chart; }
     TimelineChart *timeline() const { return m_timeline; }
+    FdTypesChart *fdTypes() const { return m_fdTypes; }
     LatencyChart *latency() const { return m_latency; }
     RateChart *rate() const { return m_rate; }
     ProcessChart *process() const { return m_process; }
@@ -161,6 +163,7 @@ private:
     ExperimentController *m_controller;
     ThroughputChart *m_chart;
     TimelineChart *m_timeline;
+    FdTypesChart *m_fdTypes;
     LatencyChart *m_latency;
     RateChart *m_rate;
     ProcessChart *m_process;

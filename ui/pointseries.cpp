@@ -48,13 +48,22 @@ QLineSeries *addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
                          }
                          QToolTip::showText(QCursor::pos(), hoverText(series->name(), x, y, p));
                      });
-    if (const auto it = colours.constFind(target); it != colours.constEnd()) {
+    if (const auto it = colours.constFind(target); it != colours.constEnd())
         series->setColor(*it);
-        for (auto *marker : chart->legend()->markers(series))
-            marker->setVisible(false);
-    } else {
+    else
         colours.insert(target, series->color());
-    }
+    // One legend entry per target: this line has it unless another line of the target shows it
+    // (the one that had it may have gone: a live line replaced by its finished point).
+    // Which line has it is kept on the line itself (a marker's visibility reads false while
+    // the chart is not shown).
+    static const char *const hasLegend = "servelabLegend";
+    bool shown = false;
+    for (auto *other : chart->series())
+        shown = shown || (other != series && other->name() == target &&
+                          other->property(hasLegend).toBool());
+    series->setProperty(hasLegend, !shown);
+    for (auto *marker : chart->legend()->markers(series))
+        marker->setVisible(!shown);
     return series;
 }
 

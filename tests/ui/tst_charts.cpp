@@ -1,4 +1,5 @@
 #include "chartfile.h"
+#include "fdtypeschart.h"
 #include "latencychart.h"
 #include "pointseries.h"
 #include "processchart.h"
@@ -7,12 +8,15 @@
 #include "throughputchart.h"
 #include "timelinechart.h"
 
+#include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QDomDocument>
 #include <QFile>
 #include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QTemporaryDir>
 #include <QTest>
@@ -182,6 +186,14 @@ private Q_SLOTS:
         QCOMPARE(grown.liveCount(), 2);
         grown.addPoint(b);
         QCOMPARE(grown.liveCount(), 0);
+        // b's legend entry went with its live line and came back with its finished point.
+        grown.show();
+        int legendB = 0;
+        for (auto *series : grown.view()->chart()->series())
+            if (series->name() == QStringLiteral("b"))
+                for (auto *marker : grown.view()->chart()->legend()->markers(series))
+                    legendB += marker->isVisible() ? 1 : 0;
+        QCOMPARE(legendB, 1);
         QCOMPARE(grown.seriesCount(), all.seriesCount());
         QCOMPARE(grown.sampleCount(), all.sampleCount());
         QCOMPARE(grown.targetCount(), all.targetCount());
@@ -203,6 +215,53 @@ private Q_SLOTS:
         rateGrown.addPoint(withSamples(b));
         QCOMPARE(rateGrown.seriesCount(), rateAll.seriesCount());
         QCOMPARE(rateGrown.sampleCount(), rateAll.sampleCount());
+    }
+
+    // By type, stacked: the top is the exact total; samples without types carry the last
+    // split; each point's start is marked, and EMFILE where the server met it.
+    void fdsByType()
+    {
+        auto a = point(QStringLiteral("a"), 4096, 1, 0); // totals 10..14, limit 32
+        for (std::size_t i = 0; i < a.serverSamples.size(); ++i) {
+            auto &s = a.serverSamples[i];
+            s.byType = i < 2; // then the types are not read
+            s.sockets = s.byType ? s.total - 4 : 0;
+            s.files = s.byType ? 2 : 0;
+            s.anonInodes = s.byType ? 2 : 0;
+        }
+        auto b = point(QStringLiteral("b"), 4096, 1, 1);
+        b.serverEmfile = 7;
+        ui::FdTypesChart chart;
+        chart.setPoints({a, b});
+        QCOMPARE(chart.sampleCount(), 10);
+        for (int i = 0; i < 10; ++i) // a's 5 samples, then b's
+            QVERIFY2(qAbs(chart.stackTopAt(i) - double(10 + i % 5 + i / 5)) < 1e-9,
+                     qPrintable(QStringLiteral("sample %1: %2").arg(i).arg(chart.stackTopAt(i))));
+        QCOMPARE(chart.pointMarkers(), 2);
+        QCOMPARE(chart.emfileMarkers(), 1);
+        ui::FdTypesChart grown; // point by point, as during a run: the same drawing
+        grown.setPoints({a});
+        grown.addPoint(b);
+        QCOMPARE(grown.sampleCount(), 10);
+        for (int i = 0; i < 10; ++i)
+            QCOMPARE(grown.stackTopAt(i), chart.stackTopAt(i));
+        QCOMPARE(grown.emfileMarkers(), 1);
+        // Sample 3 had no types: the split of sample 1 (7 sockets of 11) scaled to its 13.
+        QVERIFY(qAbs(chart.layerTopAt(0, 3) - 7.0 * 13 / 11) < 1e-9);
+        auto *sockets = qobject_cast<QAreaSeries *>(chart.view()->chart()->series().first());
+        QVERIFY(sockets && sockets->upperSeries()->count() == 10);
+        // A long run draws every k-th sample, the same ones in every layer.
+        QList<lab::PointResult> many;
+        for (int i = 0; i < 40; ++i) {
+            auto p = point(QStringLiteral("a"), 4096, 1, i);
+            p.serverSamples.resize(100, p.serverSamples.back());
+            for (std::size_t j = 0; j < p.serverSamples.size(); ++j)
+                p.serverSamples[j].atMicros = p.startedAtMicros + std::int64_t(j) * 10'000;
+            many << p;
+        }
+        chart.setPoints(many);
+        QCOMPARE(chart.sampleCount(), 4000);
+        QVERIFY(chart.drawnCount() <= ui::FdTypesChart::drawLimit);
     }
 
     // Hovering a line names the target, the value and where, by the axes' titles.

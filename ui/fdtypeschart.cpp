@@ -1,0 +1,228 @@
+#include "fdtypeschart.h"
+
+#include "chartframe.h"
+#include "lab/sizelist.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPen>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace servelab::ui {
+
+namespace {
+
+using Split = std::array<double, 5>; // sockets, files, pipes, anon inodes, other
+
+Split splitOf(const metrics::ProcessSample &s)
+{
+    return {double(s.sockets), double(s.files), double(s.pipes), double(s.anonInodes),
+            double(s.other)};
+}
+
+} // namespace
+
+FdTypesChart::FdTypesChart(QWidget *parent)
+    : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_fds(new QValueAxis),
+      m_limit(new QLineSeries), m_starts(new QScatterSeries), m_emfile(new QScatterSeries)
+{
+    frameChart(m_chart, tr("Server file descriptors by type"));
+    m_time->setTitleText(tr("Seconds since the first point"));
+    m_time->setLabelFormat(QStringLiteral("%.1f"));
+    m_fds->setTitleText(tr("Open fds"));
+    m_fds->setLabelFormat(QStringLiteral("%.0f"));
+    m_chart->addAxis(m_time, Qt::AlignBottom);
+    m_chart->addAxis(m_fds, Qt::AlignLeft);
+    const QStringList names{tr("sockets"), tr("files"), tr("pipes"), tr("anon inodes"),
+                            tr("other")};
+    QLineSeries *below = nullptr;
+    for (const QString &name : names) {
+        auto *top = new QLineSeries(this);
+        auto *area = new QAreaSeries(top, below);
+        area->setName(name);
+        m_chart->addSeries(area);
+        area->attachAxis(m_time);
+        area->attachAxis(m_fds);
+        m_bounds << top;
+        below = top;
+    }
+    QPen dashed(Qt::red);
+    dashed.setStyle(Qt::DashLine);
+    m_limit->setPen(dashed);
+    m_limit->setName(tr("fd limit"));
+    m_starts->setName(tr("point starts"));
+    m_starts->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_starts->setMarkerSize(7);
+    m_starts->setColor(Qt::darkGray);
+    m_emfile->setName(tr("EMFILE"));
+    m_emfile->setMarkerSize(12);
+    m_emfile->setColor(QColor(200, 30, 30));
+    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_limit, m_starts, m_emfile}) {
+        m_chart->addSeries(s);
+        s->attachAxis(m_time);
+        s->attachAxis(m_fds);
+    }
+    const auto hover = [this](const QList<QString> &texts, QScatterSeries *series) {
+        return [this, &texts, series](const QPointF &p, bool state) {
+            if (!state) {
+                QToolTip::hideText();
+                return;
+            }
+            const auto points = series->points();
+            for (int i = 0; i < points.size() && i < texts.size(); ++i)
+                if (std::abs(points[i].x() - p.x()) < 1e-9)
+                    QToolTip::showText(QCursor::pos(), texts[i], m_view);
+        };
+    };
+    connect(m_starts, &QScatterSeries::hovered, this, hover(m_startText, m_starts));
+    connect(m_emfile, &QScatterSeries::hovered, this, hover(m_emfileText, m_emfile));
+    m_view = fillWithView(this, m_chart);
+}
+
+void FdTypesChart::setPoints(const QList<lab::PointResult> &points)
+{
+    for (auto &top : m_tops)
+        top.clear();
+    m_starts->clear();
+    m_emfile->clear();
+    m_startText.clear();
+    m_emfileText.clear();
+    m_samples = 0;
+    m_origin = -1;
+    m_last = {};
+    m_lastTotal = 0;
+    m_most = 1;
+    m_end = 1;
+    m_limitValue = -1;
+    for (const auto &p : points)
+        for (const auto &s : p.serverSamples)
+            if (s.alive)
+                m_origin = m_origin < 0 ? s.atMicros : std::min(m_origin, s.atMicros);
+    for (const auto &p : points)
+        appendPoint(p);
+    rescale();
+}
+
+void FdTypesChart::addPoint(const lab::PointResult &point)
+{
+    appendPoint(point);
+    rescale();
+}
+
+// The point's samples after the others (points come in time order): one append per series.
+void FdTypesChart::appendPoint(const lab::PointResult &point)
+{
+    auto &tops = m_tops;
+    for (const auto &s : point.serverSamples) {
+        if (!s.alive)
+            continue;
+        if (m_origin < 0)
+            m_origin = s.atMicros;
+        const double t = double(s.atMicros - m_origin) / 1e6;
+        Split split = splitOf(s);
+        if (s.byType) {
+            m_last = split;
+            m_lastTotal = double(s.total);
+        } else if (m_lastTotal > 0) {
+            for (std::size_t k = 0; k < 5; ++k) // the last split, scaled to this total
+                split[k] = m_last[k] * double(s.total) / m_lastTotal;
+        } else {
+            split = {0, 0, 0, 0, double(s.total)}; // no split seen yet
+        }
+        double sum = 0;
+        for (int k = 0; k < 5; ++k) {
+            sum += split[std::size_t(k)];
+            tops[k].append({t, sum});
+        }
+        m_most = std::max(m_most, double(s.total));
+        m_end = std::max(m_end, t);
+        m_limitValue = std::max(m_limitValue, s.fdLimit);
+        ++m_samples;
+    }
+    if (point.startedAtMicros <= 0 || m_origin < 0)
+        return;
+    const double t = double(point.startedAtMicros - m_origin) / 1e6;
+    const QString what = tr("%1 at %2, repetition %3")
+                             .arg(point.target, lab::formatSize(point.sizeBytes))
+                             .arg(point.repetition + 1);
+    m_starts->append(t, 0);
+    m_startText << what;
+    if (point.serverEmfile > 0) {
+        m_emfile->append(t, m_most);
+        m_emfileText << tr("%1: the server met EMFILE %2 times").arg(what).arg(point.serverEmfile);
+    }
+}
+
+void FdTypesChart::rescale()
+{
+    // Drawn with one replace() per series (appending to an area's line redraws the area once
+    // per point), every k-th sample when there are more than drawLimit: the same samples in
+    // every layer, so that the stack holds.
+    const qsizetype n = m_tops[0].size();
+    const qsizetype stride = std::max<qsizetype>(1, (n + drawLimit - 1) / drawLimit);
+    for (int k = 0; k < 5; ++k) {
+        if (stride == 1) {
+            m_bounds[k]->replace(m_tops[k]);
+            continue;
+        }
+        QList<QPointF> drawn;
+        drawn.reserve(n / stride + 1);
+        for (qsizetype i = 0; i < n; i += stride)
+            drawn.append(m_tops[k][i]);
+        m_bounds[k]->replace(drawn);
+    }
+    const bool limitInSight = m_limitValue > 0 && m_limitValue <= m_most * 4;
+    double top = m_most;
+    if (limitInSight) {
+        m_limit->setName(tr("fd limit (%1)").arg(m_limitValue));
+        m_limit->replace({{0, double(m_limitValue)}, {m_end, double(m_limitValue)}});
+        top = std::max(top, double(m_limitValue));
+    } else {
+        m_limit->clear();
+    }
+    for (auto *marker : m_chart->legend()->markers(m_emfile))
+        marker->setVisible(m_emfile->count() > 0);
+    for (auto *marker : m_chart->legend()->markers(m_limit))
+        marker->setVisible(limitInSight);
+    m_time->setRange(0, m_end);
+    m_fds->setRange(0, top * 1.15);
+    m_fds->applyNiceNumbers();
+}
+
+int FdTypesChart::pointMarkers() const
+{
+    return int(m_starts->count());
+}
+
+int FdTypesChart::drawnCount() const
+{
+    return int(m_bounds[0]->count());
+}
+
+int FdTypesChart::emfileMarkers() const
+{
+    return int(m_emfile->count());
+}
+
+double FdTypesChart::stackTopAt(int sample) const
+{
+    return sample < m_tops[4].size() ? m_tops[4][sample].y() : 0;
+}
+
+double FdTypesChart::layerTopAt(int layer, int sample) const
+{
+    return sample < m_tops[layer].size() ? m_tops[layer][sample].y() : 0;
+}
+
+} // namespace servelab::ui
