@@ -2,9 +2,11 @@
 
 #include "chartfile.h"
 #include "experimentcontroller.h"
+#include "experimentform.h"
 #include "experimentsmodel.h"
 #include "experimentwizard.h"
 #include "fdtypeschart.h"
+#include "historydock.h"
 #include "jsonhighlighter.h"
 #include "lab/externalserver.h"
 #include "lab/machinefacts.h"
@@ -17,8 +19,10 @@
 #include "processchart.h"
 #include "ratechart.h"
 #include "resultstablemodel.h"
+#include "resultsview.h"
 #include "servelab_config.h"
 #include "server/servermode.h"
+#include "speceditor.h"
 #include "throughputchart.h"
 #include "timelinechart.h"
 
@@ -79,80 +83,41 @@ QString formatDuration(qint64 ms)
                    : QStringLiteral("%1 s").arg(s);
 }
 
-// "FILE:LINE:COLUMN: …" of a spec problem, as (line, column); (0, 0) when it names none.
-std::pair<int, int> placeOf(const QString &problem)
-{
-    const QStringList parts = problem.split(u':');
-    if (parts.size() < 4)
-        return {0, 0};
-    return {parts[1].toInt(), parts[2].toInt()};
-}
-
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_controller(new ExperimentController(this)),
-      m_chart(new ThroughputChart), m_timeline(new TimelineChart), m_fdTypes(new FdTypesChart),
-      m_latency(new LatencyChart), m_rate(new RateChart), m_process(new ProcessChart),
-      m_model(new ResultsTableModel(this)), m_history(new ExperimentsModel(this)),
-      m_historyProxy(new QSortFilterProxyModel(this)), m_table(new QTableView),
-      m_tabs(new QTabWidget), m_log(new QPlainTextEdit),
+      m_results(new ResultsView(this)), m_tabs(new QTabWidget), m_specEditor(new SpecEditor),
+      m_log(new QPlainTextEdit), m_history(new HistoryDock(this)),
       m_database(lab::ResultStore::defaultPath()), m_liveTimer(new QTimer(this))
 {
     // Live charts at most ten times a second, whatever the client and sampler produce.
     m_liveTimer->setInterval(100);
     connect(m_liveTimer, &QTimer::timeout, this, [this] { applyLive(m_controller->takeLive()); });
     setWindowTitle(tr("ServeLab"));
-    auto *proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(m_model);
-    proxy->setSortRole(Qt::UserRole);
-    m_table->setModel(proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(ResultsTableModel::Size, Qt::AscendingOrder);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->verticalHeader()->hide();
-    m_table->setAlternatingRowColors(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-
-    auto *throughput = new QSplitter(Qt::Vertical);
-    throughput->addWidget(m_chart);
-    throughput->addWidget(m_table);
-    throughput->setStretchFactor(0, 3);
-    throughput->setStretchFactor(1, 1);
-
     m_log->setReadOnly(true);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setObjectName(QStringLiteral("log"));
     attachLogHighlighter(m_log->document());
 
-    m_tabs->addTab(throughput, tr("Throughput"));
-    // Per point (and live) above, by type with the points' starts and EMFILE below.
-    auto *fds = new QSplitter(Qt::Vertical);
-    fds->addWidget(m_timeline);
-    fds->addWidget(m_fdTypes);
-    m_tabs->addTab(fds, tr("File descriptors"));
-    m_tabs->addTab(m_latency, tr("Latency"));
-    m_tabs->addTab(m_rate, tr("Requests/s"));
-    m_tabs->addTab(m_process, tr("Process"));
-    m_tabs->addTab(createSpecEditor(), tr("Spec"));
-    m_compare = new QTableWidget(0, 5);
-    m_compare->setObjectName(QStringLiteral("compare"));
-    m_compare->setHorizontalHeaderLabels(
-        {tr("Target"), tr("File size"), tr("KiB/s (shown)"), tr("KiB/s (overlay)"), tr("Ratio")});
-    m_compare->horizontalHeader()->setStretchLastSection(true);
-    m_compare->verticalHeader()->hide();
-    m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_compare->setToolTip(
-        tr("Overlay an earlier run from the history (right-click it) to compare"));
+    const QStringList titles{tr("Throughput"), tr("File descriptors"), tr("Latency"),
+                             tr("Requests/s"), tr("Process")};
+    const auto pages = m_results->chartPages();
+    for (int i = 0; i < pages.size(); ++i)
+        m_tabs->addTab(pages[i], titles[i]);
+    m_tabs->addTab(m_specEditor, tr("Spec"));
     m_tabs->addTab(m_log, tr("Log"));
-    m_tabs->addTab(m_compare, tr("Compare"));
+    m_tabs->addTab(m_results->comparePage(), tr("Compare"));
+    connect(m_specEditor, &SpecEditor::checked, this, &MainWindow::specChecked);
 
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(createSettingsPanel());
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
-    createHistoryDock();
+    addDockWidget(Qt::BottomDockWidgetArea, m_history);
+    resizeDocks({m_history}, {170}, Qt::Vertical); // the charts keep most of the height
+    connectHistory();
     createMenus();
     statusBar()->addPermanentWidget(new QLabel(machineFacts()));
 
@@ -171,67 +136,55 @@ MainWindow::MainWindow(QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
+ThroughputChart *MainWindow::chart() const
+{
+    return m_results->throughput();
+}
+TimelineChart *MainWindow::timeline() const
+{
+    return m_results->timeline();
+}
+FdTypesChart *MainWindow::fdTypes() const
+{
+    return m_results->fdTypes();
+}
+LatencyChart *MainWindow::latency() const
+{
+    return m_results->latency();
+}
+RateChart *MainWindow::rate() const
+{
+    return m_results->rate();
+}
+ProcessChart *MainWindow::process() const
+{
+    return m_results->process();
+}
+ResultsTableModel *MainWindow::results() const
+{
+    return m_results->model();
+}
+ExperimentsModel *MainWindow::history() const
+{
+    return m_history->model();
+}
+const lab::RunComparison &MainWindow::comparison() const
+{
+    return m_results->comparison();
+}
+QString MainWindow::highlighterName() const
+{
+    return m_specEditor->highlighterName();
+}
+
 QWidget *MainWindow::createSettingsPanel()
 {
-    m_sizes = new QLineEdit;
-    m_sizes->setToolTip(tr("File sizes, e.g. 4K,64K,1M, or 4K..32M for every doubling in between"));
-    m_target = new QComboBox;
-    m_target->addItem(tr("Built-in server"), QStringLiteral("builtin"));
-    for (const auto &name : lab::ExternalServer::templates()) {
-        m_target->addItem(name, name);
-        if (lab::ExternalServer::binaryFor(name).isEmpty()) {
-            // Listed so users know it exists, but not selectable until it is installed.
-            auto *model = qobject_cast<QStandardItemModel *>(m_target->model());
-            if (auto *item = model ? model->item(m_target->count() - 1) : nullptr) {
-                item->setEnabled(false);
-                item->setToolTip(tr("%1 is not installed on this machine").arg(name));
-            }
-        }
-    }
-    m_target->setToolTip(tr("What is measured: a built-in mode, or a real server ServeLab "
-                            "configures and starts on a free port"));
-    m_isolated = new QCheckBox(tr("Separate process"));
-    m_isolated->setToolTip(tr("Run the built-in server as a child servelab-cli serve, with its own "
-                              "fd table"));
-    m_fdLimit = new QSpinBox;
-    m_fdLimit->setRange(0, 1 << 20);
-    m_fdLimit->setSpecialValueText(tr("inherit"));
-    m_fdLimit->setToolTip(tr("ulimit -n of the server process (implies a separate process); the "
-                             "seeds used 1024"));
-    m_mode = new QComboBox;
-    for (const auto &mode : server::availableModes())
-        m_mode->addItem(QString::fromStdString(mode.name()));
-    m_threads = new QSpinBox;
-    m_threads->setRange(1, 1024);
-    m_requests = new QSpinBox;
-    m_requests->setRange(1, 10'000'000);
-    m_requests->setToolTip(tr("Requests per file size, like ab -n"));
-    m_concurrency = new QSpinBox;
-    m_concurrency->setRange(1, 100000);
-    m_concurrency->setToolTip(tr("Requests in flight at once, like ab -c"));
-    m_keepAlive = new QCheckBox(tr("Keep-alive (ab -k)"));
-    m_repetitions = new QSpinBox;
-    m_repetitions->setRange(1, 100);
-    m_repetitions->setToolTip(tr("Each point measured this many times: mean, deviation and a 95 % "
-                                 "confidence interval"));
+    m_form = new ExperimentForm;
     m_problem = new QLabel;
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: #b00020;"));
     m_problem->setObjectName(QStringLiteral("problem"));
 
-    auto *form = new QFormLayout;
-    form->addRow(tr("File sizes"), m_sizes);
-    form->addRow(tr("Target"), m_target);
-    form->addRow(tr("Server mode"), m_mode);
-    form->addRow(QString(), m_isolated);
-    form->addRow(tr("fd limit"), m_fdLimit);
-    form->addRow(tr("Server threads"), m_threads);
-    form->addRow(tr("Requests per size"), m_requests);
-    form->addRow(tr("Concurrency"), m_concurrency);
-    form->addRow(QString(), m_keepAlive);
-    form->addRow(tr("Repetitions"), m_repetitions);
-    m_form = new QWidget;
-    m_form->setLayout(form);
     m_specNote = new QLabel;
     m_specNote->setWordWrap(true);
     m_useForm = new QPushButton(tr("Use the form instead"));
@@ -277,108 +230,26 @@ QWidget *MainWindow::createSettingsPanel()
         m_fromForm = true;
         validateForm();
     });
-    connect(m_sizes, &QLineEdit::textChanged, this, &MainWindow::validateForm);
-    for (auto *spin : {m_threads, m_requests, m_concurrency, m_repetitions, m_fdLimit})
-        connect(spin, &QSpinBox::valueChanged, this, &MainWindow::validateForm);
-    for (auto *box : {m_keepAlive, m_isolated})
-        connect(box, &QCheckBox::toggled, this, &MainWindow::validateForm);
-    connect(m_mode, &QComboBox::currentTextChanged, this, &MainWindow::validateForm);
-    connect(m_target, &QComboBox::currentIndexChanged, this, &MainWindow::validateForm);
+    connect(m_form, &ExperimentForm::changed, this, &MainWindow::validateForm);
     return panel;
 }
 
-QWidget *MainWindow::createSpecEditor()
+// Show, overlay or take the overlay away, as the history asks (not during a run).
+void MainWindow::connectHistory()
 {
-    m_specEditor = new QPlainTextEdit;
-    m_specEditor->setObjectName(QStringLiteral("specEditor"));
-    m_specEditor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_specEditor->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_highlighter = attachJsonHighlighter(m_specEditor->document());
-    m_specProblems = new QListWidget;
-    m_specProblems->setObjectName(QStringLiteral("specProblems"));
-    m_specProblems->setToolTip(tr("Click a problem to go to its place in the spec"));
-    m_specProblems->setMaximumHeight(120);
-    m_specCheck = new QTimer(this);
-    m_specCheck->setSingleShot(true);
-    m_specCheck->setInterval(300); // check once typing pauses
-    connect(m_specEditor, &QPlainTextEdit::textChanged, this, &MainWindow::specEdited);
-    connect(m_specCheck, &QTimer::timeout, this, &MainWindow::checkSpecText);
-    connect(m_specProblems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
-        const auto [line, column] = placeOf(item->text());
-        if (line < 1)
-            return;
-        QTextCursor cursor(m_specEditor->document()->findBlockByNumber(line - 1));
-        cursor.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, std::max(0, column - 1));
-        m_specEditor->setTextCursor(cursor);
-        m_specEditor->setFocus();
-    });
-    connect(m_specProblems, &QListWidget::itemClicked, m_specProblems, &QListWidget::itemActivated);
-    auto *editor = new QSplitter(Qt::Vertical);
-    editor->addWidget(m_specEditor);
-    editor->addWidget(m_specProblems);
-    editor->setStretchFactor(0, 1);
-    return editor;
-}
-
-void MainWindow::createHistoryDock()
-{
-    m_historyProxy->setSourceModel(m_history);
-    m_historyProxy->setSortRole(Qt::UserRole);
-    m_historyProxy->setFilterKeyColumn(-1);
-    m_historyProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    auto *filter = new QLineEdit;
-    filter->setPlaceholderText(tr("Search runs (name, status)…"));
-    filter->setClearButtonEnabled(true);
-    connect(filter, &QLineEdit::textChanged, m_historyProxy,
-            &QSortFilterProxyModel::setFilterFixedString);
-    auto *view = new QTableView;
-    view->setObjectName(QStringLiteral("historyView"));
-    view->setModel(m_historyProxy);
-    view->setSortingEnabled(true);
-    view->sortByColumn(ExperimentsModel::Id, Qt::DescendingOrder);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->verticalHeader()->hide();
-    view->horizontalHeader()->setSectionResizeMode(ExperimentsModel::Name, QHeaderView::Stretch);
-    view->setToolTip(tr("Double-click a run to show it"));
-    connect(view, &QTableView::activated, this, [this](const QModelIndex &index) {
-        QString error;
-        if (isRunning())
-            statusBar()->showMessage(tr("A run is going on: show earlier runs once it ends"), 5000);
-        else if (!showExperiment(index.data(ExperimentsModel::IdRole).toLongLong(), &error))
-            QMessageBox::warning(this, tr("Run history"), error);
-    });
-    view->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(view, &QWidget::customContextMenuRequested, this, [this, view](const QPoint &at) {
-        const QModelIndex index = view->indexAt(at);
-        if (!index.isValid() || isRunning())
-            return;
-        const qint64 id = index.data(ExperimentsModel::IdRole).toLongLong();
-        QMenu menu;
-        menu.addAction(tr("Show"), this, [this, id] {
+    const auto act = [this](auto what) {
+        return [this, what](auto... id) {
             QString error;
-            if (!showExperiment(id, &error))
+            if (isRunning())
+                statusBar()->showMessage(tr("A run is going on: show earlier runs once it ends"),
+                                         5000);
+            else if (!(this->*what)(id..., &error))
                 QMessageBox::warning(this, tr("Run history"), error);
-        });
-        menu.addAction(tr("Overlay on the shown run"), this, [this, id] {
-            QString error;
-            if (!overlayExperiment(id, &error))
-                QMessageBox::warning(this, tr("Run history"), error);
-        });
-        menu.addAction(tr("Remove overlay"), this, &MainWindow::clearOverlay)
-            ->setEnabled(m_overlayId != 0);
-        menu.exec(view->viewport()->mapToGlobal(at));
-    });
-    auto *panel = new QWidget;
-    auto *layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(filter);
-    layout->addWidget(view);
-    auto *dock = new QDockWidget(tr("Run history"), this);
-    dock->setObjectName(QStringLiteral("history"));
-    dock->setWidget(panel);
-    addDockWidget(Qt::BottomDockWidgetArea, dock);
-    resizeDocks({dock}, {170}, Qt::Vertical); // the charts keep most of the height
+        };
+    };
+    connect(m_history, &HistoryDock::showRequested, this, act(&MainWindow::showExperiment));
+    connect(m_history, &HistoryDock::overlayRequested, this, act(&MainWindow::overlayExperiment));
+    connect(m_history, &HistoryDock::removeOverlayRequested, this, &MainWindow::clearOverlay);
 }
 
 void MainWindow::createMenus()
@@ -459,7 +330,7 @@ void MainWindow::createMenus()
             tr("<b>ServeLab %1</b><br>A performance lab for static file serving.<br><br>"
                "Qt %2<br>Syntax highlighting: %3<br>Results database: %4")
                 .arg(QStringLiteral(SERVELAB_VERSION), QString::fromLatin1(qVersion()),
-                     m_highlighter, m_database.toHtmlEscaped()));
+                     highlighterName(), m_database.toHtmlEscaped()));
     });
 }
 
@@ -472,41 +343,14 @@ QString MainWindow::machineFacts() const
 
 void MainWindow::setSpec(const lab::SweepSpec &spec)
 {
-    m_sizes->setText(lab::formatSizeList(spec.sizes));
-    const int mode = m_mode->findText(spec.mode);
-    if (mode >= 0)
-        m_mode->setCurrentIndex(mode);
-    m_threads->setValue(spec.serverThreads);
-    m_requests->setValue(static_cast<int>(std::min<quint64>(spec.requests, 10'000'000)));
-    m_concurrency->setValue(spec.concurrency);
-    m_keepAlive->setChecked(spec.keepAlive);
-    const int target = m_target->findData(spec.target);
-    m_target->setCurrentIndex(target >= 0 ? target : 0);
-    m_isolated->setChecked(spec.isolated);
-    m_fdLimit->setValue(spec.fdLimit);
+    m_form->setSpec(spec);
     m_fromForm = true;
     validateForm();
 }
 
 lab::SweepSpec MainWindow::spec(QString *problem) const
 {
-    lab::SweepSpec spec = lab::SweepSpec::defaults();
-    QString error;
-    if (!lab::parseSizeList(m_sizes->text(), &spec.sizes, &error))
-        spec.sizes.clear();
-    spec.mode = m_mode->currentText();
-    spec.serverThreads = m_threads->value();
-    spec.requests = static_cast<quint64>(m_requests->value());
-    spec.concurrency = m_concurrency->value();
-    spec.keepAlive = m_keepAlive->isChecked();
-    spec.target = m_target->currentData().toString();
-    spec.isolated = m_isolated->isChecked();
-    spec.fdLimit = m_fdLimit->value();
-    if (error.isEmpty())
-        error = spec.validate();
-    if (problem)
-        *problem = error;
-    return spec;
+    return m_form->spec(problem);
 }
 
 void MainWindow::setExperiment(const lab::ExperimentSpec &spec)
@@ -524,7 +368,7 @@ lab::ExperimentSpec MainWindow::experiment(QString *problem) const
     if (m_fromForm) {
         out.name = tr("%1 over %2").arg(spec().label(), lab::formatSizeList(spec().sizes));
         out.targets = {spec(&error)};
-        out.repetitions = m_repetitions->value();
+        out.repetitions = m_form->repetitions();
     } else {
         out = m_experiment;
         error = m_specError;
@@ -546,9 +390,8 @@ bool MainWindow::loadSpecFile(const QString &path, QString *error)
     const QByteArray text = file.readAll();
     if (!lab::ExperimentSpec::parse(text, QFileInfo(path).fileName(), &spec, &problems)) {
         // Shown in the editor with its problems, so that it can be fixed there.
-        m_tabs->setCurrentWidget(m_specEditor->parentWidget());
-        m_specEditor->setPlainText(QString::fromUtf8(text));
-        checkSpecText();
+        m_tabs->setCurrentWidget(m_specEditor);
+        m_specEditor->editSpec(QString::fromUtf8(text));
         *error = tr("%1 cannot run: %2").arg(path, problems.join(u'\n'));
         return false;
     }
@@ -582,21 +425,11 @@ ExperimentWizard *MainWindow::openWizard(const lab::ExperimentSpec &spec)
     return wizard;
 }
 
-void MainWindow::updateTargetFields()
-{
-    // Mode, separate process and fd limit belong to the built-in server.
-    const bool builtin = m_target->currentData().toString() == u"builtin" && !isRunning();
-    m_mode->setEnabled(builtin);
-    m_isolated->setEnabled(builtin);
-    m_fdLimit->setEnabled(builtin);
-}
-
 void MainWindow::validateForm()
 {
     m_form->setVisible(m_fromForm);
     m_specNote->setVisible(!m_fromForm);
     m_useForm->setVisible(!m_fromForm);
-    updateTargetFields();
     QString problem;
     const lab::ExperimentSpec current = experiment(&problem);
     if (!m_fromForm) {
@@ -617,12 +450,8 @@ void MainWindow::validateForm()
     if (!problem.isEmpty() || isRunning())
         return;
     // The editor shows what Run would run, unless the user is typing in it.
-    if (m_fromForm || !m_specEditor->hasFocus()) {
-        m_settingText = true;
-        m_specEditor->setPlainText(QString::fromUtf8(current.toJson()));
-        m_settingText = false;
-        m_specProblems->clear();
-    }
+    if (m_fromForm || !m_specEditor->isBeingEdited())
+        m_specEditor->showSpec(QString::fromUtf8(current.toJson()));
     // Before a run the bar tells how many points it will measure ("0 of 14 points").
     if (m_progress->value() <= 0) {
         int points = 0;
@@ -632,42 +461,28 @@ void MainWindow::validateForm()
     }
 }
 
-void MainWindow::specEdited()
-{
-    if (!m_settingText)
-        m_specCheck->start();
-}
-
 // The editor's text, checked as the lab checks it: problems listed with their place, or the
 // experiment Run will run.
-void MainWindow::checkSpecText()
+// The editor's text, checked: the experiment Run will run, or why it cannot.
+void MainWindow::specChecked(const lab::ExperimentSpec &checked, const QStringList &problems)
 {
-    lab::ExperimentSpec spec;
-    QStringList problems;
-    m_specProblems->clear();
-    if (lab::ExperimentSpec::parse(m_specEditor->toPlainText().toUtf8(), QStringLiteral("spec"),
-                                   &spec, &problems)) {
+    m_fromForm = false;
+    if (problems.isEmpty()) {
         m_specError.clear();
-        if (spec.name.isEmpty())
-            spec.name = tr("edited spec");
-        m_experiment = spec;
-        m_fromForm = false;
+        m_experiment = checked;
+        if (m_experiment.name.isEmpty())
+            m_experiment.name = tr("edited spec");
     } else {
-        m_specProblems->addItems(problems);
         m_specError = problems.size() == 1
                           ? tr("the spec has 1 problem: see the Spec tab")
                           : tr("the spec has %1 problems: see the Spec tab").arg(problems.size());
-        m_fromForm = false;
     }
     validateForm();
 }
 
 QStringList MainWindow::specProblems() const
 {
-    QStringList out;
-    for (int i = 0; i < m_specProblems->count(); ++i)
-        out << m_specProblems->item(i)->text();
-    return out;
+    return m_specEditor->problems();
 }
 
 QString MainWindow::statusMessage() const
@@ -698,15 +513,9 @@ void MainWindow::setDatabase(const QString &path)
 
 void MainWindow::refreshHistory()
 {
-    lab::ResultStore store;
     QString error;
-    if (m_database.isEmpty() || !QFile::exists(m_database) || !store.open(m_database, &error)) {
-        m_history->setExperiments({});
-        if (!error.isEmpty())
-            statusBar()->showMessage(error, 10000);
-        return;
-    }
-    m_history->setExperiments(store.experiments());
+    if (!m_history->reload(m_database, &error))
+        statusBar()->showMessage(error, 10000);
 }
 
 bool MainWindow::startRun()
@@ -715,23 +524,14 @@ bool MainWindow::startRun()
     const lab::ExperimentSpec spec = experiment(&problem);
     if (!problem.isEmpty() || isRunning())
         return false;
-    m_points.clear();
-    m_overlay.clear();
-    m_overlayId = 0;
-    m_compare->setRowCount(0);
-    m_model->clear();
     QList<quint64> sizes;
     for (const auto &t : spec.expanded())
         for (quint64 size : t.sizes)
             if (!sizes.contains(size))
                 sizes << size;
     std::sort(sizes.begin(), sizes.end());
-    m_chart->clear(sizes);
-    m_timeline->setPoints({});
-    m_latency->setPoints({});
-    m_rate->setPoints({});
-    m_process->setPoints({});
-    m_fdTypes->setPoints({});
+    m_results->begin(sizes);
+    m_history->setOverlayShown(false);
     m_log->clear();
     m_progress->setValue(0);
     m_clock.start();
@@ -741,8 +541,6 @@ bool MainWindow::startRun()
     m_shownTitle = spec.name;
     m_shownSpec = spec.toJson();
     m_shownMachine = lab::machineFacts();
-    m_liveSerial = 0;
-    m_lastFinishedStart = -1;
     m_liveTimer->start();
     setRunning(true);
     return true;
@@ -776,12 +574,9 @@ void MainWindow::cancelRun()
 
 void MainWindow::setRunning(bool running)
 {
-    for (QWidget *w : std::initializer_list<QWidget *>{
-             m_sizes, m_target, m_mode, m_isolated, m_fdLimit, m_threads, m_requests, m_concurrency,
-             m_keepAlive, m_repetitions, m_useForm, m_specEditor})
-        w->setEnabled(!running);
-    m_specEditor->setReadOnly(running);
-    updateTargetFields();
+    m_form->setLocked(running);
+    m_useForm->setEnabled(!running);
+    m_specEditor->setLocked(running);
     m_cancel->setEnabled(running);
     m_pause->setEnabled(running);
     m_pause->setText(tr("Pause"));
@@ -815,73 +610,18 @@ void MainWindow::onPointStarted(int index, const QString &target, quint64 sizeBy
 
 void MainWindow::applyLive(const lab::LiveFeed::Update &update)
 {
-    // A point whose result has arrived is drawn whole already.
-    if (update.serial == 0 || update.startedAtMicros <= m_lastFinishedStart)
-        return;
-    if (update.serial != m_liveSerial) {
-        m_liveSerial = update.serial;
-        m_liveStart = update.startedAtMicros;
-        m_liveFds.clear();
-        m_liveSlots.clear();
-        m_liveRate = 0;
-    }
-    if (update.client.empty() && update.server.empty())
-        return;
-    for (const auto &s : update.server)
-        if (s.alive)
-            m_liveFds.append({double(s.atMicros), double(s.total)});
-    // The client threads sample on one 100 ms grid: a slot sums them.
-    constexpr qint64 period = 100'000;
-    for (const auto &t : update.client) {
-        auto &slot = m_liveSlots[(t.endMicros + period / 2) / period];
-        slot.first += t.completed;
-        slot.second = std::max<qint64>(slot.second, t.intervalMicros);
-    }
-    QList<QPointF> rate;
-    rate.reserve(m_liveSlots.size());
-    for (auto it = m_liveSlots.cbegin(); it != m_liveSlots.cend(); ++it)
-        if (it->second > 0)
-            rate.append({double(m_liveStart + it.key() * period),
-                         double(it->first) * 1e6 / double(it->second)});
-    if (!rate.isEmpty())
-        m_liveRate = rate.last().y();
-    const QString target = update.target;
-    m_timeline->setLive(target, m_liveFds);
-    m_rate->setLive(target, rate);
-    if (!isPaused())
+    const double now = m_results->applyLive(update);
+    if (now >= 0 && !isPaused())
         m_current->setText(tr("Measuring %1: %2 requests/s now")
-                               .arg(m_pointLabel)
-                               .arg(QLocale().toString(m_liveRate, 'f', 0)));
+                               .arg(m_pointLabel, QLocale().toString(now, 'f', 0)));
 }
-
-namespace {
-
-// What the window keeps of a point: everything but the latency histogram of each 100 ms client
-// sample (the point's own histogram stays; the database has the rest). A 10-minute run is then
-// megabytes, not a hundred of them per copy.
-lab::PointResult slim(lab::PointResult point)
-{
-    for (auto &sample : point.clientSamples)
-        sample.latency = client::LatencyHistogram();
-    return point;
-}
-
-} // namespace
 
 void MainWindow::onPointFinished(const lab::PointResult &finished)
 {
-    const lab::PointResult point = slim(finished);
+    const lab::PointResult &point = finished;
     if (m_runningId)
-        m_history->countPoint(m_runningId, point.dnf);
-    m_lastFinishedStart = point.startedAtMicros;
-    m_points << point;
-    m_chart->addPoint(point);
-    m_model->addPoint(point);
-    m_timeline->addPoint(point); // one series more, not all of them again
-    m_latency->setPoints(m_points);
-    m_rate->addPoint(point);
-    m_process->setPoints(m_points);
-    m_fdTypes->addPoint(point);
+        m_history->model()->countPoint(m_runningId, point.dnf);
+    m_results->addPoint(point);
     QString line = tr("[%1/%2] %3, %4, repetition %5: ")
                        .arg(point.index + 1)
                        .arg(m_progress->maximum())
@@ -922,116 +662,74 @@ void MainWindow::onFinished(const QString &status, const QString &reason)
     m_progress->setFormat(tr("%v of %m points"));
     if (status == u"done")
         m_current->setText(tr("Done: %1 points in %2.")
-                               .arg(m_points.size())
+                               .arg(m_results->points().size())
                                .arg(formatDuration(m_clock.elapsed())));
     else if (status == u"cancelled")
-        m_current->setText(tr("Cancelled after %1 points; they are kept.").arg(m_points.size()));
+        m_current->setText(
+            tr("Cancelled after %1 points; they are kept.").arg(m_results->points().size()));
     else
         m_current->setText(tr("Failed: %1").arg(reason));
     appendLog(m_current->text());
     if (!reason.isEmpty())
         statusBar()->showMessage(reason);
     refreshHistory();
+    const auto &points = m_results->points();
     Q_EMIT runFinished(
-        status == u"done" && !m_points.isEmpty() &&
-        !std::all_of(m_points.begin(), m_points.end(), [](const auto &p) { return p.dnf; }));
+        status == u"done" && !points.isEmpty() &&
+        !std::all_of(points.begin(), points.end(), [](const auto &p) { return p.dnf; }));
 }
 
 void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title)
 {
     m_shownTitle = title;
-    m_points = points;
-    m_model->clear();
-    QList<quint64> sizes;
-    for (const auto &p : points)
-        if (!sizes.contains(p.sizeBytes))
-            sizes << p.sizeBytes;
-    std::sort(sizes.begin(), sizes.end());
-    m_chart->clear(sizes);
-    for (const auto &p : points) {
-        m_chart->addPoint(p);
-        m_model->addPoint(p);
-    }
-    m_timeline->setPoints(points);
-    m_latency->setPoints(points);
-    m_rate->setPoints(points);
-    m_process->setPoints(points);
-    m_fdTypes->setPoints(points);
-    // An overlaid run: its lines beside these, and the ratio at each size.
-    m_comparison = {};
-    m_compare->setRowCount(0);
-    if (m_overlayId) {
-        for (lab::PointResult p : m_overlay) {
-            p.target = tr("%1 (#%2)").arg(p.target).arg(m_overlayId);
-            m_chart->addPoint(p);
-        }
-        m_comparison = lab::RunComparison::of(points, m_overlay);
-        m_compare->setHorizontalHeaderItem(
-            3, new QTableWidgetItem(tr("KiB/s (#%1)").arg(m_overlayId)));
-        for (const auto &row : m_comparison.rows) {
-            const int r = m_compare->rowCount();
-            m_compare->insertRow(r);
-            const QStringList cells{
-                row.target, lab::formatSize(row.sizeBytes),
-                row.kibThis > 0 ? QLocale().toString(row.kibThis, 'f', 2) : tr("DNF"),
-                row.kibOther > 0 ? QLocale().toString(row.kibOther, 'f', 2) : tr("DNF"),
-                row.dnf ? QStringLiteral("–") : QLocale().toString(row.ratio(), 'f', 3)};
-            for (int c = 0; c < cells.size(); ++c) {
-                auto *item = new QTableWidgetItem(cells[c]);
-                if (c >= 2)
-                    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                m_compare->setItem(r, c, item);
-            }
-        }
-        title += tr(", overlaid with experiment %1").arg(m_overlayId);
-    }
+    m_results->show(points);
+    m_history->setOverlayShown(m_results->overlayId() != 0);
+    if (m_results->overlayId())
+        title += tr(", overlaid with experiment %1").arg(m_results->overlayId());
     m_current->setText(tr("Showing %1: %2 points.").arg(title).arg(points.size()));
+}
+
+// The points of an experiment in the database, kept slim; none with *error set.
+QList<lab::PointResult> MainWindow::storedPoints(qint64 id, QString *error) const
+{
+    lab::ResultStore store;
+    QList<lab::PointResult> points;
+    if (store.open(m_database, error))
+        points = store.points(id, error);
+    if (points.isEmpty() && error->isEmpty())
+        *error = tr("experiment %1 has no points in %2").arg(id).arg(m_database);
+    for (auto &p : points)
+        p = ResultsView::slim(p);
+    return points;
 }
 
 bool MainWindow::overlayExperiment(qint64 id, QString *error)
 {
-    if (m_points.isEmpty()) {
+    if (m_results->points().isEmpty()) {
         *error = tr("show or run an experiment first, then overlay another on it");
         return false;
     }
-    lab::ResultStore store;
-    if (!store.open(m_database, error))
+    const QList<lab::PointResult> points = storedPoints(id, error);
+    if (points.isEmpty())
         return false;
-    const QList<lab::PointResult> points = store.points(id, error);
-    if (points.isEmpty()) {
-        if (error->isEmpty())
-            *error = tr("experiment %1 has no points in %2").arg(id).arg(m_database);
-        return false;
-    }
-    m_overlay = points;
-    m_overlayId = id;
-    showPoints(m_points, m_shownTitle);
+    m_results->setOverlay(points, id);
+    showPoints(m_results->points(), m_shownTitle);
     return true;
 }
 
 void MainWindow::clearOverlay()
 {
-    m_overlay.clear();
-    m_overlayId = 0;
-    showPoints(m_points, m_shownTitle);
+    m_results->setOverlay({}, 0);
+    showPoints(m_results->points(), m_shownTitle);
 }
 
 bool MainWindow::showExperiment(qint64 id, QString *error)
 {
-    lab::ResultStore store;
-    if (!store.open(m_database, error))
+    const QList<lab::PointResult> points = storedPoints(id, error);
+    if (points.isEmpty())
         return false;
-    QList<lab::PointResult> points = store.points(id, error);
-    if (points.isEmpty()) {
-        if (error->isEmpty())
-            *error = tr("experiment %1 has no points in %2").arg(id).arg(m_database);
-        return false;
-    }
-    for (auto &p : points)
-        p = slim(p);
-    const auto *e = m_history->experiment(id);
-    m_overlay.clear();
-    m_overlayId = 0;
+    const auto *e = m_history->model()->experiment(id);
+    m_results->setOverlay({}, 0);
     m_shownName = e ? e->name : QString();
     m_shownSpec = e ? e->spec : QByteArray();
     m_shownMachine = e ? e->machine : QJsonObject();
@@ -1055,6 +753,7 @@ bool MainWindow::openResults(const QString &path, QString *error)
             *error = tr("%1: %2").arg(path, why);
             return false;
         }
+        m_results->setOverlay({}, 0);
         m_shownName = bundle.name;
         m_shownSpec = bundle.spec;
         m_shownMachine = bundle.machine;
@@ -1082,8 +781,7 @@ bool MainWindow::openResults(const QString &path, QString *error)
 
 QStringList MainWindow::chartNames()
 {
-    return {QStringLiteral("throughput"), QStringLiteral("fds"), QStringLiteral("latency"),
-            QStringLiteral("rate"), QStringLiteral("process")};
+    return ResultsView::chartNames();
 }
 
 bool MainWindow::showTab(const QString &name)
@@ -1107,21 +805,9 @@ QString MainWindow::currentChartName() const
 bool MainWindow::exportChart(const QString &chart, const QString &path, QString *error,
                              qreal scale) const
 {
-    QChartView *view = chart == u"fds"       ? m_timeline->view()
-                       : chart == u"latency" ? m_latency->view()
-                       : chart == u"rate"    ? m_rate->view()
-                       : chart == u"process" ? m_process->view()
-                                             : m_chart->view();
-    if (!chartNames().contains(chart)) {
-        *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
-        return false;
-    }
-    // A chart in a tab not shown yet has no size of its own: it takes the shown tab's.
-    if (!view->isVisible())
-        view->resize(m_tabs->currentWidget()->size().expandedTo(QSize(800, 500)));
-    return path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)
-               ? chartfile::writeSvg(view, path, error)
-               : chartfile::writePng(view, path, error, scale);
+    // A chart in a tab not shown yet takes the shown tab's size.
+    return m_results->exportChart(chart, path, error, scale,
+                                  m_tabs->currentWidget()->size().expandedTo(QSize(800, 500)));
 }
 
 bool MainWindow::exportChartPng(const QString &path, QString *error) const
@@ -1131,7 +817,7 @@ bool MainWindow::exportChartPng(const QString &path, QString *error) const
 
 bool MainWindow::exportCsv(const QString &path, QString *error) const
 {
-    return lab::writeTextFile(path, lab::formatCsv(m_model->points()), error);
+    return lab::writeTextFile(path, lab::formatCsv(m_results->points()), error);
 }
 
 void MainWindow::exportChartInteractive(const QString &format)
@@ -1182,33 +868,22 @@ void MainWindow::openResultsInteractive()
 
 bool MainWindow::exportChartData(const QString &chart, const QString &path, QString *error) const
 {
-    QString text;
-    if (chart == u"throughput")
-        text = lab::formatSummaryCsv(m_points);
-    else if (chart == u"fds" || chart == u"rate" || chart == u"process")
-        text = lab::formatTimelineCsv(m_points);
-    else if (chart == u"latency")
-        text = m_latency->dataCsv();
-    else {
-        *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
-        return false;
-    }
-    return lab::writeTextFile(path, text, error);
+    return m_results->exportChartData(chart, path, error);
 }
 
 bool MainWindow::exportBundle(const QString &path, QString *error) const
 {
-    if (m_points.isEmpty()) {
+    if (m_results->points().isEmpty()) {
         *error = tr("nothing to export yet: run an experiment or open one");
         return false;
     }
-    const lab::ResultBundle bundle{m_shownName, m_shownSpec, m_shownMachine, m_points};
+    const lab::ResultBundle bundle{m_shownName, m_shownSpec, m_shownMachine, m_results->points()};
     return lab::writeTextFile(path, QString::fromUtf8(bundle.toJson()), error);
 }
 
 QString MainWindow::tableTsv() const
 {
-    return lab::formatSeedTsv(m_points);
+    return lab::formatSeedTsv(m_results->points());
 }
 
 bool MainWindow::openFile(const QString &path, QString *error)
@@ -1262,7 +937,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     settings.setValue(QStringLiteral("form/spec"), QString::fromUtf8(spec().toJson()));
-    settings.setValue(QStringLiteral("form/repetitions"), m_repetitions->value());
+    settings.setValue(QStringLiteral("form/repetitions"), m_form->repetitions());
     settings.setValue(QStringLiteral("recent"), m_recent);
 }
 
@@ -1272,7 +947,7 @@ void MainWindow::restoreSettings()
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
-    m_repetitions->setValue(settings.value(QStringLiteral("form/repetitions"), 1).toInt());
+    m_form->setRepetitions(settings.value(QStringLiteral("form/repetitions"), 1).toInt());
     m_recent = settings.value(QStringLiteral("recent")).toStringList();
     // The form as it was left, if it still reads as a spec.
     lab::ExperimentSpec last;

@@ -9,34 +9,28 @@
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QMainWindow>
-#include <QMap>
-#include <QPointF>
 
-class QCheckBox;
-class QComboBox;
 class QLabel;
-class QLineEdit;
-class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
-class QSortFilterProxyModel;
-class QSpinBox;
 class QTabWidget;
-class QTableView;
-class QTableWidget;
 class QTimer;
 
 namespace servelab::ui {
 
 class ExperimentController;
+class ExperimentForm;
 class ExperimentWizard;
-class FdTypesChart;
 class ExperimentsModel;
+class FdTypesChart;
+class HistoryDock;
 class LatencyChart;
 class ProcessChart;
 class RateChart;
 class ResultsTableModel;
+class ResultsView;
+class SpecEditor;
 class ThroughputChart;
 class TimelineChart;
 
@@ -78,20 +72,20 @@ public:
     // and fills the Compare tab with the ratio at each size; clearOverlay() takes it away.
     bool overlayExperiment(qint64 id, QString *error);
     void clearOverlay();
-    const lab::RunComparison &comparison() const { return m_comparison; }
+    const lab::RunComparison &comparison() const;
 
     bool isRunning() const;
     bool isPaused() const;
 
-    ThroughputChart *chart() const { return m_chart; }
-    TimelineChart *timeline() const { return m_timeline; }
-    FdTypesChart *fdTypes() const { return m_fdTypes; }
-    LatencyChart *latency() const { return m_latency; }
-    RateChart *rate() const { return m_rate; }
-    ProcessChart *process() const { return m_process; }
-    ResultsTableModel *results() const { return m_model; }
-    ExperimentsModel *history() const { return m_history; }
-    QString highlighterName() const { return m_highlighter; }
+    ThroughputChart *chart() const;
+    TimelineChart *timeline() const;
+    FdTypesChart *fdTypes() const;
+    LatencyChart *latency() const;
+    RateChart *rate() const;
+    ProcessChart *process() const;
+    ResultsTableModel *results() const;
+    ExperimentsModel *history() const;
+    QString highlighterName() const;
     QString statusMessage() const; // the line under the progress bar
     QString logText() const;
     QStringList specProblems() const; // of the spec editor, as shown
@@ -114,8 +108,8 @@ public:
     // Shows a tab: a chart name, "spec", "log" or "compare"; false if there is none of that name.
     bool showTab(const QString &name);
 
-    // What the 10 Hz timer does during a run: the point being measured drawn as it grows in
-    // the fd timeline and the requests/s chart (public for tests that feed it).
+    // What the 10 Hz timer does during a run: the point being measured drawn as it grows
+    // (public for tests that feed it).
     void applyLive(const lab::LiveFeed::Update &update);
 
 public Q_SLOTS:
@@ -135,14 +129,12 @@ protected:
 
 private:
     QWidget *createSettingsPanel();
-    QWidget *createSpecEditor();
-    void createHistoryDock();
+    void connectHistory();
     void createMenus();
     void validateForm();
-    void updateTargetFields();
-    void specEdited();
-    void checkSpecText();
+    void specChecked(const lab::ExperimentSpec &checked, const QStringList &problems);
     void showPoints(const QList<lab::PointResult> &points, QString title);
+    QList<lab::PointResult> storedPoints(qint64 id, QString *error) const;
     void onStarted(qint64 experiment, int total);
     void onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition);
     void onPointFinished(const lab::PointResult &point);
@@ -161,33 +153,12 @@ private:
     QString machineFacts() const;
 
     ExperimentController *m_controller;
-    ThroughputChart *m_chart;
-    TimelineChart *m_timeline;
-    FdTypesChart *m_fdTypes;
-    LatencyChart *m_latency;
-    RateChart *m_rate;
-    ProcessChart *m_process;
-    ResultsTableModel *m_model;
-    ExperimentsModel *m_history;
-    QSortFilterProxyModel *m_historyProxy;
-    QTableView *m_table;
+    ResultsView *m_results;
     QTabWidget *m_tabs;
-    QPlainTextEdit *m_specEditor;
-    QListWidget *m_specProblems;
-    QTimer *m_specCheck;
+    SpecEditor *m_specEditor;
     QPlainTextEdit *m_log;
-    QString m_highlighter;
-    QLineEdit *m_sizes;
-    QComboBox *m_target;
-    QComboBox *m_mode;
-    QCheckBox *m_isolated;
-    QSpinBox *m_fdLimit;
-    QSpinBox *m_threads;
-    QSpinBox *m_requests;
-    QSpinBox *m_concurrency;
-    QCheckBox *m_keepAlive;
-    QSpinBox *m_repetitions;
-    QWidget *m_form;
+    HistoryDock *m_history;
+    ExperimentForm *m_form;
     QLabel *m_specNote;
     QPushButton *m_useForm;
     QLabel *m_problem;
@@ -200,30 +171,17 @@ private:
     QString m_database;
     lab::ExperimentSpec m_experiment; // when not from the form
     bool m_fromForm = true;
-    QString m_specError;        // why the spec editor's text cannot run
-    bool m_settingText = false; // the editor's text is being set, not typed
-    QList<lab::PointResult> m_points;
+    QString m_specError; // why the spec editor's text cannot run
     QElapsedTimer m_clock;
     QString m_pointLabel;   // what is being measured, for the progress line
     qint64 m_runningId = 0; // the running experiment's id in the database (0: none)
-    // The live point: its serial in the feed, fd samples, and client requests per 100 ms slot.
     QTimer *m_liveTimer;
-    int m_liveSerial = 0;
-    std::int64_t m_liveStart = 0;
-    std::int64_t m_lastFinishedStart = -1;
-    QList<QPointF> m_liveFds;
-    QMap<qint64, std::pair<quint64, qint64>> m_liveSlots; // slot: requests, interval µs
-    double m_liveRate = 0;
     // What the charts show, for the bundle: its name, spec and machine.
     QString m_shownName;
     QString m_shownTitle; // how the status line names it
     QByteArray m_shownSpec;
     QJsonObject m_shownMachine;
-    QStringList m_recent;              // spec files, bundles and databases opened, newest first
-    QList<lab::PointResult> m_overlay; // as stored, targets not renamed
-    qint64 m_overlayId = 0;
-    lab::RunComparison m_comparison;
-    QTableWidget *m_compare;
+    QStringList m_recent; // spec files, bundles and databases opened, newest first
 };
 
 } // namespace servelab::ui

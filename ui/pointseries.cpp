@@ -59,8 +59,8 @@ QLineSeries *addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
     static const char *const hasLegend = "servelabLegend";
     bool shown = false;
     for (auto *other : chart->series())
-        shown = shown || (other != series && other->name() == target &&
-                          other->property(hasLegend).toBool());
+        shown = shown ||
+                (other != series && other->name() == target && other->property(hasLegend).toBool());
     series->setProperty(hasLegend, !shown);
     for (auto *marker : chart->legend()->markers(series))
         marker->setVisible(!shown);

@@ -1,0 +1,149 @@
+#include "experimentform.h"
+
+#include "lab/externalserver.h"
+#include "lab/sizelist.h"
+#include "server/servermode.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QStandardItemModel>
+
+namespace servelab::ui {
+
+ExperimentForm::ExperimentForm(QWidget *parent) : QWidget(parent)
+{
+    m_sizes = new QLineEdit;
+    m_sizes->setToolTip(tr("File sizes, e.g. 4K,64K,1M, or 4K..32M for every doubling in between"));
+    m_target = new QComboBox;
+    m_target->addItem(tr("Built-in server"), QStringLiteral("builtin"));
+    for (const auto &name : lab::ExternalServer::templates()) {
+        m_target->addItem(name, name);
+        if (lab::ExternalServer::binaryFor(name).isEmpty()) {
+            // Listed so users know it exists, but not selectable until it is installed.
+            auto *model = qobject_cast<QStandardItemModel *>(m_target->model());
+            if (auto *item = model ? model->item(m_target->count() - 1) : nullptr) {
+                item->setEnabled(false);
+                item->setToolTip(tr("%1 is not installed on this machine").arg(name));
+            }
+        }
+    }
+    m_target->setToolTip(tr("What is measured: a built-in mode, or a real server ServeLab "
+                            "configures and starts on a free port"));
+    m_isolated = new QCheckBox(tr("Separate process"));
+    m_isolated->setToolTip(tr("Run the built-in server as a child servelab-cli serve, with its own "
+                              "fd table"));
+    m_fdLimit = new QSpinBox;
+    m_fdLimit->setRange(0, 1 << 20);
+    m_fdLimit->setSpecialValueText(tr("inherit"));
+    m_fdLimit->setToolTip(tr("ulimit -n of the server process (implies a separate process); the "
+                             "seeds used 1024"));
+    m_mode = new QComboBox;
+    for (const auto &mode : server::availableModes())
+        m_mode->addItem(QString::fromStdString(mode.name()));
+    m_threads = new QSpinBox;
+    m_threads->setRange(1, 1024);
+    m_requests = new QSpinBox;
+    m_requests->setRange(1, 10'000'000);
+    m_requests->setToolTip(tr("Requests per file size, like ab -n"));
+    m_concurrency = new QSpinBox;
+    m_concurrency->setRange(1, 100000);
+    m_concurrency->setToolTip(tr("Requests in flight at once, like ab -c"));
+    m_keepAlive = new QCheckBox(tr("Keep-alive (ab -k)"));
+    m_repetitions = new QSpinBox;
+    m_repetitions->setRange(1, 100);
+    m_repetitions->setToolTip(tr("Each point measured this many times: mean, deviation and a 95 % "
+                                 "confidence interval"));
+    auto *form = new QFormLayout;
+    form->addRow(tr("File sizes"), m_sizes);
+    form->addRow(tr("Target"), m_target);
+    form->addRow(tr("Server mode"), m_mode);
+    form->addRow(QString(), m_isolated);
+    form->addRow(tr("fd limit"), m_fdLimit);
+    form->addRow(tr("Server threads"), m_threads);
+    form->addRow(tr("Requests per size"), m_requests);
+    form->addRow(tr("Concurrency"), m_concurrency);
+    form->addRow(QString(), m_keepAlive);
+    form->addRow(tr("Repetitions"), m_repetitions);
+    setLayout(form);
+
+    connect(m_sizes, &QLineEdit::textChanged, this, &ExperimentForm::changed);
+    for (auto *spin : {m_threads, m_requests, m_concurrency, m_repetitions, m_fdLimit})
+        connect(spin, &QSpinBox::valueChanged, this, &ExperimentForm::changed);
+    for (auto *box : {m_keepAlive, m_isolated})
+        connect(box, &QCheckBox::toggled, this, &ExperimentForm::changed);
+    connect(m_mode, &QComboBox::currentTextChanged, this, &ExperimentForm::changed);
+    connect(m_target, &QComboBox::currentIndexChanged, this, &ExperimentForm::changed);
+    connect(this, &ExperimentForm::changed, this, &ExperimentForm::updateTargetFields);
+}
+
+void ExperimentForm::setSpec(const lab::SweepSpec &spec)
+{
+    m_sizes->setText(lab::formatSizeList(spec.sizes));
+    const int mode = m_mode->findText(spec.mode);
+    if (mode >= 0)
+        m_mode->setCurrentIndex(mode);
+    m_threads->setValue(spec.serverThreads);
+    m_requests->setValue(static_cast<int>(std::min<quint64>(spec.requests, 10'000'000)));
+    m_concurrency->setValue(spec.concurrency);
+    m_keepAlive->setChecked(spec.keepAlive);
+    const int target = m_target->findData(spec.target);
+    m_target->setCurrentIndex(target >= 0 ? target : 0);
+    m_isolated->setChecked(spec.isolated);
+    m_fdLimit->setValue(spec.fdLimit);
+    updateTargetFields();
+}
+
+lab::SweepSpec ExperimentForm::spec(QString *problem) const
+{
+    lab::SweepSpec spec = lab::SweepSpec::defaults();
+    QString error;
+    if (!lab::parseSizeList(m_sizes->text(), &spec.sizes, &error))
+        spec.sizes.clear();
+    spec.mode = m_mode->currentText();
+    spec.serverThreads = m_threads->value();
+    spec.requests = static_cast<quint64>(m_requests->value());
+    spec.concurrency = m_concurrency->value();
+    spec.keepAlive = m_keepAlive->isChecked();
+    spec.target = m_target->currentData().toString();
+    spec.isolated = m_isolated->isChecked();
+    spec.fdLimit = m_fdLimit->value();
+    if (error.isEmpty())
+        error = spec.validate();
+    if (problem)
+        *problem = error;
+    return spec;
+}
+
+void ExperimentForm::updateTargetFields()
+{
+    // Mode, separate process and fd limit belong to the built-in server.
+    const bool builtin = m_target->currentData().toString() == u"builtin" && !m_locked;
+    m_mode->setEnabled(builtin);
+    m_isolated->setEnabled(builtin);
+    m_fdLimit->setEnabled(builtin);
+}
+
+int ExperimentForm::repetitions() const
+{
+    return m_repetitions->value();
+}
+
+void ExperimentForm::setRepetitions(int repetitions)
+{
+    m_repetitions->setValue(repetitions);
+}
+
+void ExperimentForm::setLocked(bool locked)
+{
+    m_locked = locked;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_sizes, m_target, m_mode, m_isolated,
+                                                       m_fdLimit, m_threads, m_requests,
+                                                       m_concurrency, m_keepAlive, m_repetitions})
+        w->setEnabled(!locked);
+    updateTargetFields();
+}
+
+} // namespace servelab::ui

@@ -1,0 +1,247 @@
+#include "resultsview.h"
+
+#include "chartfile.h"
+#include "fdtypeschart.h"
+#include "lab/resultexport.h"
+#include "lab/sizelist.h"
+#include "latencychart.h"
+#include "processchart.h"
+#include "ratechart.h"
+#include "resultstablemodel.h"
+#include "throughputchart.h"
+#include "timelinechart.h"
+
+#include <QChartView>
+#include <QHeaderView>
+#include <QLocale>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+
+#include <algorithm>
+
+namespace servelab::ui {
+
+namespace {
+
+QList<quint64> sizesOf(const QList<lab::PointResult> &points)
+{
+    QList<quint64> sizes;
+    for (const auto &p : points)
+        if (!sizes.contains(p.sizeBytes))
+            sizes << p.sizeBytes;
+    std::sort(sizes.begin(), sizes.end());
+    return sizes;
+}
+
+} // namespace
+
+ResultsView::ResultsView(QObject *parent)
+    : QObject(parent), m_chart(new ThroughputChart), m_model(new ResultsTableModel(this)),
+      m_table(new QTableView), m_timeline(new TimelineChart), m_fdTypes(new FdTypesChart),
+      m_latency(new LatencyChart), m_rate(new RateChart), m_process(new ProcessChart),
+      m_compare(new QTableWidget(0, 5))
+{
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_model);
+    proxy->setSortRole(Qt::UserRole);
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(ResultsTableModel::Size, Qt::AscendingOrder);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setAlternatingRowColors(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+
+    auto *throughput = new QSplitter(Qt::Vertical);
+    throughput->addWidget(m_chart);
+    throughput->addWidget(m_table);
+    throughput->setStretchFactor(0, 3);
+    throughput->setStretchFactor(1, 1);
+    // Per point (and live) above, by type with the points' starts and EMFILE below.
+    auto *fds = new QSplitter(Qt::Vertical);
+    fds->addWidget(m_timeline);
+    fds->addWidget(m_fdTypes);
+    m_pages = {throughput, fds, m_latency, m_rate, m_process};
+
+    m_compare->setObjectName(QStringLiteral("compare"));
+    m_compare->setHorizontalHeaderLabels(
+        {tr("Target"), tr("File size"), tr("KiB/s (shown)"), tr("KiB/s (overlay)"), tr("Ratio")});
+    m_compare->horizontalHeader()->setStretchLastSection(true);
+    m_compare->verticalHeader()->hide();
+    m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_compare->setToolTip(
+        tr("Overlay an earlier run from the history (right-click it) to compare"));
+}
+
+ResultsView::~ResultsView() = default;
+
+QList<QWidget *> ResultsView::chartPages() const
+{
+    return m_pages;
+}
+
+QStringList ResultsView::chartNames()
+{
+    return {QStringLiteral("throughput"), QStringLiteral("fds"), QStringLiteral("latency"),
+            QStringLiteral("rate"), QStringLiteral("process")};
+}
+
+lab::PointResult ResultsView::slim(lab::PointResult point)
+{
+    for (auto &sample : point.clientSamples)
+        sample.latency = client::LatencyHistogram();
+    return point;
+}
+
+void ResultsView::begin(const QList<quint64> &sizes)
+{
+    m_overlay.clear();
+    m_overlayId = 0;
+    m_liveSerial = 0;
+    m_lastFinishedStart = -1;
+    show({});
+    m_chart->clear(sizes);
+}
+
+void ResultsView::addPoint(const lab::PointResult &finished)
+{
+    const lab::PointResult point = slim(finished);
+    m_lastFinishedStart = point.startedAtMicros;
+    m_points << point;
+    m_chart->addPoint(point);
+    m_model->addPoint(point);
+    // One series more where a chart draws one per point, not all of them again.
+    m_timeline->addPoint(point);
+    m_rate->addPoint(point);
+    m_fdTypes->addPoint(point);
+    m_latency->setPoints(m_points);
+    m_process->setPoints(m_points);
+}
+
+double ResultsView::applyLive(const lab::LiveFeed::Update &update)
+{
+    // A point whose result has arrived is drawn whole already.
+    if (update.serial == 0 || update.startedAtMicros <= m_lastFinishedStart)
+        return -1;
+    if (update.serial != m_liveSerial) {
+        m_liveSerial = update.serial;
+        m_liveStart = update.startedAtMicros;
+        m_liveFds.clear();
+        m_liveSlots.clear();
+    }
+    if (update.client.empty() && update.server.empty())
+        return -1;
+    for (const auto &s : update.server)
+        if (s.alive)
+            m_liveFds.append({double(s.atMicros), double(s.total)});
+    // The client threads sample on one 100 ms grid: a slot sums them.
+    constexpr qint64 period = 100'000;
+    for (const auto &t : update.client) {
+        auto &slot = m_liveSlots[(t.endMicros + period / 2) / period];
+        slot.first += t.completed;
+        slot.second = std::max<qint64>(slot.second, t.intervalMicros);
+    }
+    QList<QPointF> rate;
+    rate.reserve(m_liveSlots.size());
+    for (auto it = m_liveSlots.cbegin(); it != m_liveSlots.cend(); ++it)
+        if (it->second > 0)
+            rate.append({double(m_liveStart + it.key() * period),
+                         double(it->first) * 1e6 / double(it->second)});
+    m_timeline->setLive(update.target, m_liveFds);
+    m_rate->setLive(update.target, rate);
+    return rate.isEmpty() ? 0 : rate.last().y();
+}
+
+void ResultsView::show(const QList<lab::PointResult> &points)
+{
+    m_points = points;
+    m_model->clear();
+    m_chart->clear(sizesOf(points));
+    for (const auto &p : points) {
+        m_chart->addPoint(p);
+        m_model->addPoint(p);
+    }
+    m_timeline->setPoints(points);
+    m_latency->setPoints(points);
+    m_rate->setPoints(points);
+    m_process->setPoints(points);
+    m_fdTypes->setPoints(points);
+    fillComparison();
+}
+
+void ResultsView::setOverlay(const QList<lab::PointResult> &points, qint64 id)
+{
+    m_overlay = id ? points : QList<lab::PointResult>();
+    m_overlayId = id;
+    show(m_points);
+}
+
+// An overlaid run: its lines beside the shown ones, and the ratio at each size.
+void ResultsView::fillComparison()
+{
+    m_comparison = {};
+    m_compare->setRowCount(0);
+    if (!m_overlayId)
+        return;
+    for (lab::PointResult p : m_overlay) {
+        p.target = tr("%1 (#%2)").arg(p.target).arg(m_overlayId);
+        m_chart->addPoint(p);
+    }
+    m_comparison = lab::RunComparison::of(m_points, m_overlay);
+    m_compare->setHorizontalHeaderItem(3, new QTableWidgetItem(tr("KiB/s (#%1)").arg(m_overlayId)));
+    for (const auto &row : m_comparison.rows) {
+        const int r = m_compare->rowCount();
+        m_compare->insertRow(r);
+        const QStringList cells{
+            row.target, lab::formatSize(row.sizeBytes),
+            row.kibThis > 0 ? QLocale().toString(row.kibThis, 'f', 2) : tr("DNF"),
+            row.kibOther > 0 ? QLocale().toString(row.kibOther, 'f', 2) : tr("DNF"),
+            row.dnf ? QStringLiteral("–") : QLocale().toString(row.ratio(), 'f', 3)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = new QTableWidgetItem(cells[c]);
+            if (c >= 2)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_compare->setItem(r, c, item);
+        }
+    }
+}
+
+bool ResultsView::exportChart(const QString &chart, const QString &path, QString *error,
+                              qreal scale, QSize fallback) const
+{
+    if (!chartNames().contains(chart)) {
+        *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
+        return false;
+    }
+    QChartView *view = chart == u"fds"       ? m_timeline->view()
+                       : chart == u"latency" ? m_latency->view()
+                       : chart == u"rate"    ? m_rate->view()
+                       : chart == u"process" ? m_process->view()
+                                             : m_chart->view();
+    // A chart in a tab not shown yet has no size of its own.
+    if (!view->isVisible())
+        view->resize(fallback);
+    return path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)
+               ? chartfile::writeSvg(view, path, error)
+               : chartfile::writePng(view, path, error, scale);
+}
+
+bool ResultsView::exportChartData(const QString &chart, const QString &path, QString *error) const
+{
+    QString text;
+    if (chart == u"throughput") {
+        text = lab::formatSummaryCsv(m_points);
+    } else if (chart == u"fds" || chart == u"rate" || chart == u"process") {
+        text = lab::formatTimelineCsv(m_points);
+    } else if (chart == u"latency") {
+        text = m_latency->dataCsv();
+    } else {
+        *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
+        return false;
+    }
+    return lab::writeTextFile(path, text, error);
+}
+
+} // namespace servelab::ui

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "lab/livefeed.h"
+#include "lab/pointresult.h"
+#include "lab/runcomparison.h"
+
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QPointF>
+#include <QSize>
+
+class QTableView;
+class QTableWidget;
+class QWidget;
+
+namespace servelab::ui {
+
+class FdTypesChart;
+class LatencyChart;
+class ProcessChart;
+class RateChart;
+class ResultsTableModel;
+class ThroughputChart;
+class TimelineChart;
+
+// What the window shows of an experiment: the charts, the seed's table and the comparison with
+// an overlaid run, fed point by point during a run (and live within the point) or all at once
+// for a finished one; and their exports. The window puts its pages in tabs.
+class ResultsView : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ResultsView(QObject *parent = nullptr);
+    ~ResultsView() override;
+
+    // The pages, in chartNames() order: throughput (chart over table), fds (per point over by
+    // type), latency, rate, process; and the comparison table.
+    QList<QWidget *> chartPages() const;
+    QTableWidget *comparePage() const { return m_compare; }
+    // "throughput", "fds", "latency", "rate", "process".
+    static QStringList chartNames();
+
+    ThroughputChart *throughput() const { return m_chart; }
+    TimelineChart *timeline() const { return m_timeline; }
+    FdTypesChart *fdTypes() const { return m_fdTypes; }
+    LatencyChart *latency() const { return m_latency; }
+    RateChart *rate() const { return m_rate; }
+    ProcessChart *process() const { return m_process; }
+    ResultsTableModel *model() const { return m_model; }
+    const QList<lab::PointResult> &points() const { return m_points; }
+    const lab::RunComparison &comparison() const { return m_comparison; }
+    qint64 overlayId() const { return m_overlayId; }
+
+    // A run starts: nothing drawn, the size axis ready, no overlay.
+    void begin(const QList<quint64> &sizes);
+    // A point of the run finished (kept slim, as every point here).
+    void addPoint(const lab::PointResult &point);
+    // The point being measured, from the live feed: its lines grow; returns the requests/s
+    // of its latest interval, or -1 when the update brought nothing to draw.
+    double applyLive(const lab::LiveFeed::Update &update);
+    // A finished experiment, with the overlay (if any) beside it.
+    void show(const QList<lab::PointResult> &points);
+    // An earlier run drawn beside the shown one with the ratio at each size; id 0 removes it.
+    void setOverlay(const QList<lab::PointResult> &points, qint64 id);
+
+    // PNG at `scale`, or SVG for a .svg path; a chart never shown takes `fallback` as its size.
+    bool exportChart(const QString &chart, const QString &path, QString *error, qreal scale,
+                     QSize fallback) const;
+    // The numbers the chart draws, as CSV with units in the header.
+    bool exportChartData(const QString &chart, const QString &path, QString *error) const;
+
+    // What the window keeps of a point: everything but the latency histogram of each 100 ms
+    // client sample (the point's own histogram stays; the database has the rest), so that a
+    // 10-minute run is megabytes, not a hundred of them per copy.
+    static lab::PointResult slim(lab::PointResult point);
+
+private:
+    void fillComparison();
+
+    ThroughputChart *m_chart;
+    ResultsTableModel *m_model;
+    QTableView *m_table;
+    TimelineChart *m_timeline;
+    FdTypesChart *m_fdTypes;
+    LatencyChart *m_latency;
+    RateChart *m_rate;
+    ProcessChart *m_process;
+    QTableWidget *m_compare;
+    QList<QWidget *> m_pages;
+
+    QList<lab::PointResult> m_points;
+    QList<lab::PointResult> m_overlay; // as stored, targets not renamed
+    qint64 m_overlayId = 0;
+    lab::RunComparison m_comparison;
+
+    // The live point: its serial in the feed, fd samples, and client requests per 100 ms slot.
+    int m_liveSerial = 0;
+    std::int64_t m_liveStart = 0;
+    std::int64_t m_lastFinishedStart = -1;
+    QList<QPointF> m_liveFds;
+    QMap<qint64, std::pair<quint64, qint64>> m_liveSlots; // slot: requests, interval µs
+};
+
+} // namespace servelab::ui
