@@ -20,6 +20,7 @@
 #include "ratechart.h"
 #include "resultstablemodel.h"
 #include "resultsview.h"
+#include "runpanel.h"
 #include "servelab_config.h"
 #include "server/servermode.h"
 #include "speceditor.h"
@@ -74,31 +75,12 @@
 
 namespace servelab::ui {
 
-namespace {
-
-QString formatDuration(qint64 ms)
-{
-    const qint64 s = (ms + 500) / 1000;
-    return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
-                   : QStringLiteral("%1 s").arg(s);
-}
-
-} // namespace
-
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), m_controller(new ExperimentController(this)),
-      m_results(new ResultsView(this)), m_tabs(new QTabWidget), m_specEditor(new SpecEditor),
-      m_log(new QPlainTextEdit), m_history(new HistoryDock(this)),
-      m_database(lab::ResultStore::defaultPath()), m_liveTimer(new QTimer(this))
+    : QMainWindow(parent), m_results(new ResultsView(this)), m_tabs(new QTabWidget),
+      m_specEditor(new SpecEditor), m_history(new HistoryDock(this)),
+      m_runPanel(new RunPanel(m_results)), m_database(lab::ResultStore::defaultPath())
 {
-    // Live charts at most ten times a second, whatever the client and sampler produce.
-    m_liveTimer->setInterval(100);
-    connect(m_liveTimer, &QTimer::timeout, this, [this] { applyLive(m_controller->takeLive()); });
     setWindowTitle(tr("ServeLab"));
-    m_log->setReadOnly(true);
-    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_log->setObjectName(QStringLiteral("log"));
-    attachLogHighlighter(m_log->document());
 
     const QStringList titles{tr("Throughput"), tr("File descriptors"), tr("Latency"),
                              tr("Requests/s"), tr("Process")};
@@ -106,7 +88,7 @@ MainWindow::MainWindow(QWidget *parent)
     for (int i = 0; i < pages.size(); ++i)
         m_tabs->addTab(pages[i], titles[i]);
     m_tabs->addTab(m_specEditor, tr("Spec"));
-    m_tabs->addTab(m_log, tr("Log"));
+    m_tabs->addTab(m_runPanel->logView(), tr("Log"));
     m_tabs->addTab(m_results->comparePage(), tr("Compare"));
     connect(m_specEditor, &SpecEditor::checked, this, &MainWindow::specChecked);
 
@@ -121,11 +103,15 @@ MainWindow::MainWindow(QWidget *parent)
     createMenus();
     statusBar()->addPermanentWidget(new QLabel(machineFacts()));
 
-    connect(m_controller, &ExperimentController::started, this, &MainWindow::onStarted);
-    connect(m_controller, &ExperimentController::pointStarted, this, &MainWindow::onPointStarted);
-    connect(m_controller, &ExperimentController::pointFinished, this, &MainWindow::onPointFinished);
-    connect(m_controller, &ExperimentController::progress, this, &MainWindow::onProgress);
-    connect(m_controller, &ExperimentController::finished, this, &MainWindow::onFinished);
+    connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
+    connect(m_runPanel, &RunPanel::runningChanged, this, &MainWindow::setRunning);
+    connect(m_runPanel, &RunPanel::started, this, &MainWindow::refreshHistory);
+    connect(m_runPanel, &RunPanel::pointKept, m_history->model(), &ExperimentsModel::countPoint);
+    connect(m_runPanel, &RunPanel::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_runPanel, &RunPanel::finished, this, [this](bool ok) {
+        refreshHistory();
+        Q_EMIT runFinished(ok);
+    });
 
     setSpec(lab::SweepSpec::defaults());
     setAcceptDrops(true);
@@ -195,37 +181,14 @@ QWidget *MainWindow::createSettingsPanel()
     auto *experiment = new QGroupBox(tr("Experiment"));
     experiment->setLayout(box);
 
-    m_run = new QPushButton(tr("Run"));
-    m_run->setDefault(true);
-    m_pause = new QPushButton(tr("Pause"));
-    m_pause->setEnabled(false);
-    m_pause->setToolTip(tr("Holds the run after the point being measured; the server stays up"));
-    m_cancel = new QPushButton(tr("Cancel"));
-    m_cancel->setEnabled(false);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_pause);
-    buttons->addWidget(m_cancel);
-    m_progress = new QProgressBar;
-    m_progress->setFormat(tr("%v of %m points"));
-    m_progress->setValue(0);
-    m_current = new QLabel(tr("Ready."));
-    m_current->setWordWrap(true);
-
     auto *panel = new QWidget;
     auto *layout = new QVBoxLayout(panel);
     layout->addWidget(experiment);
     layout->addWidget(m_problem);
-    layout->addLayout(buttons);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_current);
+    layout->addWidget(m_runPanel);
     layout->addStretch();
     panel->setMinimumWidth(300);
 
-    connect(m_run, &QPushButton::clicked, this, &MainWindow::startRun);
-    connect(m_pause, &QPushButton::clicked, this,
-            [this] { isPaused() ? resumeRun() : pauseRun(); });
-    connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancelRun);
     connect(m_useForm, &QPushButton::clicked, this, [this] {
         m_fromForm = true;
         validateForm();
@@ -432,33 +395,26 @@ void MainWindow::validateForm()
     m_useForm->setVisible(!m_fromForm);
     QString problem;
     const lab::ExperimentSpec current = experiment(&problem);
-    if (!m_fromForm) {
-        int points = 0;
-        for (const auto &t : current.expanded())
-            points += int(t.sizes.size());
+    const QList<lab::SweepSpec> targets = current.expanded();
+    int points = 0;
+    for (const auto &t : targets)
+        points += int(t.sizes.size());
+    if (!m_fromForm)
         m_specNote->setText(tr("<b>%1</b><br>%2 targets, %3 points per repetition, %4 "
                                "repetitions. Edit it in the Spec tab.")
                                 .arg(current.name.toHtmlEscaped())
-                                .arg(current.expanded().size())
+                                .arg(targets.size())
                                 .arg(points)
                                 .arg(current.repetitions));
-    }
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
-    m_run->setEnabled(problem.isEmpty() && !isRunning());
-    m_run->setToolTip(problem);
+    m_runPanel->setRunnable(problem.isEmpty(), problem);
     if (!problem.isEmpty() || isRunning())
         return;
     // The editor shows what Run would run, unless the user is typing in it.
     if (m_fromForm || !m_specEditor->isBeingEdited())
         m_specEditor->showSpec(QString::fromUtf8(current.toJson()));
-    // Before a run the bar tells how many points it will measure ("0 of 14 points").
-    if (m_progress->value() <= 0) {
-        int points = 0;
-        for (const auto &t : current.expanded())
-            points += int(t.sizes.size());
-        m_progress->setRange(0, points * current.repetitions);
-    }
+    m_runPanel->showPlannedPoints(points * current.repetitions);
 }
 
 // The editor's text, checked as the lab checks it: problems listed with their place, or the
@@ -487,22 +443,22 @@ QStringList MainWindow::specProblems() const
 
 QString MainWindow::statusMessage() const
 {
-    return m_current->text();
+    return m_runPanel->status();
 }
 
 QString MainWindow::logText() const
 {
-    return m_log->toPlainText();
+    return m_runPanel->logView()->toPlainText();
 }
 
 bool MainWindow::isRunning() const
 {
-    return m_controller->isRunning();
+    return m_runPanel->isRunning();
 }
 
 bool MainWindow::isPaused() const
 {
-    return m_controller->isPaused();
+    return m_runPanel->isPaused();
 }
 
 void MainWindow::setDatabase(const QString &path)
@@ -532,44 +488,27 @@ bool MainWindow::startRun()
     std::sort(sizes.begin(), sizes.end());
     m_results->begin(sizes);
     m_history->setOverlayShown(false);
-    m_log->clear();
-    m_progress->setValue(0);
-    m_clock.start();
-    appendLog(tr("run: %1").arg(spec.name));
-    m_controller->start(spec, m_database);
+    m_runPanel->start(spec, m_database);
     m_shownName = spec.name;
     m_shownTitle = spec.name;
     m_shownSpec = spec.toJson();
     m_shownMachine = lab::machineFacts();
-    m_liveTimer->start();
-    setRunning(true);
     return true;
 }
 
 void MainWindow::pauseRun()
 {
-    if (!isRunning() || isPaused())
-        return;
-    m_controller->pause();
-    m_pause->setText(tr("Resume"));
-    m_current->setText(tr("Pausing after %1…").arg(m_pointLabel));
+    m_runPanel->pause();
 }
 
 void MainWindow::resumeRun()
 {
-    if (!isPaused())
-        return;
-    m_controller->resume();
-    m_pause->setText(tr("Pause"));
-    m_current->setText(tr("Measuring %1").arg(m_pointLabel));
+    m_runPanel->resume();
 }
 
 void MainWindow::cancelRun()
 {
-    if (!isRunning())
-        return;
-    m_current->setText(tr("Cancelling…"));
-    m_controller->cancel();
+    m_runPanel->cancel();
 }
 
 void MainWindow::setRunning(bool running)
@@ -577,106 +516,12 @@ void MainWindow::setRunning(bool running)
     m_form->setLocked(running);
     m_useForm->setEnabled(!running);
     m_specEditor->setLocked(running);
-    m_cancel->setEnabled(running);
-    m_pause->setEnabled(running);
-    m_pause->setText(tr("Pause"));
     validateForm();
-}
-
-void MainWindow::appendLog(const QString &line)
-{
-    m_log->appendPlainText(line);
-}
-
-void MainWindow::onStarted(qint64 experiment, int total)
-{
-    m_runningId = experiment;
-    m_progress->setRange(0, total);
-    if (experiment)
-        appendLog(tr("kept as experiment %1 in %2").arg(experiment).arg(m_database));
-    refreshHistory();
-}
-
-void MainWindow::onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition)
-{
-    m_pointLabel = tr("%1 at %2, repetition %3 (point %4 of %5)")
-                       .arg(target, lab::formatSize(sizeBytes))
-                       .arg(repetition + 1)
-                       .arg(index + 1)
-                       .arg(m_progress->maximum());
-    if (!isPaused())
-        m_current->setText(tr("Measuring %1").arg(m_pointLabel));
 }
 
 void MainWindow::applyLive(const lab::LiveFeed::Update &update)
 {
-    const double now = m_results->applyLive(update);
-    if (now >= 0 && !isPaused())
-        m_current->setText(tr("Measuring %1: %2 requests/s now")
-                               .arg(m_pointLabel, QLocale().toString(now, 'f', 0)));
-}
-
-void MainWindow::onPointFinished(const lab::PointResult &finished)
-{
-    const lab::PointResult &point = finished;
-    if (m_runningId)
-        m_history->model()->countPoint(m_runningId, point.dnf);
-    m_results->addPoint(point);
-    QString line = tr("[%1/%2] %3, %4, repetition %5: ")
-                       .arg(point.index + 1)
-                       .arg(m_progress->maximum())
-                       .arg(point.target, lab::formatSize(point.sizeBytes))
-                       .arg(point.repetition + 1);
-    line += point.dnf ? tr("DNF, %1").arg(point.reason)
-                      : tr("%1 KiB/s").arg(point.kibPerSecond(), 0, 'f', 2);
-    if (!point.dnf && !point.reason.isEmpty())
-        line += QStringLiteral(" (") + point.reason + u')';
-    if (point.serverEmfile > 0)
-        line += tr("; the server met EMFILE %1 times").arg(point.serverEmfile);
-    appendLog(line);
-    if (point.dnf)
-        statusBar()->showMessage(
-            tr("%1 at %2: DNF, %3")
-                .arg(point.target, lab::formatSize(point.sizeBytes), point.reason),
-            10000);
-}
-
-void MainWindow::onProgress(int done, int total, qint64 remainingMs)
-{
-    m_progress->setRange(0, total);
-    m_progress->setValue(done);
-    if (done < total && remainingMs >= 0)
-        m_progress->setFormat(
-            tr("%v of %m points, about %1 left").arg(formatDuration(remainingMs)));
-    else
-        m_progress->setFormat(tr("%v of %m points"));
-    if (isPaused())
-        m_current->setText(
-            tr("Paused after %1 of %2 points: Resume to go on").arg(done).arg(total));
-}
-
-void MainWindow::onFinished(const QString &status, const QString &reason)
-{
-    m_liveTimer->stop();
-    setRunning(false);
-    m_progress->setFormat(tr("%v of %m points"));
-    if (status == u"done")
-        m_current->setText(tr("Done: %1 points in %2.")
-                               .arg(m_results->points().size())
-                               .arg(formatDuration(m_clock.elapsed())));
-    else if (status == u"cancelled")
-        m_current->setText(
-            tr("Cancelled after %1 points; they are kept.").arg(m_results->points().size()));
-    else
-        m_current->setText(tr("Failed: %1").arg(reason));
-    appendLog(m_current->text());
-    if (!reason.isEmpty())
-        statusBar()->showMessage(reason);
-    refreshHistory();
-    const auto &points = m_results->points();
-    Q_EMIT runFinished(
-        status == u"done" && !points.isEmpty() &&
-        !std::all_of(points.begin(), points.end(), [](const auto &p) { return p.dnf; }));
+    m_runPanel->applyLive(update);
 }
 
 void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title)
@@ -686,7 +531,7 @@ void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title
     m_history->setOverlayShown(m_results->overlayId() != 0);
     if (m_results->overlayId())
         title += tr(", overlaid with experiment %1").arg(m_results->overlayId());
-    m_current->setText(tr("Showing %1: %2 points.").arg(title).arg(points.size()));
+    m_runPanel->setStatus(tr("Showing %1: %2 points.").arg(title).arg(points.size()));
 }
 
 // The points of an experiment in the database, kept slim; none with *error set.
@@ -968,7 +813,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
-    m_controller->cancel();
+    m_runPanel->cancel();
     saveSettings();
     event->accept();
 }

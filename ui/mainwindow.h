@@ -30,6 +30,7 @@ class ProcessChart;
 class RateChart;
 class ResultsTableModel;
 class ResultsView;
+class RunPanel;
 class SpecEditor;
 class ThroughputChart;
 class TimelineChart;
@@ -135,13 +136,7 @@ private:
     void specChecked(const lab::ExperimentSpec &checked, const QStringList &problems);
     void showPoints(const QList<lab::PointResult> &points, QString title);
     QList<lab::PointResult> storedPoints(qint64 id, QString *error) const;
-    void onStarted(qint64 experiment, int total);
-    void onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition);
-    void onPointFinished(const lab::PointResult &point);
-    void onProgress(int done, int total, qint64 remainingMs);
-    void onFinished(const QString &status, const QString &reason);
     void setRunning(bool running);
-    void appendLog(const QString &line);
     void exportChartInteractive(const QString &format);
     void exportCsvInteractive();
     void openSpecInteractive();
@@ -152,30 +147,20 @@ private:
     void remember(const QString &path);
     QString machineFacts() const;
 
-    ExperimentController *m_controller;
     ResultsView *m_results;
     QTabWidget *m_tabs;
     SpecEditor *m_specEditor;
-    QPlainTextEdit *m_log;
     HistoryDock *m_history;
+    RunPanel *m_runPanel;
     ExperimentForm *m_form;
     QLabel *m_specNote;
     QPushButton *m_useForm;
     QLabel *m_problem;
-    QPushButton *m_run;
-    QPushButton *m_pause;
-    QPushButton *m_cancel;
-    QProgressBar *m_progress;
-    QLabel *m_current;
 
     QString m_database;
     lab::ExperimentSpec m_experiment; // when not from the form
     bool m_fromForm = true;
     QString m_specError; // why the spec editor's text cannot run
-    QElapsedTimer m_clock;
-    QString m_pointLabel;   // what is being measured, for the progress line
-    qint64 m_runningId = 0; // the running experiment's id in the database (0: none)
-    QTimer *m_liveTimer;
     // What the charts show, for the bundle: its name, spec and machine.
     QString m_shownName;
     QString m_shownTitle; // how the status line names it

@@ -1,0 +1,244 @@
+#include "runpanel.h"
+
+#include "experimentcontroller.h"
+#include "lab/sizelist.h"
+#include "loghighlighter.h"
+#include "resultsview.h"
+
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace servelab::ui {
+
+namespace {
+
+QString formatDuration(qint64 ms)
+{
+    const qint64 s = (ms + 500) / 1000;
+    return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
+                   : QStringLiteral("%1 s").arg(s);
+}
+
+} // namespace
+
+RunPanel::RunPanel(ResultsView *results, QWidget *parent)
+    : QWidget(parent), m_results(results), m_controller(new ExperimentController(this)),
+      m_run(new QPushButton(tr("Run"))), m_pause(new QPushButton(tr("Pause"))),
+      m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
+      m_current(new QLabel(tr("Ready."))), m_log(new QPlainTextEdit), m_liveTimer(new QTimer(this))
+{
+    m_run->setDefault(true);
+    m_pause->setEnabled(false);
+    m_pause->setToolTip(tr("Holds the run after the point being measured; the server stays up"));
+    m_cancel->setEnabled(false);
+    m_progress->setFormat(tr("%v of %m points"));
+    m_progress->setValue(0);
+    m_current->setWordWrap(true);
+    m_log->setReadOnly(true);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setObjectName(QStringLiteral("log"));
+    attachLogHighlighter(m_log->document());
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_pause);
+    buttons->addWidget(m_cancel);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_current);
+
+    connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
+    connect(m_pause, &QPushButton::clicked, this, [this] { isPaused() ? resume() : pause(); });
+    connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancel);
+    // Live charts at most ten times a second, whatever the client and sampler produce.
+    m_liveTimer->setInterval(100);
+    connect(m_liveTimer, &QTimer::timeout, this, [this] { applyLive(m_controller->takeLive()); });
+    connect(m_controller, &ExperimentController::started, this, &RunPanel::onStarted);
+    connect(m_controller, &ExperimentController::pointStarted, this, &RunPanel::onPointStarted);
+    connect(m_controller, &ExperimentController::pointFinished, this, &RunPanel::onPointFinished);
+    connect(m_controller, &ExperimentController::progress, this, &RunPanel::onProgress);
+    connect(m_controller, &ExperimentController::finished, this, &RunPanel::onFinished);
+}
+
+RunPanel::~RunPanel() = default;
+
+bool RunPanel::start(const lab::ExperimentSpec &spec, const QString &database)
+{
+    if (isRunning())
+        return false;
+    m_database = database;
+    m_experiment = 0;
+    m_log->clear();
+    m_progress->setValue(0);
+    m_clock.start();
+    m_log->appendPlainText(tr("run: %1").arg(spec.name));
+    m_controller->start(spec, database);
+    m_liveTimer->start();
+    setRunning(true);
+    return true;
+}
+
+void RunPanel::pause()
+{
+    if (!isRunning() || isPaused())
+        return;
+    m_controller->pause();
+    m_pause->setText(tr("Resume"));
+    m_current->setText(tr("Pausing after %1…").arg(m_pointLabel));
+}
+
+void RunPanel::resume()
+{
+    if (!isPaused())
+        return;
+    m_controller->resume();
+    m_pause->setText(tr("Pause"));
+    m_current->setText(tr("Measuring %1").arg(m_pointLabel));
+}
+
+void RunPanel::cancel()
+{
+    if (!isRunning())
+        return;
+    m_current->setText(tr("Cancelling…"));
+    m_controller->cancel();
+}
+
+bool RunPanel::isRunning() const
+{
+    return m_controller->isRunning();
+}
+
+bool RunPanel::isPaused() const
+{
+    return m_controller->isPaused();
+}
+
+void RunPanel::setRunnable(bool runnable, const QString &why)
+{
+    m_run->setEnabled(runnable && !isRunning());
+    m_run->setToolTip(why);
+}
+
+void RunPanel::showPlannedPoints(int points)
+{
+    if (m_progress->value() <= 0)
+        m_progress->setRange(0, points);
+}
+
+void RunPanel::setStatus(const QString &text)
+{
+    m_current->setText(text);
+}
+
+QString RunPanel::status() const
+{
+    return m_current->text();
+}
+
+void RunPanel::setRunning(bool running)
+{
+    m_cancel->setEnabled(running);
+    m_pause->setEnabled(running);
+    m_pause->setText(tr("Pause"));
+    Q_EMIT runningChanged(running);
+}
+
+void RunPanel::onStarted(qint64 experiment, int total)
+{
+    m_experiment = experiment;
+    m_progress->setRange(0, total);
+    if (experiment)
+        m_log->appendPlainText(tr("kept as experiment %1 in %2").arg(experiment).arg(m_database));
+    Q_EMIT started(experiment);
+}
+
+void RunPanel::onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition)
+{
+    m_pointLabel = tr("%1 at %2, repetition %3 (point %4 of %5)")
+                       .arg(target, lab::formatSize(sizeBytes))
+                       .arg(repetition + 1)
+                       .arg(index + 1)
+                       .arg(m_progress->maximum());
+    if (!isPaused())
+        m_current->setText(tr("Measuring %1").arg(m_pointLabel));
+}
+
+void RunPanel::applyLive(const lab::LiveFeed::Update &update)
+{
+    const double now = m_results->applyLive(update);
+    if (now >= 0 && !isPaused())
+        m_current->setText(tr("Measuring %1: %2 requests/s now")
+                               .arg(m_pointLabel, QLocale().toString(now, 'f', 0)));
+}
+
+void RunPanel::onPointFinished(const lab::PointResult &point)
+{
+    if (m_experiment)
+        Q_EMIT pointKept(m_experiment, point.dnf);
+    m_results->addPoint(point);
+    QString line = tr("[%1/%2] %3, %4, repetition %5: ")
+                       .arg(point.index + 1)
+                       .arg(m_progress->maximum())
+                       .arg(point.target, lab::formatSize(point.sizeBytes))
+                       .arg(point.repetition + 1);
+    line += point.dnf ? tr("DNF, %1").arg(point.reason)
+                      : tr("%1 KiB/s").arg(point.kibPerSecond(), 0, 'f', 2);
+    if (!point.dnf && !point.reason.isEmpty())
+        line += QStringLiteral(" (") + point.reason + u')';
+    if (point.serverEmfile > 0)
+        line += tr("; the server met EMFILE %1 times").arg(point.serverEmfile);
+    m_log->appendPlainText(line);
+    if (point.dnf)
+        Q_EMIT message(tr("%1 at %2: DNF, %3")
+                           .arg(point.target, lab::formatSize(point.sizeBytes), point.reason),
+                       10000);
+}
+
+void RunPanel::onProgress(int done, int total, qint64 remainingMs)
+{
+    m_progress->setRange(0, total);
+    m_progress->setValue(done);
+    if (done < total && remainingMs >= 0)
+        m_progress->setFormat(
+            tr("%v of %m points, about %1 left").arg(formatDuration(remainingMs)));
+    else
+        m_progress->setFormat(tr("%v of %m points"));
+    if (isPaused())
+        m_current->setText(
+            tr("Paused after %1 of %2 points: Resume to go on").arg(done).arg(total));
+}
+
+void RunPanel::onFinished(const QString &status, const QString &reason)
+{
+    m_liveTimer->stop();
+    m_progress->setFormat(tr("%v of %m points"));
+    const auto &points = m_results->points();
+    if (status == u"done")
+        m_current->setText(
+            tr("Done: %1 points in %2.").arg(points.size()).arg(formatDuration(m_clock.elapsed())));
+    else if (status == u"cancelled")
+        m_current->setText(tr("Cancelled after %1 points; they are kept.").arg(points.size()));
+    else
+        m_current->setText(tr("Failed: %1").arg(reason));
+    m_log->appendPlainText(m_current->text());
+    if (!reason.isEmpty())
+        Q_EMIT message(reason, 0);
+    setRunning(false);
+    Q_EMIT finished(
+        status == u"done" && !points.isEmpty() &&
+        !std::all_of(points.begin(), points.end(), [](const auto &p) { return p.dnf; }));
+}
+
+} // namespace servelab::ui
