@@ -1,77 +1,43 @@
 #include "mainwindow.h"
 
-#include "chartfile.h"
-#include "experimentcontroller.h"
 #include "experimentform.h"
 #include "experimentsmodel.h"
 #include "experimentwizard.h"
-#include "fdtypeschart.h"
 #include "historydock.h"
-#include "jsonhighlighter.h"
-#include "lab/externalserver.h"
 #include "lab/machinefacts.h"
 #include "lab/resultbundle.h"
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
-#include "latencychart.h"
-#include "loghighlighter.h"
-#include "processchart.h"
-#include "ratechart.h"
-#include "resultstablemodel.h"
 #include "resultsview.h"
 #include "runpanel.h"
-#include "servelab_config.h"
-#include "server/servermode.h"
 #include "speceditor.h"
-#include "throughputchart.h"
-#include "timelinechart.h"
+#include "windowmenus.h"
 
-#include <QAction>
 #include <QApplication>
-#include <QChartView>
-#include <QCheckBox>
-#include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QDir>
-#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QGroupBox>
-#include <QGuiApplication>
-#include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
-#include <QLineEdit>
-#include <QListWidget>
-#include <QLocale>
-#include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QSortFilterProxyModel>
-#include <QSpinBox>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QSysInfo>
 #include <QTabWidget>
-#include <QTableView>
 #include <QTableWidget>
-#include <QTextBlock>
 #include <QThread>
-#include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace servelab::ui {
 
@@ -100,7 +66,7 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_history);
     resizeDocks({m_history}, {170}, Qt::Vertical); // the charts keep most of the height
     connectHistory();
-    createMenus();
+    buildWindowMenus(this);
     statusBar()->addPermanentWidget(new QLabel(machineFacts()));
 
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
@@ -121,47 +87,6 @@ MainWindow::MainWindow(QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
-
-ThroughputChart *MainWindow::chart() const
-{
-    return m_results->throughput();
-}
-TimelineChart *MainWindow::timeline() const
-{
-    return m_results->timeline();
-}
-FdTypesChart *MainWindow::fdTypes() const
-{
-    return m_results->fdTypes();
-}
-LatencyChart *MainWindow::latency() const
-{
-    return m_results->latency();
-}
-RateChart *MainWindow::rate() const
-{
-    return m_results->rate();
-}
-ProcessChart *MainWindow::process() const
-{
-    return m_results->process();
-}
-ResultsTableModel *MainWindow::results() const
-{
-    return m_results->model();
-}
-ExperimentsModel *MainWindow::history() const
-{
-    return m_history->model();
-}
-const lab::RunComparison &MainWindow::comparison() const
-{
-    return m_results->comparison();
-}
-QString MainWindow::highlighterName() const
-{
-    return m_specEditor->highlighterName();
-}
 
 QWidget *MainWindow::createSettingsPanel()
 {
@@ -213,88 +138,6 @@ void MainWindow::connectHistory()
     connect(m_history, &HistoryDock::showRequested, this, act(&MainWindow::showExperiment));
     connect(m_history, &HistoryDock::overlayRequested, this, act(&MainWindow::overlayExperiment));
     connect(m_history, &HistoryDock::removeOverlayRequested, this, &MainWindow::clearOverlay);
-}
-
-void MainWindow::createMenus()
-{
-    auto *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New Experiment…"), QKeySequence::New, this,
-                    [this] { openWizard(experiment()); });
-    file->addAction(tr("&Open Spec…"), QKeySequence::Open, this, &MainWindow::openSpecInteractive);
-    // A preset opens in the wizard, pre-filled: look, change, run.
-    auto *presets = file->addMenu(tr("&Presets"));
-    for (const QString &name :
-         QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
-        presets->addAction(name.chopped(5), this, [this, name] {
-            QString error;
-            if (!loadPreset(name.chopped(5), &error))
-                QMessageBox::warning(this, tr("Presets"), error);
-            else
-                openWizard(m_experiment);
-        });
-    }
-    file->addAction(tr("Open &Results…"), this, &MainWindow::openResultsInteractive);
-    auto *recent = file->addMenu(tr("Open Rece&nt"));
-    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
-        recent->clear();
-        for (const QString &path : m_recent)
-            recent->addAction(path, this, [this, path] {
-                QString error;
-                if (!openFile(path, &error))
-                    QMessageBox::warning(this, tr("Open Recent"), error);
-            });
-        recent->setEnabled(true);
-        if (m_recent.isEmpty())
-            recent->addAction(tr("(nothing yet)"))->setEnabled(false);
-    });
-    file->addSeparator();
-    file->addAction(tr("Export Chart as &PNG…"), QKeySequence(tr("Ctrl+E")), this,
-                    [this] { exportChartInteractive(QStringLiteral("png")); });
-    file->addAction(tr("Export Chart as &SVG…"), this,
-                    [this] { exportChartInteractive(QStringLiteral("svg")); });
-    file->addAction(tr("Export Chart &Data as CSV…"), this, [this] {
-        const QString chart = currentChartName();
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export Chart Data"), chart + QStringLiteral(".csv"), tr("CSV files (*.csv)"));
-        QString error;
-        if (!path.isEmpty() && !exportChartData(chart, path, &error))
-            QMessageBox::warning(this, tr("Export Chart Data"), error);
-    });
-    file->addAction(tr("Export Data as &CSV…"), this, &MainWindow::exportCsvInteractive);
-    file->addAction(tr("Export Experiment as &Bundle…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export Bundle"), QStringLiteral("bundle.json"), tr("Bundles (*.json)"));
-        QString error;
-        if (!path.isEmpty() && !exportBundle(path, &error))
-            QMessageBox::warning(this, tr("Export Bundle"), error);
-        else if (!path.isEmpty())
-            statusBar()->showMessage(tr("Bundle written to %1").arg(path), 5000);
-    });
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-    auto *edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(tr("&Copy Table (TSV)"), QKeySequence(tr("Ctrl+Shift+C")), this, [this] {
-        QGuiApplication::clipboard()->setText(tableTsv());
-        statusBar()->showMessage(tr("The table is on the clipboard: paste it into a spreadsheet"),
-                                 5000);
-    });
-
-    auto *run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Run"), QKeySequence(tr("Ctrl+R")), this, &MainWindow::startRun);
-    run->addAction(tr("&Pause / Resume"), QKeySequence(tr("Ctrl+P")), this,
-                   [this] { isPaused() ? resumeRun() : pauseRun(); });
-    run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this, &MainWindow::cancelRun);
-
-    auto *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About ServeLab"), this, [this] {
-        QMessageBox::about(
-            this, tr("About ServeLab"),
-            tr("<b>ServeLab %1</b><br>A performance lab for static file serving.<br><br>"
-               "Qt %2<br>Syntax highlighting: %3<br>Results database: %4")
-                .arg(QStringLiteral(SERVELAB_VERSION), QString::fromLatin1(qVersion()),
-                     highlighterName(), m_database.toHtmlEscaped()));
-    });
 }
 
 QString MainWindow::machineFacts() const
@@ -436,29 +279,9 @@ void MainWindow::specChecked(const lab::ExperimentSpec &checked, const QStringLi
     validateForm();
 }
 
-QStringList MainWindow::specProblems() const
-{
-    return m_specEditor->problems();
-}
-
-QString MainWindow::statusMessage() const
-{
-    return m_runPanel->status();
-}
-
 QString MainWindow::logText() const
 {
     return m_runPanel->logView()->toPlainText();
-}
-
-bool MainWindow::isRunning() const
-{
-    return m_runPanel->isRunning();
-}
-
-bool MainWindow::isPaused() const
-{
-    return m_runPanel->isPaused();
 }
 
 void MainWindow::setDatabase(const QString &path)
@@ -496,32 +319,12 @@ bool MainWindow::startRun()
     return true;
 }
 
-void MainWindow::pauseRun()
-{
-    m_runPanel->pause();
-}
-
-void MainWindow::resumeRun()
-{
-    m_runPanel->resume();
-}
-
-void MainWindow::cancelRun()
-{
-    m_runPanel->cancel();
-}
-
 void MainWindow::setRunning(bool running)
 {
     m_form->setLocked(running);
     m_useForm->setEnabled(!running);
     m_specEditor->setLocked(running);
     validateForm();
-}
-
-void MainWindow::applyLive(const lab::LiveFeed::Update &update)
-{
-    m_runPanel->applyLive(update);
 }
 
 void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title)
@@ -624,11 +427,6 @@ bool MainWindow::openResults(const QString &path, QString *error)
     return showExperiment(experiments.last().id, error);
 }
 
-QStringList MainWindow::chartNames()
-{
-    return ResultsView::chartNames();
-}
-
 bool MainWindow::showTab(const QString &name)
 {
     const int index = int((chartNames() << QStringLiteral("spec") << QStringLiteral("log")
@@ -655,65 +453,9 @@ bool MainWindow::exportChart(const QString &chart, const QString &path, QString 
                                   m_tabs->currentWidget()->size().expandedTo(QSize(800, 500)));
 }
 
-bool MainWindow::exportChartPng(const QString &path, QString *error) const
-{
-    return exportChart(QStringLiteral("throughput"), path, error);
-}
-
 bool MainWindow::exportCsv(const QString &path, QString *error) const
 {
     return lab::writeTextFile(path, lab::formatCsv(m_results->points()), error);
-}
-
-void MainWindow::exportChartInteractive(const QString &format)
-{
-    const QString chart = currentChartName();
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Chart"), chart + u'.' + format,
-        format == u"svg" ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    // PNG at twice the pixels: sharp on High-DPI screens and in print.
-    if (!exportChart(chart, path, &error, 2))
-        QMessageBox::warning(this, tr("Export Chart"), error);
-    else
-        statusBar()->showMessage(tr("Chart written to %1").arg(path), 5000);
-}
-
-void MainWindow::exportCsvInteractive()
-{
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Data"), QStringLiteral("results.csv"), tr("CSV files (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !exportCsv(path, &error))
-        QMessageBox::warning(this, tr("Export Data"), error);
-    else if (!path.isEmpty())
-        statusBar()->showMessage(tr("Data written to %1").arg(path), 5000);
-}
-
-void MainWindow::openSpecInteractive()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Spec"), QString(),
-                                                      tr("Experiment specs (*.json)"));
-    QString error;
-    if (!path.isEmpty() && !loadSpecFile(path, &error))
-        QMessageBox::warning(this, tr("Open Spec"), error);
-}
-
-void MainWindow::openResultsInteractive()
-{
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open Results"), QFileInfo(m_database).absolutePath(),
-                                     tr("Results (*.db *.json);;All files (*)"));
-    QString error;
-    if (!path.isEmpty() && !openResults(path, &error))
-        QMessageBox::warning(this, tr("Open Results"), error);
-}
-
-bool MainWindow::exportChartData(const QString &chart, const QString &path, QString *error) const
-{
-    return m_results->exportChartData(chart, path, error);
 }
 
 bool MainWindow::exportBundle(const QString &path, QString *error) const
@@ -724,11 +466,6 @@ bool MainWindow::exportBundle(const QString &path, QString *error) const
     }
     const lab::ResultBundle bundle{m_shownName, m_shownSpec, m_shownMachine, m_results->points()};
     return lab::writeTextFile(path, QString::fromUtf8(bundle.toJson()), error);
-}
-
-QString MainWindow::tableTsv() const
-{
-    return lab::formatSeedTsv(m_results->points());
 }
 
 bool MainWindow::openFile(const QString &path, QString *error)

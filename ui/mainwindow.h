@@ -1,10 +1,15 @@
 #pragma once
 
+#include "historydock.h"
 #include "lab/experimentspec.h"
 #include "lab/livefeed.h"
 #include "lab/pointresult.h"
+#include "lab/resultexport.h"
 #include "lab/runcomparison.h"
 #include "lab/sweepspec.h"
+#include "resultsview.h"
+#include "runpanel.h"
+#include "speceditor.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -73,51 +78,58 @@ public:
     // and fills the Compare tab with the ratio at each size; clearOverlay() takes it away.
     bool overlayExperiment(qint64 id, QString *error);
     void clearOverlay();
-    const lab::RunComparison &comparison() const;
+    const lab::RunComparison &comparison() const { return m_results->comparison(); }
 
-    bool isRunning() const;
-    bool isPaused() const;
+    bool isRunning() const { return m_runPanel->isRunning(); }
+    bool isPaused() const { return m_runPanel->isPaused(); }
 
-    ThroughputChart *chart() const;
-    TimelineChart *timeline() const;
-    FdTypesChart *fdTypes() const;
-    LatencyChart *latency() const;
-    RateChart *rate() const;
-    ProcessChart *process() const;
-    ResultsTableModel *results() const;
-    ExperimentsModel *history() const;
-    QString highlighterName() const;
-    QString statusMessage() const; // the line under the progress bar
+    ThroughputChart *chart() const { return m_results->throughput(); }
+    TimelineChart *timeline() const { return m_results->timeline(); }
+    FdTypesChart *fdTypes() const { return m_results->fdTypes(); }
+    LatencyChart *latency() const { return m_results->latency(); }
+    RateChart *rate() const { return m_results->rate(); }
+    ProcessChart *process() const { return m_results->process(); }
+    ResultsTableModel *results() const { return m_results->model(); }
+    ExperimentsModel *history() const { return m_history->model(); }
+    QString highlighterName() const { return m_specEditor->highlighterName(); }
+    QString statusMessage() const { return m_runPanel->status(); } // under the progress bar
     QString logText() const;
-    QStringList specProblems() const; // of the spec editor, as shown
+    QStringList specProblems() const { return m_specEditor->problems(); } // as shown
 
     // "throughput", "fds", "latency", "rate" or "process"; PNG at `scale`, or SVG for a .svg
     // path.
     bool exportChart(const QString &chart, const QString &path, QString *error,
                      qreal scale = 1) const;
-    bool exportChartPng(const QString &path, QString *error) const;
+    bool exportChartPng(const QString &path, QString *error) const
+    {
+        return exportChart(QStringLiteral("throughput"), path, error);
+    }
     bool exportCsv(const QString &path, QString *error) const;
     // The numbers a chart draws, as CSV with units in the header.
-    bool exportChartData(const QString &chart, const QString &path, QString *error) const;
+    bool exportChartData(const QString &chart, const QString &path, QString *error) const
+    {
+        return m_results->exportChartData(chart, path, error);
+    }
     // The experiment shown (spec, machine, every point) as a bundle servelab-cli import reads.
     bool exportBundle(const QString &path, QString *error) const;
-    QString tableTsv() const; // the seed's table, for the clipboard
+    QString tableTsv() const { return lab::formatSeedTsv(m_results->points()); } // clipboard
     // Opens what a file holds: a spec, a bundle.json or a results database (drops, recent).
     bool openFile(const QString &path, QString *error);
     QStringList recentFiles() const { return m_recent; }
-    static QStringList chartNames();
+    static QStringList chartNames() { return ResultsView::chartNames(); }
+    QString currentChartName() const; // of the tab shown; throughput when it is no chart
     // Shows a tab: a chart name, "spec", "log" or "compare"; false if there is none of that name.
     bool showTab(const QString &name);
 
     // What the 10 Hz timer does during a run: the point being measured drawn as it grows
     // (public for tests that feed it).
-    void applyLive(const lab::LiveFeed::Update &update);
+    void applyLive(const lab::LiveFeed::Update &update) { m_runPanel->applyLive(update); }
 
 public Q_SLOTS:
     bool startRun();
-    void pauseRun();
-    void resumeRun();
-    void cancelRun();
+    void pauseRun() { m_runPanel->pause(); }
+    void resumeRun() { m_runPanel->resume(); }
+    void cancelRun() { m_runPanel->cancel(); }
     void refreshHistory();
 
 Q_SIGNALS:
@@ -131,17 +143,11 @@ protected:
 private:
     QWidget *createSettingsPanel();
     void connectHistory();
-    void createMenus();
     void validateForm();
     void specChecked(const lab::ExperimentSpec &checked, const QStringList &problems);
     void showPoints(const QList<lab::PointResult> &points, QString title);
     QList<lab::PointResult> storedPoints(qint64 id, QString *error) const;
     void setRunning(bool running);
-    void exportChartInteractive(const QString &format);
-    void exportCsvInteractive();
-    void openSpecInteractive();
-    void openResultsInteractive();
-    QString currentChartName() const;
     void saveSettings() const;
     void restoreSettings();
     void remember(const QString &path);

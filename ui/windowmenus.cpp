@@ -1,0 +1,161 @@
+#include "windowmenus.h"
+
+#include "mainwindow.h"
+#include "servelab_config.h"
+
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+
+#include <functional>
+
+namespace servelab::ui {
+
+namespace {
+
+using FileAction = std::function<bool(const QString &path, QString *error)>;
+
+// A file asked for, then `act` on it: a failure shows the writer's or reader's reason, a
+// success (with `done` set) a line in the status bar.
+void withFile(MainWindow *w, bool save, const QString &title, const QString &start,
+              const QString &filter, const FileAction &act, const QString &done = {})
+{
+    const QString path = save ? QFileDialog::getSaveFileName(w, title, start, filter)
+                              : QFileDialog::getOpenFileName(w, title, start, filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!act(path, &error))
+        QMessageBox::warning(w, title, error);
+    else if (!done.isEmpty())
+        w->statusBar()->showMessage(done.arg(path), 5000);
+}
+
+void buildFileMenu(MainWindow *w)
+{
+    auto *file = w->menuBar()->addMenu(QObject::tr("&File"));
+    file->addAction(QObject::tr("&New Experiment…"), QKeySequence::New, w,
+                    [w] { w->openWizard(w->experiment()); });
+    file->addAction(QObject::tr("&Open Spec…"), QKeySequence::Open, w, [w] {
+        withFile(w, false, QObject::tr("Open Spec"), QString(),
+                 QObject::tr("Experiment specs (*.json)"),
+                 [w](const QString &path, QString *error) { return w->loadSpecFile(path, error); });
+    });
+    // A preset opens in the wizard, pre-filled: look, change, run.
+    auto *presets = file->addMenu(QObject::tr("&Presets"));
+    for (const QString &name :
+         QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
+        presets->addAction(name.chopped(5), w, [w, name] {
+            QString error;
+            if (!w->loadPreset(name.chopped(5), &error))
+                QMessageBox::warning(w, QObject::tr("Presets"), error);
+            else
+                w->openWizard(w->experiment());
+        });
+    }
+    file->addAction(QObject::tr("Open &Results…"), w, [w] {
+        withFile(w, false, QObject::tr("Open Results"), QFileInfo(w->database()).absolutePath(),
+                 QObject::tr("Results (*.db *.json);;All files (*)"),
+                 [w](const QString &path, QString *error) { return w->openResults(path, error); });
+    });
+    auto *recent = file->addMenu(QObject::tr("Open Rece&nt"));
+    QObject::connect(recent, &QMenu::aboutToShow, w, [w, recent] {
+        recent->clear();
+        for (const QString &path : w->recentFiles())
+            recent->addAction(path, w, [w, path] {
+                QString error;
+                if (!w->openFile(path, &error))
+                    QMessageBox::warning(w, QObject::tr("Open Recent"), error);
+            });
+        if (w->recentFiles().isEmpty())
+            recent->addAction(QObject::tr("(nothing yet)"))->setEnabled(false);
+    });
+    file->addSeparator();
+    // The chart of the tab shown; PNG at twice the pixels: sharp on High-DPI screens and in
+    // print.
+    for (const auto &[label, format] :
+         {std::pair{QObject::tr("Export Chart as &PNG…"), QStringLiteral("png")},
+          std::pair{QObject::tr("Export Chart as &SVG…"), QStringLiteral("svg")}}) {
+        auto *action = file->addAction(label, w, [w, format = format] {
+            const QString chart = w->currentChartName();
+            withFile(
+                w, true, QObject::tr("Export Chart"), chart + u'.' + format,
+                format == u"svg" ? QObject::tr("SVG images (*.svg)")
+                                 : QObject::tr("PNG images (*.png)"),
+                [w, chart](const QString &path, QString *error) {
+                    return w->exportChart(chart, path, error, 2);
+                },
+                QObject::tr("Chart written to %1"));
+        });
+        if (format == u"png")
+            action->setShortcut(QKeySequence(QObject::tr("Ctrl+E")));
+    }
+    file->addAction(QObject::tr("Export Chart &Data as CSV…"), w, [w] {
+        const QString chart = w->currentChartName();
+        withFile(
+            w, true, QObject::tr("Export Chart Data"), chart + QStringLiteral(".csv"),
+            QObject::tr("CSV files (*.csv)"),
+            [w, chart](const QString &path, QString *error) {
+                return w->exportChartData(chart, path, error);
+            },
+            QObject::tr("Chart data written to %1"));
+    });
+    file->addAction(QObject::tr("Export Data as &CSV…"), w, [w] {
+        withFile(
+            w, true, QObject::tr("Export Data"), QStringLiteral("results.csv"),
+            QObject::tr("CSV files (*.csv)"),
+            [w](const QString &path, QString *error) { return w->exportCsv(path, error); },
+            QObject::tr("Data written to %1"));
+    });
+    file->addAction(QObject::tr("Export Experiment as &Bundle…"), w, [w] {
+        withFile(
+            w, true, QObject::tr("Export Bundle"), QStringLiteral("bundle.json"),
+            QObject::tr("Bundles (*.json)"),
+            [w](const QString &path, QString *error) { return w->exportBundle(path, error); },
+            QObject::tr("Bundle written to %1"));
+    });
+    file->addSeparator();
+    file->addAction(QObject::tr("&Quit"), QKeySequence::Quit, w, &QWidget::close);
+}
+
+} // namespace
+
+void buildWindowMenus(MainWindow *w)
+{
+    buildFileMenu(w);
+    auto *edit = w->menuBar()->addMenu(QObject::tr("&Edit"));
+    edit->addAction(QObject::tr("&Copy Table (TSV)"), QKeySequence(QObject::tr("Ctrl+Shift+C")), w,
+                    [w] {
+                        QGuiApplication::clipboard()->setText(w->tableTsv());
+                        w->statusBar()->showMessage(
+                            QObject::tr("The table is on the clipboard: paste it into a "
+                                        "spreadsheet"),
+                            5000);
+                    });
+
+    auto *run = w->menuBar()->addMenu(QObject::tr("&Run"));
+    run->addAction(QObject::tr("&Run"), QKeySequence(QObject::tr("Ctrl+R")), w,
+                   &MainWindow::startRun);
+    run->addAction(QObject::tr("&Pause / Resume"), QKeySequence(QObject::tr("Ctrl+P")), w,
+                   [w] { w->isPaused() ? w->resumeRun() : w->pauseRun(); });
+    run->addAction(QObject::tr("&Cancel"), QKeySequence(QObject::tr("Ctrl+.")), w,
+                   &MainWindow::cancelRun);
+
+    auto *help = w->menuBar()->addMenu(QObject::tr("&Help"));
+    help->addAction(QObject::tr("&About ServeLab"), w, [w] {
+        QMessageBox::about(
+            w, QObject::tr("About ServeLab"),
+            QObject::tr("<b>ServeLab %1</b><br>A performance lab for static file serving.<br><br>"
+                        "Qt %2<br>Syntax highlighting: %3<br>Results database: %4")
+                .arg(QStringLiteral(SERVELAB_VERSION), QString::fromLatin1(qVersion()),
+                     w->highlighterName(), w->database().toHtmlEscaped()));
+    });
+}
+
+} // namespace servelab::ui
