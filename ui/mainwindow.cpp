@@ -137,6 +137,8 @@ void MainWindow::connectHistory()
     };
     connect(m_history, &HistoryDock::showRequested, this, act(&MainWindow::showExperiment));
     connect(m_history, &HistoryDock::overlayRequested, this, act(&MainWindow::overlayExperiment));
+    connect(m_history, &HistoryDock::showTogetherRequested, this,
+            act(&MainWindow::showExperiments));
     connect(m_history, &HistoryDock::removeOverlayRequested, this, &MainWindow::clearOverlay);
 }
 
@@ -331,9 +333,14 @@ void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title
 {
     m_shownTitle = title;
     m_results->show(points);
-    m_history->setOverlayShown(m_results->overlayId() != 0);
-    if (m_results->overlayId())
-        title += tr(", overlaid with experiment %1").arg(m_results->overlayId());
+    const QList<qint64> overlays = m_results->overlayIds();
+    m_history->setOverlayShown(!overlays.isEmpty());
+    QStringList ids;
+    for (qint64 id : overlays)
+        ids << QString::number(id);
+    if (!ids.isEmpty())
+        title += tr(", overlaid with experiment %1", nullptr, int(ids.size()))
+                     .arg(ids.join(QStringLiteral(", ")));
     m_runPanel->setStatus(tr("Showing %1: %2 points.").arg(title).arg(points.size()));
 }
 
@@ -360,15 +367,43 @@ bool MainWindow::overlayExperiment(qint64 id, QString *error)
     const QList<lab::PointResult> points = storedPoints(id, error);
     if (points.isEmpty())
         return false;
-    m_results->setOverlay(points, id);
+    m_results->addOverlay(points, id);
     showPoints(m_results->points(), m_shownTitle);
     return true;
 }
 
 void MainWindow::clearOverlay()
 {
-    m_results->setOverlay({}, 0);
+    m_results->clearOverlays();
     showPoints(m_results->points(), m_shownTitle);
+}
+
+const lab::RunComparison &MainWindow::comparison(qint64 id) const
+{
+    static const lab::RunComparison none;
+    for (const auto &o : m_results->overlays())
+        if (id == 0 || o.id == id)
+            return o.comparison;
+    return none;
+}
+
+bool MainWindow::showExperiments(const QList<qint64> &ids, QString *error)
+{
+    if (ids.isEmpty())
+        return true;
+    // Every overlay read before anything changes: a run that cannot be read changes nothing.
+    QList<QList<lab::PointResult>> overlays;
+    for (qsizetype i = 1; i < ids.size(); ++i) {
+        overlays << storedPoints(ids[i], error);
+        if (overlays.last().isEmpty())
+            return false;
+    }
+    if (!showExperiment(ids.first(), error))
+        return false;
+    for (qsizetype i = 1; i < ids.size(); ++i)
+        m_results->addOverlay(overlays[i - 1], ids[i]);
+    showPoints(m_results->points(), m_shownTitle);
+    return true;
 }
 
 bool MainWindow::showExperiment(qint64 id, QString *error)
@@ -377,7 +412,7 @@ bool MainWindow::showExperiment(qint64 id, QString *error)
     if (points.isEmpty())
         return false;
     const auto *e = m_history->model()->experiment(id);
-    m_results->setOverlay({}, 0);
+    m_results->clearOverlays();
     m_shownName = e ? e->name : QString();
     m_shownSpec = e ? e->spec : QByteArray();
     m_shownMachine = e ? e->machine : QJsonObject();
@@ -401,7 +436,7 @@ bool MainWindow::openResults(const QString &path, QString *error)
             *error = tr("%1: %2").arg(path, why);
             return false;
         }
-        m_results->setOverlay({}, 0);
+        m_results->clearOverlays();
         m_shownName = bundle.name;
         m_shownSpec = bundle.spec;
         m_shownMachine = bundle.machine;
@@ -429,9 +464,10 @@ bool MainWindow::openResults(const QString &path, QString *error)
 
 bool MainWindow::showTab(const QString &name)
 {
-    const int index = int((chartNames() << QStringLiteral("spec") << QStringLiteral("log")
-                                        << QStringLiteral("compare"))
-                              .indexOf(name));
+    const int index =
+        int((ResultsView::pageNames()
+             << QStringLiteral("spec") << QStringLiteral("log") << QStringLiteral("compare"))
+                .indexOf(ResultsView::pageOf(name)));
     if (index < 0)
         return false;
     m_tabs->setCurrentIndex(index);
@@ -441,8 +477,8 @@ bool MainWindow::showTab(const QString &name)
 QString MainWindow::currentChartName() const
 {
     const int index = m_tabs->currentIndex();
-    return index >= 0 && index < chartNames().size() ? chartNames()[index]
-                                                     : QStringLiteral("throughput");
+    const QStringList pages = ResultsView::pageNames();
+    return index >= 0 && index < pages.size() ? pages[index] : QStringLiteral("throughput");
 }
 
 bool MainWindow::exportChart(const QString &chart, const QString &path, QString *error,

@@ -74,11 +74,15 @@ public:
     // Shows a finished experiment: the latest of a database, or a bundle.json.
     bool openResults(const QString &path, QString *error);
     bool showExperiment(qint64 id, QString *error);
-    // Draws an earlier experiment beside the one shown ("target (#id)" in the throughput chart)
-    // and fills the Compare tab with the ratio at each size; clearOverlay() takes it away.
+    // Draws an earlier experiment beside the one shown ("target (#id)", dashed, in the
+    // throughput, fd, latency and requests/s charts) and adds its ratio at each size to the
+    // Compare tab; several can be overlaid; clearOverlay() takes them all away.
     bool overlayExperiment(qint64 id, QString *error);
     void clearOverlay();
-    const lab::RunComparison &comparison() const { return m_results->comparison(); }
+    // Shows the first and overlays the others (the history's selection).
+    bool showExperiments(const QList<qint64> &ids, QString *error);
+    // Against the overlay `id` (0: the first); empty without one.
+    const lab::RunComparison &comparison(qint64 id = 0) const;
 
     bool isRunning() const { return m_runPanel->isRunning(); }
     bool isPaused() const { return m_runPanel->isPaused(); }
@@ -96,8 +100,8 @@ public:
     QString logText() const;
     QStringList specProblems() const { return m_specEditor->problems(); } // as shown
 
-    // "throughput", "fds", "latency", "rate" or "process"; PNG at `scale`, or SVG for a .svg
-    // path.
+    // "throughput", "fds", "fd-types", "latency", "rate" or "process"; PNG at `scale`, or SVG
+    // for a .svg path.
     bool exportChart(const QString &chart, const QString &path, QString *error,
                      qreal scale = 1) const;
     bool exportChartPng(const QString &path, QString *error) const

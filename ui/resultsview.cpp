@@ -1,10 +1,12 @@
 #include "resultsview.h"
 
 #include "chartfile.h"
+#include "chartview.h"
 #include "fdtypeschart.h"
 #include "lab/resultexport.h"
 #include "lab/sizelist.h"
 #include "latencychart.h"
+#include "pointseries.h"
 #include "processchart.h"
 #include "ratechart.h"
 #include "resultstablemodel.h"
@@ -33,6 +35,23 @@ QList<quint64> sizesOf(const QList<lab::PointResult> &points)
             sizes << p.sizeBytes;
     std::sort(sizes.begin(), sizes.end());
     return sizes;
+}
+
+// The start of a run on its own clock: its first point's, or its first server sample's.
+std::int64_t originOf(const QList<lab::PointResult> &points)
+{
+    std::int64_t origin = -1;
+    const auto take = [&origin](std::int64_t t) {
+        if (t > 0)
+            origin = origin < 0 ? t : std::min(origin, t);
+    };
+    for (const auto &p : points) {
+        take(p.startedAtMicros);
+        for (const auto &s : p.serverSamples)
+            if (s.alive)
+                take(s.atMicros);
+    }
+    return origin;
 }
 
 } // namespace
@@ -66,13 +85,12 @@ ResultsView::ResultsView(QObject *parent)
     m_pages = {throughput, fds, m_latency, m_rate, m_process};
 
     m_compare->setObjectName(QStringLiteral("compare"));
-    m_compare->setHorizontalHeaderLabels(
-        {tr("Target"), tr("File size"), tr("KiB/s (shown)"), tr("KiB/s (overlay)"), tr("Ratio")});
     m_compare->horizontalHeader()->setStretchLastSection(true);
     m_compare->verticalHeader()->hide();
     m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_compare->setToolTip(
-        tr("Overlay an earlier run from the history (right-click it) to compare"));
+        tr("Overlay earlier runs from the history (right-click them) to compare"));
+    fillComparison();
 }
 
 ResultsView::~ResultsView() = default;
@@ -82,10 +100,35 @@ QList<QWidget *> ResultsView::chartPages() const
     return m_pages;
 }
 
-QStringList ResultsView::chartNames()
+QStringList ResultsView::pageNames()
 {
     return {QStringLiteral("throughput"), QStringLiteral("fds"), QStringLiteral("latency"),
             QStringLiteral("rate"), QStringLiteral("process")};
+}
+
+QStringList ResultsView::chartNames()
+{
+    return pageNames() << QStringLiteral("fd-types");
+}
+
+QString ResultsView::pageOf(const QString &chart)
+{
+    return chart == u"fd-types" ? QStringLiteral("fds") : chart;
+}
+
+QList<qint64> ResultsView::overlayIds() const
+{
+    QList<qint64> ids;
+    for (const auto &o : m_overlays)
+        ids << o.id;
+    return ids;
+}
+
+void ResultsView::releaseViews()
+{
+    for (QChartView *view : {m_chart->view(), m_timeline->view(), m_fdTypes->view(),
+                             m_latency->view(), m_rate->view(), m_process->view()})
+        static_cast<ChartView *>(view)->release();
 }
 
 lab::PointResult ResultsView::slim(lab::PointResult point)
@@ -97,8 +140,8 @@ lab::PointResult ResultsView::slim(lab::PointResult point)
 
 void ResultsView::begin(const QList<quint64> &sizes)
 {
-    m_overlay.clear();
-    m_overlayId = 0;
+    m_overlays.clear();
+    releaseViews();
     m_liveSerial = 0;
     m_lastFinishedStart = -1;
     show({});
@@ -156,49 +199,97 @@ double ResultsView::applyLive(const lab::LiveFeed::Update &update)
 
 void ResultsView::show(const QList<lab::PointResult> &points)
 {
+    releaseViews();
     m_points = points;
     m_model->clear();
-    m_chart->clear(sizesOf(points));
-    for (const auto &p : points) {
+    const QList<lab::PointResult> drawn = withOverlays();
+    m_chart->clear(sizesOf(drawn));
+    for (const auto &p : drawn)
         m_chart->addPoint(p);
+    for (const auto &p : points)
         m_model->addPoint(p);
-    }
-    m_timeline->setPoints(points);
-    m_latency->setPoints(points);
-    m_rate->setPoints(points);
+    m_timeline->setPoints(drawn);
+    m_latency->setPoints(drawn);
+    m_rate->setPoints(drawn);
+    // Stacked by type and the process's three lines: the shown run only (another run's layers
+    // would stack on them).
     m_process->setPoints(points);
     m_fdTypes->setPoints(points);
     fillComparison();
 }
 
-void ResultsView::setOverlay(const QList<lab::PointResult> &points, qint64 id)
+void ResultsView::addOverlay(const QList<lab::PointResult> &points, qint64 id)
 {
-    m_overlay = id ? points : QList<lab::PointResult>();
-    m_overlayId = id;
-    show(m_points);
+    Overlay overlay{id, points, lab::RunComparison::of(m_points, points)};
+    const auto it = std::find_if(m_overlays.begin(), m_overlays.end(),
+                                 [id](const Overlay &o) { return o.id == id; });
+    if (it != m_overlays.end())
+        *it = overlay;
+    else
+        m_overlays << overlay;
 }
 
-// An overlaid run: its lines beside the shown ones, and the ratio at each size.
+void ResultsView::clearOverlays()
+{
+    m_overlays.clear();
+}
+
+QList<lab::PointResult> ResultsView::withOverlays() const
+{
+    QList<lab::PointResult> all = m_points;
+    const std::int64_t origin = originOf(m_points);
+    for (const auto &overlay : m_overlays) {
+        const std::int64_t theirs = originOf(overlay.points);
+        const std::int64_t shift = origin > 0 && theirs > 0 ? origin - theirs : 0;
+        for (lab::PointResult p : overlay.points) {
+            p.target = overlayName(p.target, overlay.id);
+            if (p.startedAtMicros > 0)
+                p.startedAtMicros += shift;
+            for (auto &sample : p.serverSamples)
+                sample.atMicros += shift;
+            all << p;
+        }
+    }
+    return all;
+}
+
+// The ratio at each size against every overlaid run: one pair of columns per run, a row per
+// target and size that any of them compares.
 void ResultsView::fillComparison()
 {
-    m_comparison = {};
+    m_compare->clear();
     m_compare->setRowCount(0);
-    if (!m_overlayId)
-        return;
-    for (lab::PointResult p : m_overlay) {
-        p.target = tr("%1 (#%2)").arg(p.target).arg(m_overlayId);
-        m_chart->addPoint(p);
-    }
-    m_comparison = lab::RunComparison::of(m_points, m_overlay);
-    m_compare->setHorizontalHeaderItem(3, new QTableWidgetItem(tr("KiB/s (#%1)").arg(m_overlayId)));
-    for (const auto &row : m_comparison.rows) {
+    QStringList header{tr("Target"), tr("File size"), tr("KiB/s (shown)")};
+    for (const auto &o : m_overlays)
+        header << tr("KiB/s (#%1)").arg(o.id) << tr("Ratio to #%1").arg(o.id);
+    if (m_overlays.isEmpty())
+        header << tr("KiB/s (overlay)") << tr("Ratio");
+    m_compare->setColumnCount(int(header.size()));
+    m_compare->setHorizontalHeaderLabels(header);
+    QList<std::pair<QString, quint64>> keys;
+    for (const auto &o : m_overlays)
+        for (const auto &row : o.comparison.rows)
+            if (!keys.contains(std::pair{row.target, row.sizeBytes}))
+                keys << std::pair{row.target, row.sizeBytes};
+    const auto number = [](double kib) {
+        return kib > 0 ? QLocale().toString(kib, 'f', 2) : tr("DNF");
+    };
+    for (const auto &[target, size] : keys) {
         const int r = m_compare->rowCount();
         m_compare->insertRow(r);
-        const QStringList cells{
-            row.target, lab::formatSize(row.sizeBytes),
-            row.kibThis > 0 ? QLocale().toString(row.kibThis, 'f', 2) : tr("DNF"),
-            row.kibOther > 0 ? QLocale().toString(row.kibOther, 'f', 2) : tr("DNF"),
-            row.dnf ? QStringLiteral("–") : QLocale().toString(row.ratio(), 'f', 3)};
+        QStringList cells{target, lab::formatSize(size), QString()};
+        for (const auto &o : m_overlays) {
+            const auto row = std::find_if(
+                o.comparison.rows.cbegin(), o.comparison.rows.cend(),
+                [&](const auto &x) { return x.target == target && x.sizeBytes == size; });
+            if (row == o.comparison.rows.cend()) {
+                cells << QStringLiteral("–") << QStringLiteral("–");
+                continue;
+            }
+            cells[2] = number(row->kibThis);
+            cells << number(row->kibOther)
+                  << (row->dnf ? QStringLiteral("–") : QLocale().toString(row->ratio(), 'f', 3));
+        }
         for (int c = 0; c < cells.size(); ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
             if (c >= 2)
@@ -215,11 +306,12 @@ bool ResultsView::exportChart(const QString &chart, const QString &path, QString
         *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
         return false;
     }
-    QChartView *view = chart == u"fds"       ? m_timeline->view()
-                       : chart == u"latency" ? m_latency->view()
-                       : chart == u"rate"    ? m_rate->view()
-                       : chart == u"process" ? m_process->view()
-                                             : m_chart->view();
+    QChartView *view = chart == u"fds"        ? m_timeline->view()
+                       : chart == u"fd-types" ? m_fdTypes->view()
+                       : chart == u"latency"  ? m_latency->view()
+                       : chart == u"rate"     ? m_rate->view()
+                       : chart == u"process"  ? m_process->view()
+                                              : m_chart->view();
     // A chart in a tab not shown yet has no size of its own.
     if (!view->isVisible())
         view->resize(fallback);
@@ -233,7 +325,7 @@ bool ResultsView::exportChartData(const QString &chart, const QString &path, QSt
     QString text;
     if (chart == u"throughput") {
         text = lab::formatSummaryCsv(m_points);
-    } else if (chart == u"fds" || chart == u"rate" || chart == u"process") {
+    } else if (chart == u"fds" || chart == u"fd-types" || chart == u"rate" || chart == u"process") {
         text = lab::formatTimelineCsv(m_points);
     } else if (chart == u"latency") {
         text = m_latency->dataCsv();

@@ -34,12 +34,16 @@ public:
     explicit ResultsView(QObject *parent = nullptr);
     ~ResultsView() override;
 
-    // The pages, in chartNames() order: throughput (chart over table), fds (per point over by
+    // The pages, in pageNames() order: throughput (chart over table), fds (per point over by
     // type), latency, rate, process; and the comparison table.
     QList<QWidget *> chartPages() const;
     QTableWidget *comparePage() const { return m_compare; }
     // "throughput", "fds", "latency", "rate", "process".
+    static QStringList pageNames();
+    // The charts that export: the pages' and "fd-types" (the fds page's lower chart).
     static QStringList chartNames();
+    // The page a chart is on.
+    static QString pageOf(const QString &chart);
 
     ThroughputChart *throughput() const { return m_chart; }
     TimelineChart *timeline() const { return m_timeline; }
@@ -49,22 +53,33 @@ public:
     ProcessChart *process() const { return m_process; }
     ResultsTableModel *model() const { return m_model; }
     const QList<lab::PointResult> &points() const { return m_points; }
-    const lab::RunComparison &comparison() const { return m_comparison; }
-    qint64 overlayId() const { return m_overlayId; }
+    // An earlier run drawn beside the shown one, and the ratio at each size against it.
+    struct Overlay
+    {
+        qint64 id = 0;
+        QList<lab::PointResult> points; // as stored, targets not renamed
+        lab::RunComparison comparison;
+    };
+    const QList<Overlay> &overlays() const { return m_overlays; }
+    QList<qint64> overlayIds() const;
 
-    // A run starts: nothing drawn, the size axis ready, no overlay.
+    // A run starts: nothing drawn, the size axis ready, no overlay, every view whole.
     void begin(const QList<quint64> &sizes);
     // A point of the run finished (kept slim, as every point here).
     void addPoint(const lab::PointResult &point);
     // The point being measured, from the live feed: its lines grow; returns the requests/s
     // of its latest interval, or -1 when the update brought nothing to draw.
     double applyLive(const lab::LiveFeed::Update &update);
-    // A finished experiment, with the overlay (if any) beside it.
+    // A finished experiment, with the overlays (if any) beside it; every view whole again.
     void show(const QList<lab::PointResult> &points);
-    // An earlier run drawn beside the shown one with the ratio at each size; id 0 removes it.
-    void setOverlay(const QList<lab::PointResult> &points, qint64 id);
+    // An earlier run drawn beside the shown one (throughput, fds per point, latency and
+    // requests/s; the time charts with each run's first point at 0 s), with the ratio at each
+    // size in the comparison. The same id again replaces it. Both draw at the next show().
+    void addOverlay(const QList<lab::PointResult> &points, qint64 id);
+    void clearOverlays();
 
-    // PNG at `scale`, or SVG for a .svg path; a chart never shown takes `fallback` as its size.
+    // A chart of chartNames() as PNG at `scale`, or SVG for a .svg path; a chart never shown
+    // takes `fallback` as its size.
     bool exportChart(const QString &chart, const QString &path, QString *error, qreal scale,
                      QSize fallback) const;
     // The numbers the chart draws, as CSV with units in the header.
@@ -77,6 +92,10 @@ public:
 
 private:
     void fillComparison();
+    // The shown points and every overlay's (renamed "target (#id)", moved to the shown run's
+    // clock) for the charts that draw overlays.
+    QList<lab::PointResult> withOverlays() const;
+    void releaseViews();
 
     ThroughputChart *m_chart;
     ResultsTableModel *m_model;
@@ -90,9 +109,7 @@ private:
     QList<QWidget *> m_pages;
 
     QList<lab::PointResult> m_points;
-    QList<lab::PointResult> m_overlay; // as stored, targets not renamed
-    qint64 m_overlayId = 0;
-    lab::RunComparison m_comparison;
+    QList<Overlay> m_overlays;
 
     // The live point: its serial in the feed, fd samples, and client requests per 100 ms slot.
     int m_liveSerial = 0;

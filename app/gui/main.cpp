@@ -1,3 +1,4 @@
+#include "apptheme.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "mainwindow.h"
@@ -54,8 +55,8 @@ int main(int argc, char *argv[])
                         "or of a run made first."),
          QStringLiteral("file")},
         {QStringLiteral("chart"),
-         QStringLiteral("The chart --export-png writes: throughput (default), fds, latency, "
-                        "rate or process."),
+         QStringLiteral("The chart --export-png writes: throughput (default), fds, fd-types, "
+                        "latency, rate or process."),
          QStringLiteral("name"), QStringLiteral("throughput")},
         {QStringLiteral("export-csv"),
          QStringLiteral("Write the data to FILE and quit (as above)."), QStringLiteral("file")},
@@ -63,6 +64,8 @@ int main(int argc, char *argv[])
          QStringLiteral("Open on a tab: throughput, fds, latency, rate, process, spec, log or "
                         "compare."),
          QStringLiteral("name")},
+        {QStringLiteral("theme"), QStringLiteral("system (the desktop's palette), light or dark."),
+         QStringLiteral("name"), QStringLiteral("system")},
     });
     QTextStream err(stderr);
     if (!parser.parse(QApplication::arguments())) {
@@ -76,6 +79,10 @@ int main(int argc, char *argv[])
 
     auto spec = lab::SweepSpec::defaults();
     QString error;
+    if (!ui::applyTheme(parser.value(QStringLiteral("theme")), &error)) {
+        err << "servelab: " << error << '\n';
+        return 2;
+    }
     if (parser.isSet(QStringLiteral("sizes")) &&
         !lab::parseSizeList(parser.value(QStringLiteral("sizes")), &spec.sizes, &error)) {
         err << "servelab: " << error << '\n';

@@ -17,11 +17,14 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QLineSeries>
 #include <QListWidget>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -314,6 +317,84 @@ private Q_SLOTS:
         qInfo("worst GUI-thread gap during the live run: %lld ms (10 ms heartbeat)", worst);
         QCOMPARE(window.rate()->liveCount(), 0); // the cancelled point, drawn whole
         QCOMPARE(window.results()->rowCount(), 1);
+    }
+
+    // Several runs at once, as the history's selection asks: the newest shown, the others
+    // overlaid (dashed, each run's first point at 0 s), the ratio against each in Compare.
+    void severalRunsShownTogether()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        QList<qint64> ids;
+        {
+            lab::ResultStore store;
+            QString error;
+            QVERIFY2(store.open(db, &error), qPrintable(error));
+            for (int run = 0; run < 3; ++run) {
+                const qint64 id =
+                    store.beginExperiment(QStringLiteral("run %1").arg(run), "{}", &error);
+                QVERIFY2(id > 0, qPrintable(error));
+                for (quint64 size : {4096ull, 8192ull}) {
+                    lab::PointResult p;
+                    p.target = QStringLiteral("a");
+                    p.sizeBytes = size;
+                    p.load.completed = p.load.ok = 100;
+                    p.load.elapsedMicros = 1'000'000;
+                    p.load.bytesRead = quint64(1024 * 100 * (run + 1)); // 100, 200, 300 KiB/s
+                    for (int i = 1; i <= 100; ++i)
+                        p.load.latency.record(i * 10);
+                    // Each run an hour after the one before, on the machine's clock.
+                    p.startedAtMicros =
+                        3'600'000'000LL * (run + 1) + (size == 4096 ? 0 : 2'000'000);
+                    for (int i = 0; i < 5; ++i) {
+                        metrics::ProcessSample sample;
+                        sample.alive = true;
+                        sample.atMicros = p.startedAtMicros + 100'000 * i;
+                        sample.total = 10 + run;
+                        p.serverSamples.push_back(sample);
+                    }
+                    QVERIFY2(store.addPoint(id, p, &error), qPrintable(error));
+                }
+                QVERIFY(store.finishExperiment(id, QStringLiteral("done"), &error));
+                ids.prepend(id); // newest first, as the history hands them over
+            }
+        }
+        ui::MainWindow window;
+        window.setDatabase(db);
+        QString error;
+        QVERIFY2(window.showExperiments(ids, &error), qPrintable(error));
+        QCOMPARE(window.results()->rowCount(), 2); // the newest run's points
+        QVERIFY(window.statusMessage().contains(
+            QStringLiteral("overlaid with experiment %1, %2").arg(ids[1]).arg(ids[2])));
+        // Ratios: 300 KiB/s against 200 and against 100.
+        QCOMPARE(window.comparison(ids[1]).rows.size(), 2);
+        QVERIFY(qAbs(window.comparison(ids[1]).rows[0].ratio() - 1.5) < 1e-9);
+        QVERIFY(qAbs(window.comparison(ids[2]).rows[1].ratio() - 3.0) < 1e-9);
+        auto *compare = window.findChild<QTableWidget *>(QStringLiteral("compare"));
+        QVERIFY(compare);
+        QCOMPARE(compare->columnCount(), 7); // target, size, shown, and 2 per overlay
+        QCOMPARE(compare->rowCount(), 2);
+        QCOMPARE(compare->item(0, 6)->text(), QLocale().toString(3.0, 'f', 3));
+        // Every run's throughput line, and the time charts on one clock: each run from 0 s.
+        QCOMPARE(window.chart()->pointCount(QStringLiteral("a (#%1)").arg(ids[2])), 2);
+        for (qint64 id : {ids[1], ids[2]}) {
+            QLineSeries *first = nullptr;
+            for (auto *series : window.timeline()->view()->chart()->series())
+                if (series->name() == QStringLiteral("a (#%1)").arg(id) && !first)
+                    first = qobject_cast<QLineSeries *>(series);
+            QVERIFY(first);
+            QCOMPARE(first->at(0).x(), 0.0);
+            QCOMPARE(first->pen().style(), Qt::DashLine);
+        }
+        QCOMPARE(window.latency()->seriesCount(), 6); // 3 runs × smallest and largest size
+        window.clearOverlay();
+        QCOMPARE(window.latency()->seriesCount(), 2);
+        QCOMPARE(compare->rowCount(), 0);
+        // A run that is not in the database: said, and nothing else changes.
+        window.showExperiments({ids[2]}, &error);
+        QVERIFY(!window.showExperiments({ids[0], 9999}, &error));
+        QVERIFY2(error.contains(QStringLiteral("9999")), qPrintable(error));
+        QVERIFY(window.statusMessage().contains(QStringLiteral("run 0"))); // still the one shown
     }
 
     // The load, scripted and compressed: 14 sizes × 6 targets with 10 Hz samples for

@@ -3,7 +3,6 @@
 #include "lab/pointresult.h"
 #include "pointseries.h"
 
-#include <QColor>
 #include <QHash>
 #include <QList>
 #include <QWidget>
@@ -41,13 +40,14 @@ private:
     QValueAxis *m_time;
     QValueAxis *m_rate;
     int m_samples = 0;
-    QHash<QString, QColor> m_colours;
+    TargetPens m_pens;
     std::int64_t m_origin = -1;
     double m_maxTime = 1;
     double m_maxRate = 1;
     LiveSeries m_live;
 
     void appendPoint(const lab::PointResult &point);
+    void fit();
 };
 
 } // namespace servelab::ui

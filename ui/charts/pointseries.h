@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QColor>
 #include <QHash>
 #include <QList>
+#include <QPen>
 #include <QPointF>
 #include <QString>
 
@@ -15,17 +15,30 @@ class QLineSeries;
 
 namespace servelab::ui {
 
+// The pen of each target a chart has drawn, by name.
+using TargetPens = QHash<QString, QPen>;
+
+// The name of a target of an overlaid run ("epoll+sendfile (#12)"), and the target's own name
+// back from it (empty for a name that is not an overlay's).
+QString overlayName(const QString &target, qint64 experimentId);
+QString overlaidTarget(const QString &name);
+// "target, detail", with an overlay's "(#id)" kept at the end ("epoll+copy, 4K (#12)").
+QString withDetail(const QString &target, const QString &detail);
+
+// The pen of `target` in a chart: the one it has, else the next of targetPen() for the
+// chart's theme; an overlaid run's target takes its own target's colour, dashed.
+QPen penFor(const QChart *chart, const QString &target, TargetPens &pens);
+
 // One line of a chart drawn point by point (a target's measurement at one size, one
-// repetition): the first line of a target picks its colour and legend entry, later lines of that
-// target reuse the colour and stay out of the legend. `colours` carries the targets seen so far.
+// repetition): the first line of a target picks its pen (penFor) and legend entry, later lines
+// of that target reuse the pen and stay out of the legend. `pens` carries the targets seen so far.
 QLineSeries *addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
-                            const QString &target, const QList<QPointF> &line,
-                            QHash<QString, QColor> &colours);
+                            const QString &target, const QList<QPointF> &line, TargetPens &pens);
 
 // The line of the point being measured in a chart over the run's time: fed (monotonic µs,
 // value) pairs, drawn in seconds from `origin` (set by the first pair if the chart had none),
-// decimated to `limit` points and replaced in place; the axes grow to hold it. reset() when the
-// chart's series are rebuilt.
+// decimated to `limit` points and replaced in place; the axes grow to hold it unless the user
+// holds the view (ChartView). reset() when the chart's series are rebuilt.
 class LiveSeries
 {
 public:
@@ -34,7 +47,7 @@ public:
         QChart *chart;
         QValueAxis *x;
         QValueAxis *y;
-        QHash<QString, QColor> &colours;
+        TargetPens &pens;
         std::int64_t &origin;
         double &maxX;
         double &maxY;

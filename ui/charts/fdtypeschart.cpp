@@ -1,6 +1,7 @@
 #include "fdtypeschart.h"
 
 #include "chartframe.h"
+#include "chartview.h"
 #include "lab/sizelist.h"
 
 #include <QAreaSeries>
@@ -35,7 +36,8 @@ Split splitOf(const metrics::ProcessSample &s)
 
 FdTypesChart::FdTypesChart(QWidget *parent)
     : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_fds(new QValueAxis),
-      m_limit(new QLineSeries), m_starts(new QScatterSeries), m_emfile(new QScatterSeries)
+      m_limit(new QLineSeries), m_starts(new QScatterSeries), m_emfile(new QScatterSeries),
+      m_leaks(new QScatterSeries)
 {
     frameChart(m_chart, tr("Server file descriptors by type"));
     m_time->setTitleText(tr("Seconds since the first point"));
@@ -64,11 +66,16 @@ FdTypesChart::FdTypesChart(QWidget *parent)
     m_starts->setName(tr("point starts"));
     m_starts->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_starts->setMarkerSize(7);
-    m_starts->setColor(Qt::darkGray);
+    m_starts->setColor(neutralColour(m_chart->theme() == QChart::ChartThemeDark));
     m_emfile->setName(tr("EMFILE"));
     m_emfile->setMarkerSize(12);
     m_emfile->setColor(QColor(200, 30, 30));
-    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_limit, m_starts, m_emfile}) {
+    m_leaks->setName(tr("left open after a point"));
+    m_leaks->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    m_leaks->setMarkerSize(13);
+    m_leaks->setColor(QColor(240, 150, 0));
+    m_leaks->setBorderColor(QColor(120, 60, 0));
+    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_limit, m_starts, m_emfile, m_leaks}) {
         m_chart->addSeries(s);
         s->attachAxis(m_time);
         s->attachAxis(m_fds);
@@ -87,7 +94,9 @@ FdTypesChart::FdTypesChart(QWidget *parent)
     };
     connect(m_starts, &QScatterSeries::hovered, this, hover(m_startText, m_starts));
     connect(m_emfile, &QScatterSeries::hovered, this, hover(m_emfileText, m_emfile));
+    connect(m_leaks, &QScatterSeries::hovered, this, hover(m_leakText, m_leaks));
     m_view = fillWithView(this, m_chart);
+    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { rescale(); });
 }
 
 void FdTypesChart::setPoints(const QList<lab::PointResult> &points)
@@ -96,8 +105,10 @@ void FdTypesChart::setPoints(const QList<lab::PointResult> &points)
         top.clear();
     m_starts->clear();
     m_emfile->clear();
+    m_leaks->clear();
     m_startText.clear();
     m_emfileText.clear();
+    m_leakText.clear();
     m_samples = 0;
     m_origin = -1;
     m_last = {};
@@ -124,6 +135,8 @@ void FdTypesChart::addPoint(const lab::PointResult &point)
 void FdTypesChart::appendPoint(const lab::PointResult &point)
 {
     auto &tops = m_tops;
+    double endTime = -1;
+    double endTotal = 0;
     for (const auto &s : point.serverSamples) {
         if (!s.alive)
             continue;
@@ -149,6 +162,8 @@ void FdTypesChart::appendPoint(const lab::PointResult &point)
         m_end = std::max(m_end, t);
         m_limitValue = std::max(m_limitValue, s.fdLimit);
         ++m_samples;
+        endTime = t;
+        endTotal = double(s.total);
     }
     if (point.startedAtMicros <= 0 || m_origin < 0)
         return;
@@ -161,6 +176,22 @@ void FdTypesChart::appendPoint(const lab::PointResult &point)
     if (point.serverEmfile > 0) {
         m_emfile->append(t, m_most);
         m_emfileText << tr("%1: the server met EMFILE %2 times").arg(what).arg(point.serverEmfile);
+    }
+    // Descriptors the point left open, at its last sample: which ones, as lsof would list them.
+    if (!point.fdsLeftOpen.isEmpty() && endTime >= 0) {
+        constexpr int listed = 12;
+        QStringList lines;
+        for (const QString &fd : point.fdsLeftOpen.mid(0, listed))
+            lines << fd.toHtmlEscaped();
+        if (point.fdsLeftOpen.size() > listed)
+            lines << tr("… and %1 more").arg(point.fdsLeftOpen.size() - listed);
+        const bool cached = point.reason.contains(QStringLiteral("open-file cache"));
+        m_leaks->append(endTime, endTotal);
+        m_leakText << tr("<b>%1</b>: %2 descriptors left open after the point%3<br>%4")
+                          .arg(what)
+                          .arg(point.fdsLeftOpen.size())
+                          .arg(cached ? tr(" (kept by the open-file cache)") : QString())
+                          .arg(lines.join(QStringLiteral("<br>")));
     }
 }
 
@@ -193,8 +224,12 @@ void FdTypesChart::rescale()
     }
     for (auto *marker : m_chart->legend()->markers(m_emfile))
         marker->setVisible(m_emfile->count() > 0);
+    for (auto *marker : m_chart->legend()->markers(m_leaks))
+        marker->setVisible(m_leaks->count() > 0);
     for (auto *marker : m_chart->legend()->markers(m_limit))
         marker->setVisible(limitInSight);
+    if (ChartView::isHeld(m_chart))
+        return; // the user's zoom or pan stays
     m_time->setRange(0, m_end);
     m_fds->setRange(0, top * 1.15);
     m_fds->applyNiceNumbers();
@@ -213,6 +248,16 @@ int FdTypesChart::drawnCount() const
 int FdTypesChart::emfileMarkers() const
 {
     return int(m_emfile->count());
+}
+
+int FdTypesChart::leakMarkers() const
+{
+    return int(m_leaks->count());
+}
+
+QString FdTypesChart::leakText(int marker) const
+{
+    return m_leakText.value(marker);
 }
 
 double FdTypesChart::stackTopAt(int sample) const

@@ -37,6 +37,11 @@ private:
     QLineSeries *m_cpu;
     QLineSeries *m_rss;
     double m_peakCpu = 0;
+    double m_last = 1; // the axes' extents: seconds, threads, MiB
+    double m_most = 1;
+    double m_mostRss = 1;
+
+    void fit();
 };
 
 } // namespace servelab::ui

@@ -1,6 +1,7 @@
 #include "timelinechart.h"
 
 #include "chartframe.h"
+#include "chartview.h"
 
 #include "pointseries.h"
 
@@ -28,6 +29,17 @@ TimelineChart::TimelineChart(QWidget *parent)
     m_chart->addAxis(m_time, Qt::AlignBottom);
     m_chart->addAxis(m_fds, Qt::AlignLeft);
     m_view = fillWithView(this, m_chart);
+    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
+}
+
+// The axes around everything drawn, unless the user holds the view (zoomed or panned).
+void TimelineChart::fit()
+{
+    if (ChartView::isHeld(m_chart))
+        return;
+    m_time->setRange(0, m_maxTime);
+    m_fds->setRange(0, m_maxFds * 1.1);
+    m_fds->applyNiceNumbers();
 }
 
 void TimelineChart::setPoints(const QList<lab::PointResult> &points)
@@ -37,7 +49,7 @@ void TimelineChart::setPoints(const QList<lab::PointResult> &points)
     m_limitLine = nullptr;
     m_samples = 0;
     m_targets = 0;
-    m_colours.clear();
+    m_pens.clear();
     m_maxTime = 1;
     m_maxFds = 1;
     m_limit = -1;
@@ -47,18 +59,14 @@ void TimelineChart::setPoints(const QList<lab::PointResult> &points)
             m_origin = m_origin < 0 ? s.atMicros : std::min(m_origin, s.atMicros);
     for (const auto &p : points)
         appendPoint(p);
-    m_time->setRange(0, m_maxTime);
-    m_fds->setRange(0, m_maxFds * 1.1);
-    m_fds->applyNiceNumbers();
+    fit();
 }
 
 void TimelineChart::addPoint(const lab::PointResult &point)
 {
     m_live.remove(m_chart); // the point's live line gives way to the whole point
     appendPoint(point);
-    m_time->setRange(0, m_maxTime);
-    m_fds->setRange(0, m_maxFds * 1.1);
-    m_fds->applyNiceNumbers();
+    fit();
 }
 
 // One line per point, so that a target's repetitions do not join across the others; a target
@@ -80,8 +88,8 @@ void TimelineChart::appendPoint(const lab::PointResult &point)
     if (line.isEmpty())
         return;
     m_samples += int(line.size());
-    addPointSeries(m_chart, m_time, m_fds, point.target, line, m_colours);
-    m_targets = int(m_colours.size());
+    addPointSeries(m_chart, m_time, m_fds, point.target, line, m_pens);
+    m_targets = int(m_pens.size());
     // The limit, when it is in sight (a limit of 20000 beside 30 fds would flatten the lines).
     if (m_limit > 0 && m_limit <= m_maxFds * 4) {
         if (!m_limitLine) {
@@ -101,7 +109,7 @@ void TimelineChart::appendPoint(const lab::PointResult &point)
 
 void TimelineChart::setLive(const QString &target, const QList<QPointF> &microsAndFds)
 {
-    m_live.update({m_chart, m_time, m_fds, m_colours, m_origin, m_maxTime, m_maxFds}, target,
+    m_live.update({m_chart, m_time, m_fds, m_pens, m_origin, m_maxTime, m_maxFds}, target,
                   microsAndFds, liveLimit);
 }
 

@@ -17,10 +17,11 @@ class QValueAxis;
 namespace servelab::ui {
 
 // The server's descriptors by type over the run, stacked (sockets, files, pipes, anon inodes,
-// other), the fd limit as a line, a marker where each point began and, in red, the points where
-// the server met EMFILE (hover for which and how often). Samples that did not read the types
-// (a process with many descriptors lists them every few samples) carry the last split, scaled
-// to their exact total.
+// other), the fd limit as a line, a marker where each point began, in red the points where the
+// server met EMFILE (hover for which and how often), and an orange triangle at the end of a
+// point that left descriptors open (hover for which: "fd 12 file /root/4K.bin"). Samples that did
+// not read the types (a process with many descriptors lists them every few samples) carry the last
+// split, scaled to their exact total.
 class FdTypesChart : public QWidget
 {
     Q_OBJECT
@@ -34,6 +35,8 @@ public:
     int sampleCount() const { return m_samples; }
     int pointMarkers() const;
     int emfileMarkers() const;
+    int leakMarkers() const;
+    QString leakText(int marker) const; // what hovering the marker shows
     // The stacked top (every type) at sample i: equals that sample's total.
     double stackTopAt(int sample) const;
     double layerTopAt(int layer, int sample) const; // 0: sockets … 4: other (the stack's top)
@@ -50,8 +53,10 @@ private:
     QLineSeries *m_limit;
     QScatterSeries *m_starts;
     QScatterSeries *m_emfile;
+    QScatterSeries *m_leaks;
     QList<QString> m_startText;
     QList<QString> m_emfileText;
+    QList<QString> m_leakText;
     int m_samples = 0;
     // Where the drawing stands, for the next point: the clock's origin, the last split read and
     // its total (carried to samples without types), the tallest total, the end, the limit.

@@ -3,7 +3,6 @@
 #include "lab/pointresult.h"
 #include "pointseries.h"
 
-#include <QColor>
 #include <QHash>
 #include <QImage>
 #include <QList>
@@ -46,7 +45,7 @@ private:
     QValueAxis *m_fds;
     int m_samples = 0;
     int m_targets = 0;
-    QHash<QString, QColor> m_colours;
+    TargetPens m_pens;
     std::int64_t m_origin = -1; // µs of the first sample drawn
     double m_maxTime = 1;
     double m_maxFds = 1;
@@ -55,6 +54,7 @@ private:
     int m_limit = -1;
 
     void appendPoint(const lab::PointResult &point);
+    void fit();
 };
 
 } // namespace servelab::ui

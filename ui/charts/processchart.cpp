@@ -1,6 +1,7 @@
 #include "processchart.h"
 
 #include "chartframe.h"
+#include "chartview.h"
 
 #include <QChart>
 #include <QChartView>
@@ -36,6 +37,19 @@ ProcessChart::ProcessChart(QWidget *parent)
         s->attachAxis(s == m_rss ? m_right : m_left);
     }
     m_view = fillWithView(this, m_chart);
+    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
+}
+
+// The axes around the samples, unless the user holds the view (zoomed or panned).
+void ProcessChart::fit()
+{
+    if (ChartView::isHeld(m_chart))
+        return;
+    m_time->setRange(0, m_last);
+    m_left->setRange(0, std::max(m_most, m_peakCpu) * 1.1);
+    m_left->applyNiceNumbers();
+    m_right->setRange(0, m_mostRss * 1.1);
+    m_right->applyNiceNumbers();
 }
 
 void ProcessChart::setPoints(const QList<lab::PointResult> &points)
@@ -75,11 +89,10 @@ void ProcessChart::setPoints(const QList<lab::PointResult> &points)
     m_threads->replace(threads);
     m_cpu->replace(cpu);
     m_rss->replace(rss);
-    m_time->setRange(0, last);
-    m_left->setRange(0, std::max(most, m_peakCpu) * 1.1);
-    m_left->applyNiceNumbers();
-    m_right->setRange(0, mostRss * 1.1);
-    m_right->applyNiceNumbers();
+    m_last = last;
+    m_most = most;
+    m_mostRss = mostRss;
+    fit();
 }
 
 int ProcessChart::sampleCount() const

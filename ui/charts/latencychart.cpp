@@ -1,6 +1,7 @@
 #include "latencychart.h"
 
 #include "chartframe.h"
+#include "chartview.h"
 
 #include "lab/sizelist.h"
 #include "pointseries.h"
@@ -46,6 +47,17 @@ LatencyChart::LatencyChart(QWidget *parent)
     m_chart->addAxis(m_percentile, Qt::AlignBottom);
     m_chart->addAxis(m_latency, Qt::AlignLeft);
     m_view = fillWithView(this, m_chart);
+    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
+}
+
+// The axes around the curves, unless the user holds the view (zoomed or panned).
+void LatencyChart::fit()
+{
+    if (ChartView::isHeld(m_chart))
+        return;
+    m_percentile->setRange(0, m_axisNines);
+    m_latency->setRange(0, std::max(m_slowest * 1.1, 0.01));
+    m_latency->applyNiceNumbers();
 }
 
 void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint64> sizes)
@@ -71,7 +83,7 @@ void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint6
             order << p.target;
         merged[{int(order.indexOf(p.target)), p.sizeBytes}].merge(p.load.latency);
     }
-    QHash<QString, QColor> colours;
+    TargetPens pens;
     double most = 0;
     double slowest = 0;
     for (auto it = merged.cbegin(); it != merged.cend(); ++it) {
@@ -88,11 +100,10 @@ void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint6
             slowest = std::max(slowest, ms);
         }
         most = std::max(most, deepest);
-        const QString name = sizes.size() > 1
-                                 ? QStringLiteral("%1, %2").arg(order[it.key().first],
-                                                                lab::formatSize(it.key().second))
-                                 : order[it.key().first];
-        addPointSeries(m_chart, m_percentile, m_latency, name, curve, colours);
+        const QString name =
+            sizes.size() > 1 ? withDetail(order[it.key().first], lab::formatSize(it.key().second))
+                             : order[it.key().first];
+        addPointSeries(m_chart, m_percentile, m_latency, name, curve, pens);
         data.name = name;
         m_curves << data;
     }
@@ -104,9 +115,9 @@ void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint6
     m_percentile->append(QStringLiteral("50%"), nines(50)); // the median, where eyes look first
     for (int n = 1; n <= axisNines; ++n)
         m_percentile->append(percentileLabel(n), n);
-    m_percentile->setRange(0, axisNines);
-    m_latency->setRange(0, std::max(slowest * 1.1, 0.01));
-    m_latency->applyNiceNumbers();
+    m_axisNines = axisNines;
+    m_slowest = slowest;
+    fit();
 }
 
 int LatencyChart::seriesCount() const

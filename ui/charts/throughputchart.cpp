@@ -1,6 +1,8 @@
 #include "throughputchart.h"
 
 #include "chartframe.h"
+#include "chartview.h"
+#include "pointseries.h"
 
 #include "chartfile.h"
 
@@ -75,6 +77,7 @@ ThroughputChart::ThroughputChart(QWidget *parent)
             [this](const QPointF &p, bool state) { showHover(p, state, {}); });
 
     m_view = fillWithView(this, m_chart);
+    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { rescale(); });
     clear({});
 }
 
@@ -87,6 +90,7 @@ void ThroughputChart::clear(const QList<quint64> &sizes)
         delete series.markers;
     }
     m_series.clear();
+    m_pens.clear();
     m_points.clear();
     m_dnf->clear();
     for (const auto &label : m_sizeAxis->categoriesLabels())
@@ -120,7 +124,9 @@ ThroughputChart::Series &ThroughputChart::seriesFor(const QString &target)
         connect(s, &QXYSeries::hovered, this,
                 [this, target](const QPointF &p, bool state) { showHover(p, state, target); });
     }
+    series.line->setPen(penFor(m_chart, target, m_pens));
     series.markers->setColor(series.line->color());
+    series.markers->setBorderColor(series.line->color());
     // One legend entry per target: the markers share the line's colour and name.
     const auto markers = m_chart->legend()->markers(series.markers);
     for (auto *marker : markers)
@@ -159,8 +165,10 @@ void ThroughputChart::rescale()
     const RateUnit unit = unitFor(max);
     m_unit = unit.kib;
     m_rateAxis->setTitleText(QString::fromLatin1(unit.name));
-    m_rateAxis->setRange(0, max > 0 ? max / unit.kib * 1.1 : 1.0);
-    m_rateAxis->applyNiceNumbers();
+    if (!ChartView::isHeld(m_chart)) { // else the user's zoom or pan stays
+        m_rateAxis->setRange(0, max > 0 ? max / unit.kib * 1.1 : 1.0);
+        m_rateAxis->applyNiceNumbers();
+    }
     // Rebuild the visible points in one replace() per series: no per-sample append().
     QHash<QString, QList<QPointF>> lines;
     QList<QPointF> dnf;

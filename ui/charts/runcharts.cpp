@@ -1,6 +1,7 @@
 #include "runcharts.h"
 
 #include "chartfile.h"
+#include "fdtypeschart.h"
 #include "latencychart.h"
 #include "processchart.h"
 #include "ratechart.h"
@@ -31,6 +32,8 @@ bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder
         throughput.addPoint(p);
     TimelineChart fds;
     fds.setPoints(points);
+    FdTypesChart fdTypes;
+    fdTypes.setPoints(points);
     LatencyChart latency;
     latency.setPoints(points);
     RateChart rate;
@@ -39,6 +42,7 @@ bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder
     process.setPoints(points);
     for (const auto &[name, chart] : {std::pair{QStringLiteral("throughput"), throughput.view()},
                                       std::pair{QStringLiteral("fds"), fds.view()},
+                                      std::pair{QStringLiteral("fd-types"), fdTypes.view()},
                                       std::pair{QStringLiteral("latency"), latency.view()},
                                       std::pair{QStringLiteral("rate"), rate.view()},
                                       std::pair{QStringLiteral("process"), process.view()}}) {

@@ -1,4 +1,6 @@
 #include "chartfile.h"
+#include "chartframe.h"
+#include "chartview.h"
 #include "fdtypeschart.h"
 #include "latencychart.h"
 #include "pointseries.h"
@@ -8,6 +10,7 @@
 #include "throughputchart.h"
 #include "timelinechart.h"
 
+#include <QApplication>
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
@@ -18,9 +21,13 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QScatterSeries>
+#include <QSet>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
+#include <QWheelEvent>
 
 using namespace servelab;
 
@@ -264,6 +271,120 @@ private Q_SLOTS:
         QVERIFY(chart.drawnCount() <= ui::FdTypesChart::drawLimit);
     }
 
+    // A point that left descriptors open: a marker at its last sample naming them.
+    void leakedFdsAreMarked()
+    {
+        auto clean = point(QStringLiteral("a"), 4096, 1, 0);
+        auto leaky = point(QStringLiteral("a"), 8192, 1, 1); // totals 11..15
+        for (int fd = 20; fd < 35; ++fd)
+            leaky.fdsLeftOpen << QStringLiteral("fd %1 file /root/<8K>.bin").arg(fd);
+        ui::FdTypesChart chart;
+        chart.setPoints({clean, leaky});
+        QCOMPARE(chart.leakMarkers(), 1);
+        const QString text = chart.leakText(0);
+        QVERIFY2(text.contains(QStringLiteral("15 descriptors left open")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("fd 20 file /root/&lt;8K&gt;.bin"))); // escaped
+        QVERIFY(text.contains(QStringLiteral("… and 3 more")));                    // 12 listed
+        QVERIFY(!text.contains(QStringLiteral("fd 34")));
+        QVERIFY(!text.contains(QStringLiteral("open-file cache")));
+        // Where: the leaky point's last sample (1.4 s after the first), at its total.
+        QScatterSeries *marks = nullptr;
+        for (auto *series : chart.view()->chart()->series())
+            if (series->name() == QStringLiteral("left open after a point"))
+                marks = qobject_cast<QScatterSeries *>(series);
+        QVERIFY(marks && marks->count() == 1);
+        QCOMPARE(marks->at(0), QPointF(1.4, 15));
+        leaky.reason = QStringLiteral("the open-file cache keeps 15 more files open (fd 20 …)");
+        chart.addPoint(leaky);
+        QCOMPARE(chart.leakMarkers(), 2);
+        QVERIFY(chart.leakText(1).contains(QStringLiteral("kept by the open-file cache")));
+    }
+
+    // Every target its own look: twelve hues, then the hues again with another dash; an overlaid
+    // run's line in its target's colour, dashed.
+    void targetsLookApart()
+    {
+        QSet<QPair<QRgb, int>> looks;
+        for (int i = 0; i < 36; ++i) {
+            const QPen pen = ui::targetPen(i, false);
+            looks.insert({pen.color().rgb(), int(pen.style())});
+            QVERIFY(pen.color() != QColor(200, 30, 30)); // the DNF and EMFILE red
+        }
+        QCOMPARE(looks.size(), 36);
+        QVERIFY(ui::targetPen(0, true).color().lightness() >
+                ui::targetPen(0, false).color().lightness()); // brighter on the dark theme
+
+        ui::TimelineChart chart;
+        QList<lab::PointResult> points;
+        for (int t = 0; t < 8; ++t)
+            points << point(QStringLiteral("t%1").arg(t), 4096, 1, t);
+        points << point(ui::overlayName(QStringLiteral("t2"), 12), 4096, 1, 0);
+        chart.setPoints(points);
+        QHash<QString, QPen> pens;
+        for (auto *series : chart.view()->chart()->series())
+            if (auto *line = qobject_cast<QLineSeries *>(series); line && !line->name().isEmpty())
+                pens.insert(line->name(), line->pen());
+        QSet<QPair<QRgb, int>> drawn;
+        for (int t = 0; t < 8; ++t) {
+            const QPen pen = pens.value(QStringLiteral("t%1").arg(t));
+            drawn.insert({pen.color().rgb(), int(pen.style())});
+        }
+        QCOMPARE(drawn.size(), 8); // Qt's own theme repeats after five
+        const QPen overlay = pens.value(QStringLiteral("t2 (#12)"));
+        QCOMPARE(overlay.color(), pens.value(QStringLiteral("t2")).color());
+        QCOMPARE(overlay.style(), Qt::DashLine);
+        QCOMPARE(ui::overlaidTarget(QStringLiteral("t2 (#12)")), QStringLiteral("t2"));
+        QCOMPARE(ui::overlaidTarget(QStringLiteral("t2")), QString());
+        QCOMPARE(ui::withDetail(QStringLiteral("t2 (#12)"), QStringLiteral("4K")),
+                 QStringLiteral("t2, 4K (#12)"));
+    }
+
+    // Zoom and pan hold the view while points arrive; going back fits everything drawn.
+    void zoomAndPanHoldTheView()
+    {
+        ui::TimelineChart chart;
+        chart.resize(800, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setPoints({point(QStringLiteral("a"), 4096, 1, 0)}); // 0 .. 0.4 s, on a 1 s axis
+        auto *view = static_cast<ui::ChartView *>(chart.view());
+        auto *time = qobject_cast<QValueAxis *>(view->chart()->axes(Qt::Horizontal).first());
+        QVERIFY(time);
+        QCOMPARE(time->max(), 1.0);
+        QVERIFY(!view->isHeld());
+        view->zoomBy(2, view->chart()->plotArea().center());
+        QVERIFY(view->isHeld());
+        const double zoomedMin = time->min();
+        const double zoomedMax = time->max();
+        QVERIFY2(qAbs(zoomedMax - zoomedMin - 0.5) < 0.01,
+                 qPrintable(QString::number(zoomedMax - zoomedMin)));
+        view->panBy({-100, 0}); // the content moves left: later seconds come into sight
+        QVERIFY(time->min() > zoomedMin);
+        const double heldMin = time->min();
+        const double heldMax = time->max();
+        chart.addPoint(point(QStringLiteral("a"), 4096, 1, 3)); // 4.0 .. 4.4 s
+        QCOMPARE(time->min(), heldMin);
+        QCOMPARE(time->max(), heldMax);
+        QSignalSpy released(view, &ui::ChartView::released);
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {},
+                           view->chart()->plotArea().center().toPoint());
+        QCOMPARE(released.size(), 1);
+        QVERIFY(!view->isHeld());
+        QCOMPARE(time->min(), 0.0);
+        QCOMPARE(time->max(), 3.4); // fitted to both points
+        // The wheel zooms too, and the keys pan.
+        QWheelEvent wheel(view->chart()->plotArea().center(), view->mapToGlobal(QPoint(400, 250)),
+                          {}, {0, 120}, Qt::NoButton, {}, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &wheel);
+        QVERIFY(view->isHeld());
+        QVERIFY(time->max() - time->min() < 3.4);
+        const double before = time->min();
+        QTest::keyClick(view, Qt::Key_Right);
+        QVERIFY(time->min() > before);
+        QTest::keyClick(view, Qt::Key_Home);
+        QVERIFY(!view->isHeld());
+    }
+
     // Hovering a line names the target, the value and where, by the axes' titles.
     void hoverNamesTheValue()
     {
@@ -322,7 +443,7 @@ private Q_SLOTS:
                                     &written, &error),
                  qPrintable(error));
         QStringList expected;
-        for (const char *chart : {"throughput", "fds", "latency", "rate", "process"})
+        for (const char *chart : {"throughput", "fds", "fd-types", "latency", "rate", "process"})
             expected << QLatin1String(chart) + QStringLiteral(".png")
                      << QLatin1String(chart) + QStringLiteral(".svg");
         QCOMPARE(written, expected);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "lab/pointresult.h"
+#include "pointseries.h"
 
 #include <QHash>
 #include <QList>
@@ -53,6 +54,7 @@ private:
     QValueAxis *m_rateAxis;
     QScatterSeries *m_dnf;
     QHash<QString, Series> m_series;
+    TargetPens m_pens;
     QList<QLineSeries *> m_bars; // one vertical segment per interval
     QList<lab::PointResult> m_points;
     double m_unit = 1.0; // KiB/s per displayed unit

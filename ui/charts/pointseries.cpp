@@ -1,11 +1,15 @@
 #include "pointseries.h"
 
+#include "chartframe.h"
+#include "chartview.h"
+
 #include <QCategoryAxis>
 #include <QChart>
 #include <QCursor>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QRegularExpression>
 #include <QToolTip>
 #include <QValueAxis>
 
@@ -28,9 +32,48 @@ QString hoverText(const QString &target, const QAbstractAxis *x, const QAbstract
         .arg(x->titleText().toHtmlEscaped(), where);
 }
 
+QString overlayName(const QString &target, qint64 experimentId)
+{
+    return QStringLiteral("%1 (#%2)").arg(target).arg(experimentId);
+}
+
+QString overlaidTarget(const QString &name)
+{
+    static const QRegularExpression suffix(QStringLiteral("^(.*) \\(#\\d+\\)$"));
+    const auto match = suffix.match(name);
+    return match.hasMatch() ? match.captured(1) : QString();
+}
+
+QString withDetail(const QString &target, const QString &detail)
+{
+    const QString own = overlaidTarget(target);
+    if (own.isEmpty())
+        return QStringLiteral("%1, %2").arg(target, detail);
+    return QStringLiteral("%1, %2%3").arg(own, detail, target.mid(own.size()));
+}
+
+QPen penFor(const QChart *chart, const QString &target, TargetPens &pens)
+{
+    if (const auto it = pens.constFind(target); it != pens.constEnd())
+        return *it;
+    const bool dark = chart->theme() == QChart::ChartThemeDark;
+    const QString own = overlaidTarget(target);
+    QPen pen;
+    if (!own.isEmpty()) {
+        pen = penFor(chart, own, pens); // the target's colour (taking the next if it is new)
+        pen.setStyle(Qt::DashLine);
+    } else {
+        int targets = 0; // an overlay's line takes no colour of its own
+        for (auto it = pens.cbegin(); it != pens.cend(); ++it)
+            targets += overlaidTarget(it.key()).isEmpty();
+        pen = targetPen(targets, dark);
+    }
+    pens.insert(target, pen);
+    return pen;
+}
+
 QLineSeries *addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
-                            const QString &target, const QList<QPointF> &line,
-                            QHash<QString, QColor> &colours)
+                            const QString &target, const QList<QPointF> &line, TargetPens &pens)
 {
     auto *series = new QLineSeries;
     series->setName(target);
@@ -48,10 +91,7 @@ QLineSeries *addPointSeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y,
                          }
                          QToolTip::showText(QCursor::pos(), hoverText(series->name(), x, y, p));
                      });
-    if (const auto it = colours.constFind(target); it != colours.constEnd())
-        series->setColor(*it);
-    else
-        colours.insert(target, series->color());
+    series->setPen(penFor(chart, target, pens));
     // One legend entry per target: this line has it unless another line of the target shows it
     // (the one that had it may have gone: a live line replaced by its finished point).
     // Which line has it is kept on the line itself (a marker's visibility reads false while
@@ -90,8 +130,10 @@ void LiveSeries::update(const Chart &c, const QString &target, const QList<QPoin
             c.chart->removeSeries(m_series);
             delete m_series;
         }
-        m_series = addPointSeries(c.chart, c.x, c.y, target, line, c.colours);
+        m_series = addPointSeries(c.chart, c.x, c.y, target, line, c.pens);
     }
+    if (ChartView::isHeld(c.chart))
+        return;
     c.x->setRange(0, c.maxX);
     if (c.maxY * 1.1 > c.y->max()) {
         c.y->setRange(0, c.maxY * 1.1);

@@ -1,6 +1,7 @@
 #include "ratechart.h"
 
 #include "chartframe.h"
+#include "chartview.h"
 
 #include "pointseries.h"
 
@@ -25,6 +26,17 @@ RateChart::RateChart(QWidget *parent)
     m_chart->addAxis(m_time, Qt::AlignBottom);
     m_chart->addAxis(m_rate, Qt::AlignLeft);
     m_view = fillWithView(this, m_chart);
+    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
+}
+
+// The axes around everything drawn, unless the user holds the view (zoomed or panned).
+void RateChart::fit()
+{
+    if (ChartView::isHeld(m_chart))
+        return;
+    m_time->setRange(0, m_maxTime);
+    m_rate->setRange(0, m_maxRate * 1.1);
+    m_rate->applyNiceNumbers();
 }
 
 void RateChart::setPoints(const QList<lab::PointResult> &points)
@@ -32,7 +44,7 @@ void RateChart::setPoints(const QList<lab::PointResult> &points)
     m_chart->removeAllSeries();
     m_live.reset();
     m_samples = 0;
-    m_colours.clear();
+    m_pens.clear();
     m_maxTime = 1;
     m_maxRate = 1;
     m_origin = -1;
@@ -41,18 +53,14 @@ void RateChart::setPoints(const QList<lab::PointResult> &points)
             m_origin = m_origin < 0 ? p.startedAtMicros : std::min(m_origin, p.startedAtMicros);
     for (const auto &p : points)
         appendPoint(p);
-    m_time->setRange(0, m_maxTime);
-    m_rate->setRange(0, m_maxRate * 1.1);
-    m_rate->applyNiceNumbers();
+    fit();
 }
 
 void RateChart::addPoint(const lab::PointResult &point)
 {
     m_live.remove(m_chart); // the point's live line gives way to the whole point
     appendPoint(point);
-    m_time->setRange(0, m_maxTime);
-    m_rate->setRange(0, m_maxRate * 1.1);
-    m_rate->applyNiceNumbers();
+    fit();
 }
 
 void RateChart::appendPoint(const lab::PointResult &point)
@@ -74,12 +82,12 @@ void RateChart::appendPoint(const lab::PointResult &point)
     if (line.isEmpty())
         return;
     m_samples += int(line.size());
-    addPointSeries(m_chart, m_time, m_rate, point.target, line, m_colours);
+    addPointSeries(m_chart, m_time, m_rate, point.target, line, m_pens);
 }
 
 void RateChart::setLive(const QString &target, const QList<QPointF> &microsAndRate)
 {
-    m_live.update({m_chart, m_time, m_rate, m_colours, m_origin, m_maxTime, m_maxRate}, target,
+    m_live.update({m_chart, m_time, m_rate, m_pens, m_origin, m_maxTime, m_maxRate}, target,
                   microsAndRate, liveLimit);
 }
 

@@ -42,6 +42,10 @@ private:
     QCategoryAxis *m_percentile;
     QValueAxis *m_latency;
     double m_nines = 0;
+    int m_axisNines = 1;
+    double m_slowest = 0;
+
+    void fit();
 };
 
 } // namespace servelab::ui

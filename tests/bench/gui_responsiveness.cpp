@@ -1,0 +1,122 @@
+// Benchmark, not a test: runs an experiment in the real window (offscreen or under Xvfb) and
+// measures how long the GUI thread goes without running a 10 ms heartbeat timer, and the
+// process's resident memory, every 30 s and at the end. Never fails on a number.
+//
+//   bin/bench/gui_responsiveness SPEC.json [--db FILE] [--tab NAME]
+//
+// (tests/bench/gui_long_run.sh runs it with long-run-14x6.json: the 14 sizes ×
+// 6 targets for about 10 minutes.)
+#include "mainwindow.h"
+#include "metrics/clock.h"
+#include "resultstablemodel.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace {
+
+long residentKib()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLong();
+    return -1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    if (args.size() < 2) {
+        std::fprintf(stderr, "usage: gui_responsiveness SPEC.json [--db FILE] [--tab NAME]\n");
+        return 2;
+    }
+    QTemporaryDir scratch;
+    const int dbAt = int(args.indexOf(QStringLiteral("--db")));
+    const int tabAt = int(args.indexOf(QStringLiteral("--tab")));
+    servelab::ui::MainWindow window;
+    window.setDatabase(dbAt > 0 ? args.value(dbAt + 1)
+                                : scratch.filePath(QStringLiteral("results.db")));
+    window.resize(1280, 800);
+    window.show();
+    QString error;
+    if (!window.loadSpecFile(args[1], &error)) {
+        std::fprintf(stderr, "gui_responsiveness: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (tabAt > 0)
+        window.showTab(args.value(tabAt + 1));
+
+    QElapsedTimer clock;
+    QElapsedTimer beat;
+    qint64 worstWindow = 0;
+    qint64 worst = 0;
+    qint64 stallsOver50 = 0;
+    // The GUI thread's own CPU time in a gap tells its work (the window drawing) from waiting
+    // for a core (the servers and the client's threads share the machine's two).
+    std::int64_t cpuAtBeat = servelab::metrics::threadCpuMicros();
+    qint64 worstBusy = 0;
+    QTimer heartbeat;
+    heartbeat.setInterval(10);
+    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
+        const qint64 gap = beat.restart();
+        const std::int64_t cpuNow = servelab::metrics::threadCpuMicros();
+        const qint64 busy = (cpuNow - cpuAtBeat) / 1000;
+        cpuAtBeat = cpuNow;
+        worstBusy = std::max(worstBusy, busy);
+        worstWindow = std::max(worstWindow, gap);
+        worst = std::max(worst, gap);
+        if (gap > 50) { // when, and what the window was saying then
+            ++stallsOver50;
+            std::printf("  gap of %lld ms (%lld ms of it on the GUI thread's CPU) at %.1f s: %s\n",
+                        gap, busy, double(clock.elapsed()) / 1000,
+                        qPrintable(window.statusMessage()));
+        }
+    });
+    const long rssBefore = residentKib();
+    long rssMost = rssBefore;
+    QTimer report;
+    report.setInterval(30'000);
+    QObject::connect(&report, &QTimer::timeout, [&] {
+        const long rss = residentKib();
+        rssMost = std::max(rssMost, rss);
+        std::printf("%6.0f s  points %4d  worst gap %4lld ms  RSS %6ld KiB\n",
+                    double(clock.elapsed()) / 1000, window.results()->rowCount(), worstWindow, rss);
+        std::fflush(stdout);
+        worstWindow = 0;
+    });
+    bool ok = false;
+    QObject::connect(&window, &servelab::ui::MainWindow::runFinished, [&](bool finished) {
+        ok = finished;
+        app.quit();
+    });
+    clock.start();
+    beat.start();
+    heartbeat.start();
+    report.start();
+    if (!window.startRun()) {
+        std::fprintf(stderr, "gui_responsiveness: the run did not start: %s\n",
+                     qPrintable(window.statusMessage()));
+        return 2;
+    }
+    app.exec();
+    const long rssAfter = residentKib();
+    std::printf("run %s after %.0f s, %d points: worst GUI-thread gap %lld ms (10 ms heartbeat), "
+                "%lld gaps over 50 ms, most GUI-thread CPU between two beats %lld ms; "
+                "RSS %ld KiB before, %ld KiB most, %ld KiB after\n",
+                ok ? "finished" : "failed", double(clock.elapsed()) / 1000,
+                window.results()->rowCount(), worst, stallsOver50, worstBusy, rssBefore,
+                std::max(rssMost, rssAfter), rssAfter);
+    return ok ? 0 : 1;
+}
