@@ -14,6 +14,7 @@
 #include "timelinechart.h"
 
 #include <QChartView>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLocale>
 #include <QSortFilterProxyModel>
@@ -91,6 +92,106 @@ ResultsView::ResultsView(QObject *parent)
     m_compare->setToolTip(
         tr("Overlay earlier runs from the history (right-click them) to compare"));
     fillComparison();
+    for (int c = 0; c < ChartCount; ++c)
+        widgetOf(Chart(c))->installEventFilter(this);
+}
+
+QWidget *ResultsView::widgetOf(Chart chart) const
+{
+    switch (chart) {
+    case Throughput: return m_chart;
+    case Timeline: return m_timeline;
+    case FdTypes: return m_fdTypes;
+    case Latency: return m_latency;
+    case Rate: return m_rate;
+    case Process:
+    case ChartCount: break;
+    }
+    return m_process;
+}
+
+bool ResultsView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Show)
+        for (int c = 0; c < ChartCount; ++c)
+            if (widgetOf(Chart(c)) == watched)
+                refresh(Chart(c));
+    return QObject::eventFilter(watched, event);
+}
+
+bool ResultsView::drawsNow(Chart chart)
+{
+    if (!m_stale[chart] && widgetOf(chart)->isVisible())
+        return true;
+    m_stale[chart] = true;
+    return false;
+}
+
+void ResultsView::refresh(Chart chart) const
+{
+    if (!m_stale[chart])
+        return;
+    m_stale[chart] = false;
+    const bool live = m_liveSerial != 0 && m_liveStart > m_lastFinishedStart;
+    switch (chart) {
+    case Throughput: {
+        const QList<lab::PointResult> drawn = withOverlays();
+        m_chart->clear(m_sizes.isEmpty() ? sizesOf(drawn) : m_sizes);
+        for (const auto &p : drawn)
+            m_chart->addPoint(p);
+        break;
+    }
+    case Timeline:
+        m_timeline->setPoints(withOverlays());
+        if (live)
+            m_timeline->setLive(m_liveTarget, m_liveFds);
+        break;
+    case FdTypes: m_fdTypes->setPoints(m_points); break;
+    case Latency: m_latency->setPoints(withOverlays()); break;
+    case Rate:
+        m_rate->setPoints(withOverlays());
+        if (live)
+            m_rate->setLive(m_liveTarget, liveRate());
+        break;
+    case Process:
+    case ChartCount: m_process->setPoints(m_points); break;
+    }
+}
+
+ThroughputChart *ResultsView::throughput() const
+{
+    refresh(Throughput);
+    return m_chart;
+}
+
+TimelineChart *ResultsView::timeline() const
+{
+    refresh(Timeline);
+    return m_timeline;
+}
+
+FdTypesChart *ResultsView::fdTypes() const
+{
+    refresh(FdTypes);
+    return m_fdTypes;
+}
+
+LatencyChart *ResultsView::latency() const
+{
+    refresh(Latency);
+    return m_latency;
+}
+
+RateChart *ResultsView::rate() const
+{
+    refresh(Rate);
+    return m_rate;
+}
+
+ProcessChart *ResultsView::process() const
+{
+    refresh(Process);
+    return m_process;
 }
 
 ResultsView::~ResultsView() = default;
@@ -141,11 +242,13 @@ lab::PointResult ResultsView::slim(lab::PointResult point)
 void ResultsView::begin(const QList<quint64> &sizes)
 {
     m_overlays.clear();
-    releaseViews();
     m_liveSerial = 0;
     m_lastFinishedStart = -1;
     show({});
-    m_chart->clear(sizes);
+    m_sizes = sizes; // the size axis holds the planned sizes from the start
+    m_stale[Throughput] = true;
+    if (m_chart->isVisible())
+        refresh(Throughput);
 }
 
 void ResultsView::addPoint(const lab::PointResult &finished)
@@ -153,14 +256,33 @@ void ResultsView::addPoint(const lab::PointResult &finished)
     const lab::PointResult point = slim(finished);
     m_lastFinishedStart = point.startedAtMicros;
     m_points << point;
-    m_chart->addPoint(point);
     m_model->addPoint(point);
-    // One series more where a chart draws one per point, not all of them again.
-    m_timeline->addPoint(point);
-    m_rate->addPoint(point);
-    m_fdTypes->addPoint(point);
-    m_latency->setPoints(m_points);
-    m_process->setPoints(m_points);
+    // One series more where a chart draws one per point, not all of them again; a chart off
+    // screen is drawn when it is shown.
+    if (drawsNow(Throughput))
+        m_chart->addPoint(point);
+    if (drawsNow(Timeline))
+        m_timeline->addPoint(point);
+    if (drawsNow(Rate))
+        m_rate->addPoint(point);
+    if (drawsNow(FdTypes))
+        m_fdTypes->addPoint(point);
+    if (drawsNow(Latency))
+        m_latency->setPoints(m_points);
+    if (drawsNow(Process))
+        m_process->setPoints(m_points);
+}
+
+QList<QPointF> ResultsView::liveRate() const
+{
+    constexpr qint64 period = 100'000;
+    QList<QPointF> rate;
+    rate.reserve(m_liveSlots.size());
+    for (auto it = m_liveSlots.cbegin(); it != m_liveSlots.cend(); ++it)
+        if (it->second > 0)
+            rate.append({double(m_liveStart + it.key() * period),
+                         double(it->first) * 1e6 / double(it->second)});
+    return rate;
 }
 
 double ResultsView::applyLive(const lab::LiveFeed::Update &update)
@@ -171,6 +293,7 @@ double ResultsView::applyLive(const lab::LiveFeed::Update &update)
     if (update.serial != m_liveSerial) {
         m_liveSerial = update.serial;
         m_liveStart = update.startedAtMicros;
+        m_liveTarget = update.target;
         m_liveFds.clear();
         m_liveSlots.clear();
     }
@@ -186,14 +309,11 @@ double ResultsView::applyLive(const lab::LiveFeed::Update &update)
         slot.first += t.completed;
         slot.second = std::max<qint64>(slot.second, t.intervalMicros);
     }
-    QList<QPointF> rate;
-    rate.reserve(m_liveSlots.size());
-    for (auto it = m_liveSlots.cbegin(); it != m_liveSlots.cend(); ++it)
-        if (it->second > 0)
-            rate.append({double(m_liveStart + it.key() * period),
-                         double(it->first) * 1e6 / double(it->second)});
-    m_timeline->setLive(update.target, m_liveFds);
-    m_rate->setLive(update.target, rate);
+    const QList<QPointF> rate = liveRate();
+    if (drawsNow(Timeline))
+        m_timeline->setLive(update.target, m_liveFds);
+    if (drawsNow(Rate))
+        m_rate->setLive(update.target, rate);
     return rate.isEmpty() ? 0 : rate.last().y();
 }
 
@@ -201,20 +321,17 @@ void ResultsView::show(const QList<lab::PointResult> &points)
 {
     releaseViews();
     m_points = points;
+    m_sizes.clear();
     m_model->clear();
-    const QList<lab::PointResult> drawn = withOverlays();
-    m_chart->clear(sizesOf(drawn));
-    for (const auto &p : drawn)
-        m_chart->addPoint(p);
     for (const auto &p : points)
         m_model->addPoint(p);
-    m_timeline->setPoints(drawn);
-    m_latency->setPoints(drawn);
-    m_rate->setPoints(drawn);
-    // Stacked by type and the process's three lines: the shown run only (another run's layers
-    // would stack on them).
-    m_process->setPoints(points);
-    m_fdTypes->setPoints(points);
+    // Every chart drawn again, now if it is on screen. Stacked by type and the process's three
+    // lines show the shown run only (another run's layers would stack on them).
+    for (int c = 0; c < ChartCount; ++c) {
+        m_stale[c] = true;
+        if (widgetOf(Chart(c))->isVisible())
+            refresh(Chart(c));
+    }
     fillComparison();
 }
 
@@ -312,6 +429,12 @@ bool ResultsView::exportChart(const QString &chart, const QString &path, QString
                        : chart == u"rate"     ? m_rate->view()
                        : chart == u"process"  ? m_process->view()
                                               : m_chart->view();
+    refresh(chart == u"fds"        ? Timeline
+            : chart == u"fd-types" ? FdTypes
+            : chart == u"latency"  ? Latency
+            : chart == u"rate"     ? Rate
+            : chart == u"process"  ? Process
+                                   : Throughput);
     // A chart in a tab not shown yet has no size of its own.
     if (!view->isVisible())
         view->resize(fallback);
@@ -328,7 +451,7 @@ bool ResultsView::exportChartData(const QString &chart, const QString &path, QSt
     } else if (chart == u"fds" || chart == u"fd-types" || chart == u"rate" || chart == u"process") {
         text = lab::formatTimelineCsv(m_points);
     } else if (chart == u"latency") {
-        text = m_latency->dataCsv();
+        text = latency()->dataCsv();
     } else {
         *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
         return false;

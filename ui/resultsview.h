@@ -10,6 +10,8 @@
 #include <QPointF>
 #include <QSize>
 
+#include <array>
+
 class QTableView;
 class QTableWidget;
 class QWidget;
@@ -27,6 +29,9 @@ class TimelineChart;
 // What the window shows of an experiment: the charts, the seed's table and the comparison with
 // an overlaid run, fed point by point during a run (and live within the point) or all at once
 // for a finished one; and their exports. The window puts its pages in tabs.
+// Only the charts on screen are drawn as points and live samples arrive: one that is not (a
+// tab not shown) is marked stale and drawn whole when it is shown, or when asked for (the
+// getters below, exports), so that a run costs the GUI thread what the user looks at.
 class ResultsView : public QObject
 {
     Q_OBJECT
@@ -45,12 +50,13 @@ public:
     // The page a chart is on.
     static QString pageOf(const QString &chart);
 
-    ThroughputChart *throughput() const { return m_chart; }
-    TimelineChart *timeline() const { return m_timeline; }
-    FdTypesChart *fdTypes() const { return m_fdTypes; }
-    LatencyChart *latency() const { return m_latency; }
-    RateChart *rate() const { return m_rate; }
-    ProcessChart *process() const { return m_process; }
+    // Each chart, brought up to date first.
+    ThroughputChart *throughput() const;
+    TimelineChart *timeline() const;
+    FdTypesChart *fdTypes() const;
+    LatencyChart *latency() const;
+    RateChart *rate() const;
+    ProcessChart *process() const;
     ResultsTableModel *model() const { return m_model; }
     const QList<lab::PointResult> &points() const { return m_points; }
     // An earlier run drawn beside the shown one, and the ratio at each size against it.
@@ -90,7 +96,27 @@ public:
     // 10-minute run is megabytes, not a hundred of them per copy.
     static lab::PointResult slim(lab::PointResult point);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    enum Chart
+    {
+        Throughput,
+        Timeline,
+        FdTypes,
+        Latency,
+        Rate,
+        Process,
+        ChartCount
+    };
+    QWidget *widgetOf(Chart chart) const;
+    // Draws a stale chart whole: the points (with overlays where it draws them) and the live
+    // point's line.
+    void refresh(Chart chart) const;
+    // Whether a chart can take a change now (on screen and up to date); else marks it stale.
+    bool drawsNow(Chart chart);
+    QList<QPointF> liveRate() const;
     void fillComparison();
     // The shown points and every overlay's (renamed "target (#id)", moved to the shown run's
     // clock) for the charts that draw overlays.
@@ -109,13 +135,16 @@ private:
     QList<QWidget *> m_pages;
 
     QList<lab::PointResult> m_points;
+    QList<quint64> m_sizes; // a run's planned sizes (the size axis), empty for a finished one
     QList<Overlay> m_overlays;
 
     // The live point: its serial in the feed, fd samples, and client requests per 100 ms slot.
     int m_liveSerial = 0;
     std::int64_t m_liveStart = 0;
     std::int64_t m_lastFinishedStart = -1;
+    QString m_liveTarget;
     QList<QPointF> m_liveFds;
+    mutable std::array<bool, ChartCount> m_stale{};
     QMap<qint64, std::pair<quint64, qint64>> m_liveSlots; // slot: requests, interval µs
 };
 

@@ -32,6 +32,15 @@ long residentKib()
     return -1;
 }
 
+// Nanoseconds this thread has waited on a run queue for a core (schedstat's second field).
+long long runQueueWaitNanos()
+{
+    QFile stat(QStringLiteral("/proc/thread-self/schedstat"));
+    if (!stat.open(QIODevice::ReadOnly))
+        return 0;
+    return stat.readAll().split(' ').value(1).toLongLong();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -66,6 +75,7 @@ int main(int argc, char **argv)
     // The GUI thread's own CPU time in a gap tells its work (the window drawing) from waiting
     // for a core (the servers and the client's threads share the machine's two).
     std::int64_t cpuAtBeat = servelab::metrics::threadCpuMicros();
+    long long waitAtBeat = runQueueWaitNanos();
     qint64 worstBusy = 0;
     QTimer heartbeat;
     heartbeat.setInterval(10);
@@ -74,13 +84,17 @@ int main(int argc, char **argv)
         const std::int64_t cpuNow = servelab::metrics::threadCpuMicros();
         const qint64 busy = (cpuNow - cpuAtBeat) / 1000;
         cpuAtBeat = cpuNow;
+        const long long waitNow = runQueueWaitNanos();
+        const long long waited = (waitNow - waitAtBeat) / 1'000'000;
+        waitAtBeat = waitNow;
         worstBusy = std::max(worstBusy, busy);
         worstWindow = std::max(worstWindow, gap);
         worst = std::max(worst, gap);
         if (gap > 50) { // when, and what the window was saying then
             ++stallsOver50;
-            std::printf("  gap of %lld ms (%lld ms of it on the GUI thread's CPU) at %.1f s: %s\n",
-                        gap, busy, double(clock.elapsed()) / 1000,
+            std::printf("  gap of %lld ms (%lld ms running, %lld ms waiting for a core) at %.1f s: "
+                        "%s\n",
+                        gap, busy, waited, double(clock.elapsed()) / 1000,
                         qPrintable(window.statusMessage()));
         }
     });
@@ -101,6 +115,7 @@ int main(int argc, char **argv)
         ok = finished;
         app.quit();
     });
+    const std::int64_t cpuAtStart = servelab::metrics::threadCpuMicros();
     clock.start();
     beat.start();
     heartbeat.start();
@@ -112,11 +127,12 @@ int main(int argc, char **argv)
     }
     app.exec();
     const long rssAfter = residentKib();
+    const double guiCpu = double(servelab::metrics::threadCpuMicros() - cpuAtStart) / 1e6;
     std::printf("run %s after %.0f s, %d points: worst GUI-thread gap %lld ms (10 ms heartbeat), "
-                "%lld gaps over 50 ms, most GUI-thread CPU between two beats %lld ms; "
-                "RSS %ld KiB before, %ld KiB most, %ld KiB after\n",
+                "%lld gaps over 50 ms, most GUI-thread CPU between two beats %lld ms, "
+                "GUI-thread CPU in all %.1f s; RSS %ld KiB before, %ld KiB most, %ld KiB after\n",
                 ok ? "finished" : "failed", double(clock.elapsed()) / 1000,
-                window.results()->rowCount(), worst, stallsOver50, worstBusy, rssBefore,
+                window.results()->rowCount(), worst, stallsOver50, worstBusy, guiCpu, rssBefore,
                 std::max(rssMost, rssAfter), rssAfter);
     return ok ? 0 : 1;
 }

@@ -41,7 +41,7 @@ public:
     double stackTopAt(int sample) const;
     double layerTopAt(int layer, int sample) const; // 0: sockets … 4: other (the stack's top)
     int drawnCount() const;                         // points each layer draws
-    static constexpr int drawLimit = 1500;
+    static constexpr int drawLimit = 600; // per layer: five filled areas cost their points to paint
     QChartView *view() const { return m_view; }
 
 private:

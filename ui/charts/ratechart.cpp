@@ -60,7 +60,11 @@ void RateChart::addPoint(const lab::PointResult &point)
 {
     m_live.remove(m_chart); // the point's live line gives way to the whole point
     appendPoint(point);
-    fit();
+    // During a run the axes only grow (the live line left room): a new range re-lays out every
+    // line drawn so far.
+    if (!ChartView::isHeld(m_chart) &&
+        (m_maxTime > m_time->max() || m_maxRate * 1.1 > m_rate->max()))
+        fit();
 }
 
 void RateChart::appendPoint(const lab::PointResult &point)

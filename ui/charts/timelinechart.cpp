@@ -66,7 +66,10 @@ void TimelineChart::addPoint(const lab::PointResult &point)
 {
     m_live.remove(m_chart); // the point's live line gives way to the whole point
     appendPoint(point);
-    fit();
+    // During a run the axes only grow (the live line left room): a new range re-lays out every
+    // line drawn so far.
+    if (!ChartView::isHeld(m_chart) && (m_maxTime > m_time->max() || m_maxFds * 1.1 > m_fds->max()))
+        fit();
 }
 
 // One line per point, so that a target's repetitions do not join across the others; a target
