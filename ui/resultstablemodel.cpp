@@ -15,7 +15,7 @@ void ResultsTableModel::addPoint(const lab::PointResult &point)
 {
     const int row = static_cast<int>(m_points.size());
     beginInsertRows({}, row, row);
-    m_points.append(point);
+    m_points.append(point.summary()); // the table shows totals
     endInsertRows();
 }
 

@@ -29,7 +29,7 @@ public:
 
     void clear();
     void addPoint(const lab::PointResult &point);
-    const QList<lab::PointResult> &points() const { return m_points; }
+    const QList<lab::PointResult> &points() const { return m_points; } // without timelines
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -41,6 +41,14 @@ struct PointResult
     QStringList fdsLeftOpen;
 
     double kibPerSecond() const { return dnf ? 0.0 : load.kibPerSecond(); }
+    // The point without its timelines: what a table or a chart of totals keeps.
+    PointResult summary() const
+    {
+        PointResult p = *this;
+        p.clientSamples = {};
+        p.serverSamples = {};
+        return p;
+    }
 };
 
 } // namespace servelab::lab

@@ -136,8 +136,8 @@ ThroughputChart::Series &ThroughputChart::seriesFor(const QString &target)
 
 void ThroughputChart::addPoint(const lab::PointResult &point)
 {
-    m_points.append(point);
-    seriesFor(point.target); // a target with only DNF points still gets its legend entry
+    m_points.append(point.summary()); // totals are all this chart draws
+    seriesFor(point.target);          // a target with only DNF points still gets its legend entry
     rescale();
 }
 
