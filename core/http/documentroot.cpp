@@ -149,6 +149,9 @@ OpenedFile DocumentRoot::openFile(const std::string &relative) const
     {};
     if (file.fd >= 0 && fstat(file.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         file = openFile(relative.empty() ? std::string("index.html") : relative + "/index.html");
+        // A folder without index.html exists but is not listed: 403, as nginx and Apache say.
+        if (file.status == 404)
+            file.status = 403;
         return file;
     }
     if (file.fd < 0) {

@@ -113,8 +113,13 @@ void QtConnection::process()
             std::size_t used = 0;
             const auto status = m_drain.feed(m_in, &used);
             m_in.erase(0, used);
-            if (status == http::RequestBodyDrain::Status::Error)
-                return finish();
+            if (status == http::RequestBodyDrain::Status::Error) {
+                // A body that cannot be framed: no more requests on this connection, but the
+                // answer already queued (a 405 sent before the body came) goes out first.
+                m_phase = Phase::Flushing;
+                m_response.lingerAfter = true;
+                return closeWhenFlushed();
+            }
             if (status == http::RequestBodyDrain::Status::NeedMore) {
                 if (m_socket->bytesAvailable() > 0)
                     continue;
