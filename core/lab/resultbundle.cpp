@@ -104,6 +104,8 @@ QJsonObject pointJson(const PointResult &p)
         {QStringLiteral("handoff_wait_us"), qint64(p.handoffWaitMicros)},
         {QStringLiteral("client_samples"), clientSamples},
         {QStringLiteral("server_samples"), serverSamples},
+        // On the machine's monotonic clock: where the point sits in the run's timelines.
+        {QStringLiteral("started_at_us"), qint64(p.startedAtMicros)},
     };
 }
 
@@ -221,6 +223,21 @@ bool ResultBundle::fromJson(const QByteArray &json, ResultBundle *bundle, QStrin
                          .arg(i);
             return false;
         }
+        // Samples are kept from the point's start. A bundle written before started_at_us was
+        // kept gets its points laid one after another, 0.1 s apart, so that the timelines do
+        // not fold back on themselves.
+        const QJsonValue started = points[i].toObject().value(QStringLiteral("started_at_us"));
+        if (started.isDouble()) {
+            p.startedAtMicros = started.toInteger();
+        } else if (!out.points.isEmpty()) {
+            const PointResult &before = out.points.last();
+            std::int64_t end = before.startedAtMicros + before.load.elapsedMicros;
+            if (!before.serverSamples.empty())
+                end = std::max(end, before.serverSamples.back().atMicros);
+            p.startedAtMicros = end + 100'000;
+        }
+        for (auto &sample : p.serverSamples)
+            sample.atMicros += p.startedAtMicros;
         out.points << p;
     }
     *bundle = out;

@@ -56,6 +56,9 @@ FdTypesChart::FdTypesChart(QWidget *parent)
         m_chart->addSeries(area);
         area->attachAxis(m_time);
         area->attachAxis(m_fds);
+        // The theme's border is white (or black) around each layer; the layer's own colour,
+        // darker, reads as an edge on both themes.
+        area->setPen(QPen(area->brush().color().darker(130), 1));
         m_bounds << top;
         below = top;
     }
@@ -234,6 +237,7 @@ void FdTypesChart::rescale()
     if (ChartView::isHeld(m_chart))
         return; // the user's zoom or pan stays
     m_time->setRange(0, m_end);
+    m_time->applyNiceNumbers();
     m_fds->setRange(0, top * 1.15);
     m_fds->applyNiceNumbers();
 }

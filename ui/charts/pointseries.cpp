@@ -136,8 +136,10 @@ void LiveSeries::update(const Chart &c, const QString &target, const QList<QPoin
         return;
     // The axes move when the line leaves them, with room to grow into: relaying out an axis's
     // labels ten times a second was most of what a live tick cost.
-    if (c.maxX > c.x->max())
+    if (c.maxX > c.x->max()) {
         c.x->setRange(0, c.maxX + std::max(1.0, c.maxX * 0.1));
+        c.x->applyNiceNumbers();
+    }
     if (c.maxY * 1.1 > c.y->max()) {
         c.y->setRange(0, c.maxY * 1.1);
         c.y->applyNiceNumbers();

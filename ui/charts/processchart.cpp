@@ -46,6 +46,7 @@ void ProcessChart::fit()
     if (ChartView::isHeld(m_chart))
         return;
     m_time->setRange(0, m_last);
+    m_time->applyNiceNumbers();
     m_left->setRange(0, std::max(m_most, m_peakCpu) * 1.1);
     m_left->applyNiceNumbers();
     m_right->setRange(0, m_mostRss * 1.1);

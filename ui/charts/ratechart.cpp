@@ -35,6 +35,7 @@ void RateChart::fit()
     if (ChartView::isHeld(m_chart))
         return;
     m_time->setRange(0, m_maxTime);
+    m_time->applyNiceNumbers();
     m_rate->setRange(0, m_maxRate * 1.1);
     m_rate->applyNiceNumbers();
 }

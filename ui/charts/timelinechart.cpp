@@ -38,6 +38,7 @@ void TimelineChart::fit()
     if (ChartView::isHeld(m_chart))
         return;
     m_time->setRange(0, m_maxTime);
+    m_time->applyNiceNumbers();
     m_fds->setRange(0, m_maxFds * 1.1);
     m_fds->applyNiceNumbers();
 }

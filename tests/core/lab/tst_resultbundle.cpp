@@ -2,6 +2,9 @@
 #include "lab/resultbundle.h"
 #include "samplepoint.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace servelab;
@@ -47,11 +50,42 @@ private Q_SLOTS:
             QCOMPARE(got.clientSamples.size(), want.clientSamples.size());
             QCOMPARE(got.clientSamples[1].latency.count(), 1u);
             QCOMPARE(got.serverSamples.size(), want.serverSamples.size());
-            // Server samples keep their time from the point's start.
-            QCOMPARE(got.serverSamples[2].atMicros - got.startedAtMicros,
-                     want.serverSamples[2].atMicros - want.startedAtMicros);
+            // The point's place on the run's clock, and its samples' (the charts draw the
+            // points one after another by it).
+            QCOMPARE(got.startedAtMicros, want.startedAtMicros);
+            QCOMPARE(got.serverSamples[2].atMicros, want.serverSamples[2].atMicros);
             QCOMPARE(got.serverSamples[2].total, want.serverSamples[2].total);
         }
+    }
+
+    // A bundle from before started_at_us was written: its points laid one after another, not
+    // all at 0 s (where the time charts drew them on top of each other).
+    void bundleWithoutStartTimesLaysPointsOut()
+    {
+        lab::ResultBundle bundle;
+        bundle.points = {samplePoint(0), samplePoint(1)};
+        QJsonDocument document = QJsonDocument::fromJson(bundle.toJson());
+        QJsonObject root = document.object();
+        QJsonArray points = root.value(QStringLiteral("points")).toArray();
+        for (auto &&point : points) {
+            QJsonObject o = point.toObject();
+            QVERIFY(o.contains(QStringLiteral("started_at_us")));
+            o.remove(QStringLiteral("started_at_us"));
+            point = o;
+        }
+        root.insert(QStringLiteral("points"), points);
+        lab::ResultBundle back;
+        QString error;
+        QVERIFY2(lab::ResultBundle::fromJson(QJsonDocument(root).toJson(), &back, &error),
+                 qPrintable(error));
+        const auto &first = back.points[0];
+        const auto &second = back.points[1];
+        QCOMPARE(first.startedAtMicros, 0);
+        QCOMPARE(first.serverSamples[2].atMicros,
+                 samplePoint(0).serverSamples[2].atMicros - samplePoint(0).startedAtMicros);
+        QVERIFY(second.startedAtMicros > first.serverSamples.back().atMicros);
+        QVERIFY(second.startedAtMicros >= first.startedAtMicros + first.load.elapsedMicros);
+        QVERIFY(second.serverSamples.front().atMicros >= second.startedAtMicros);
     }
 
     void machineFactsSayWhereItRan()

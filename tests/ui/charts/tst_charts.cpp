@@ -371,7 +371,8 @@ private Q_SLOTS:
         QCOMPARE(released.size(), 1);
         QVERIFY(!view->isHeld());
         QCOMPARE(time->min(), 0.0);
-        QCOMPARE(time->max(), 3.4); // fitted to both points
+        QVERIFY2(time->max() >= 3.4 && time->max() <= 4.0, // fitted to both points, nicely
+                 qPrintable(QString::number(time->max())));
         // The wheel zooms too, and the keys pan.
         QWheelEvent wheel(view->chart()->plotArea().center(), view->mapToGlobal(QPoint(400, 250)),
                           {}, {0, 120}, Qt::NoButton, {}, Qt::NoScrollPhase, false);
