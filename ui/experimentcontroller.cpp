@@ -1,5 +1,7 @@
 #include "experimentcontroller.h"
 
+#include "threadpriority.h"
+
 #include "lab/experimentrunner.h"
 
 #include <QThread>
@@ -33,6 +35,9 @@ void ExperimentController::start(const lab::ExperimentSpec &spec, const QString 
     m_runner->setLiveFeed(m_feed);
     m_runner->moveToThread(m_thread);
     using Runner = lab::ExperimentRunner;
+    // First, in the new thread: the priority the GUI thread handed down goes back to normal,
+    // before the runner starts clients, samplers and servers that would inherit it.
+    connect(m_thread, &QThread::started, m_thread, &restoreNormalPriority, Qt::DirectConnection);
     connect(m_thread, &QThread::started, m_runner, &Runner::run);
     connect(m_runner, &Runner::started, this, &ExperimentController::started);
     connect(m_runner, &Runner::pointStarted, this, &ExperimentController::pointStarted);

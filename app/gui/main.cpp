@@ -3,6 +3,7 @@
 #include "lab/sizelist.h"
 #include "mainwindow.h"
 #include "servelab_config.h"
+#include "threadpriority.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -21,6 +22,8 @@ int main(int argc, char *argv[])
     QApplication::setApplicationDisplayName(QStringLiteral("ServeLab"));
     QApplication::setApplicationVersion(QStringLiteral(SERVELAB_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("io.github.servelab.ServeLab"));
+
+    ui::raiseGuiThread(); // where allowed: see threadpriority.h
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
