@@ -48,8 +48,8 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setWindowTitle(tr("ServeLab"));
 
-    const QStringList titles{tr("Throughput"), tr("File descriptors"), tr("Latency"),
-                             tr("Requests/s"), tr("Process")};
+    const QStringList titles{tr("Throughput"), tr("File descriptors"), tr("Latency"), tr("Rate"),
+                             tr("Process")};
     const auto pages = m_results->chartPages();
     for (int i = 0; i < pages.size(); ++i)
         m_tabs->addTab(pages[i], titles[i]);
@@ -481,12 +481,21 @@ QString MainWindow::currentChartName() const
     return index >= 0 && index < pages.size() ? pages[index] : QStringLiteral("throughput");
 }
 
-bool MainWindow::exportChart(const QString &chart, const QString &path, QString *error,
-                             qreal scale) const
+bool MainWindow::exportChart(const QString &chart, const QString &path, QString *error, qreal scale,
+                             QSize size) const
 {
     // A chart in a tab not shown yet takes the shown tab's size.
     return m_results->exportChart(chart, path, error, scale,
-                                  m_tabs->currentWidget()->size().expandedTo(QSize(800, 500)));
+                                  m_tabs->currentWidget()->size().expandedTo(QSize(800, 500)),
+                                  size);
+}
+
+QSize MainWindow::chartSize(const QString &chart) const
+{
+    const QSize shown = m_results->shownSize(chart);
+    return shown.width() >= 200 && shown.height() >= 150
+               ? shown
+               : m_tabs->currentWidget()->size().expandedTo(QSize(800, 500));
 }
 
 bool MainWindow::exportCsv(const QString &path, QString *error) const

@@ -100,10 +100,12 @@ public:
     QString logText() const;
     QStringList specProblems() const { return m_specEditor->problems(); } // as shown
 
-    // "throughput", "fds", "fd-types", "latency", "rate" or "process"; PNG at `scale`, or SVG
-    // for a .svg path.
-    bool exportChart(const QString &chart, const QString &path, QString *error,
-                     qreal scale = 1) const;
+    // "throughput", "fds", "fd-types", "latency", "rate" or "process"; PNG of `size` (empty:
+    // as shown) at `scale`, or SVG for a .svg path.
+    bool exportChart(const QString &chart, const QString &path, QString *error, qreal scale = 1,
+                     QSize size = {}) const;
+    // The size a chart has on screen (or would have in its tab).
+    QSize chartSize(const QString &chart) const;
     bool exportChartPng(const QString &path, QString *error) const
     {
         return exportChart(QStringLiteral("throughput"), path, error);

@@ -94,6 +94,10 @@ ResultsView::ResultsView(QObject *parent)
     fillComparison();
     for (int c = 0; c < ChartCount; ++c)
         widgetOf(Chart(c))->installEventFilter(this);
+    connect(m_rate, &RateChart::measureChanged, this, [this] {
+        m_stale[Rate] = true;
+        refresh(Rate);
+    });
 }
 
 QWidget *ResultsView::widgetOf(Chart chart) const
@@ -279,9 +283,9 @@ QList<QPointF> ResultsView::liveRate() const
     QList<QPointF> rate;
     rate.reserve(m_liveSlots.size());
     for (auto it = m_liveSlots.cbegin(); it != m_liveSlots.cend(); ++it)
-        if (it->second > 0)
+        if (it->intervalMicros > 0)
             rate.append({double(m_liveStart + it.key() * period),
-                         double(it->first) * 1e6 / double(it->second)});
+                         m_rate->valueOf(it->requests, it->bytes, it->intervalMicros)});
     return rate;
 }
 
@@ -306,15 +310,20 @@ double ResultsView::applyLive(const lab::LiveFeed::Update &update)
     constexpr qint64 period = 100'000;
     for (const auto &t : update.client) {
         auto &slot = m_liveSlots[(t.endMicros + period / 2) / period];
-        slot.first += t.completed;
-        slot.second = std::max<qint64>(slot.second, t.intervalMicros);
+        slot.requests += t.completed;
+        slot.bytes += t.bytesRead;
+        slot.intervalMicros = std::max<qint64>(slot.intervalMicros, t.intervalMicros);
     }
+    // The status line says requests/s now, whichever measure the chart shows.
+    const auto last = m_liveSlots.isEmpty() ? Slot() : m_liveSlots.last();
+    const double requestsNow =
+        last.intervalMicros > 0 ? double(last.requests) * 1e6 / double(last.intervalMicros) : 0;
     const QList<QPointF> rate = liveRate();
     if (drawsNow(Timeline))
         m_timeline->setLive(update.target, m_liveFds);
     if (drawsNow(Rate))
         m_rate->setLive(update.target, rate);
-    return rate.isEmpty() ? 0 : rate.last().y();
+    return requestsNow;
 }
 
 void ResultsView::show(const QList<lab::PointResult> &points)
@@ -417,7 +426,7 @@ void ResultsView::fillComparison()
 }
 
 bool ResultsView::exportChart(const QString &chart, const QString &path, QString *error,
-                              qreal scale, QSize fallback) const
+                              qreal scale, QSize fallback, QSize size) const
 {
     if (!chartNames().contains(chart)) {
         *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
@@ -440,7 +449,18 @@ bool ResultsView::exportChart(const QString &chart, const QString &path, QString
         view->resize(fallback);
     return path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)
                ? chartfile::writeSvg(view, path, error)
-               : chartfile::writePng(view, path, error, scale);
+               : chartfile::writePng(view, path, error, scale, size);
+}
+
+QSize ResultsView::shownSize(const QString &chart) const
+{
+    return widgetOf(chart == u"fds"        ? Timeline
+                    : chart == u"fd-types" ? FdTypes
+                    : chart == u"latency"  ? Latency
+                    : chart == u"rate"     ? Rate
+                    : chart == u"process"  ? Process
+                                           : Throughput)
+        ->size();
 }
 
 bool ResultsView::exportChartData(const QString &chart, const QString &path, QString *error) const

@@ -87,7 +87,9 @@ public:
     // A chart of chartNames() as PNG at `scale`, or SVG for a .svg path; a chart never shown
     // takes `fallback` as its size.
     bool exportChart(const QString &chart, const QString &path, QString *error, qreal scale,
-                     QSize fallback) const;
+                     QSize fallback, QSize size = {}) const;
+    // The size a chart of chartNames() has on screen (small or empty when never shown).
+    QSize shownSize(const QString &chart) const;
     // The numbers the chart draws, as CSV with units in the header.
     bool exportChartData(const QString &chart, const QString &path, QString *error) const;
 
@@ -145,7 +147,13 @@ private:
     QString m_liveTarget;
     QList<QPointF> m_liveFds;
     mutable std::array<bool, ChartCount> m_stale{};
-    QMap<qint64, std::pair<quint64, qint64>> m_liveSlots; // slot: requests, interval µs
+    struct Slot
+    {
+        quint64 requests = 0;
+        quint64 bytes = 0;
+        qint64 intervalMicros = 0;
+    };
+    QMap<qint64, Slot> m_liveSlots; // per 100 ms of the live point: the client threads summed
 };
 
 } // namespace servelab::ui

@@ -1,6 +1,7 @@
 #include "windowmenus.h"
 
 #include "mainwindow.h"
+#include "pngexportdialog.h"
 #include "servelab_config.h"
 
 #include <QClipboard>
@@ -77,25 +78,33 @@ void buildFileMenu(MainWindow *w)
             recent->addAction(QObject::tr("(nothing yet)"))->setEnabled(false);
     });
     file->addSeparator();
-    // The chart of the tab shown; PNG at twice the pixels: sharp on High-DPI screens and in
-    // print.
-    for (const auto &[label, format] :
-         {std::pair{QObject::tr("Export Chart as &PNG…"), QStringLiteral("png")},
-          std::pair{QObject::tr("Export Chart as &SVG…"), QStringLiteral("svg")}}) {
-        auto *action = file->addAction(label, w, [w, format = format] {
-            const QString chart = w->currentChartName();
-            withFile(
-                w, true, QObject::tr("Export Chart"), chart + u'.' + format,
-                format == u"svg" ? QObject::tr("SVG images (*.svg)")
-                                 : QObject::tr("PNG images (*.png)"),
-                [w, chart](const QString &path, QString *error) {
-                    return w->exportChart(chart, path, error, 2);
-                },
-                QObject::tr("Chart written to %1"));
-        });
-        if (format == u"png")
-            action->setShortcut(QKeySequence(QObject::tr("Ctrl+E")));
-    }
+    // The chart of the tab shown. PNG: its size and scale asked first (as shown, 2×: sharp on
+    // High-DPI screens and in print).
+    file->addAction(QObject::tr("Export Chart as &PNG…"), QKeySequence(QObject::tr("Ctrl+E")), w,
+                    [w] {
+                        const QString chart = w->currentChartName();
+                        PngExportDialog ask(w->chartSize(chart), w);
+                        if (ask.exec() != QDialog::Accepted)
+                            return;
+                        withFile(
+                            w, true, QObject::tr("Export Chart"), chart + QStringLiteral(".png"),
+                            QObject::tr("PNG images (*.png)"),
+                            [w, chart, size = ask.chartSize(),
+                             scale = ask.scale()](const QString &path, QString *error) {
+                                return w->exportChart(chart, path, error, scale, size);
+                            },
+                            QObject::tr("Chart written to %1"));
+                    });
+    file->addAction(QObject::tr("Export Chart as &SVG…"), w, [w] {
+        const QString chart = w->currentChartName();
+        withFile(
+            w, true, QObject::tr("Export Chart"), chart + QStringLiteral(".svg"),
+            QObject::tr("SVG images (*.svg)"),
+            [w, chart](const QString &path, QString *error) {
+                return w->exportChart(chart, path, error);
+            },
+            QObject::tr("Chart written to %1"));
+    });
     file->addAction(QObject::tr("Export Chart &Data as CSV…"), w, [w] {
         const QString chart = w->currentChartName();
         withFile(

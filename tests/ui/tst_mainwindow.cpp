@@ -207,6 +207,20 @@ private Q_SLOTS:
         QCOMPARE(window.chart()->pointCount(overlaid), 0);
         QCOMPARE(window.comparison().rows.size(), 0);
 
+        // A PNG of a chosen size and scale; the chart on screen keeps its own.
+        {
+            const QString sized = dir.filePath(QStringLiteral("sized.png"));
+            // (Not shown here: a first export gives the view the tab's size.)
+            QVERIFY(window.exportChart(QStringLiteral("throughput"), sized, &error));
+            const QSize shown = window.chart()->view()->size();
+            QVERIFY2(
+                window.exportChart(QStringLiteral("throughput"), sized, &error, 2, QSize(640, 360)),
+                qPrintable(error));
+            QCOMPARE(QImage(sized).size(), QSize(1280, 720));
+            QCOMPARE(window.chart()->view()->size(), shown);
+            QCOMPARE(window.chart()->view()->chart()->size(), QSizeF(shown));
+            QVERIFY(window.chartSize(QStringLiteral("fds")).width() >= 200);
+        }
         // Every chart exports, PNG at 2× or SVG.
         for (const QString &chart : ui::MainWindow::chartNames()) {
             const QString png = dir.filePath(chart + QStringLiteral(".png"));

@@ -29,16 +29,24 @@ QRectF laidOut(QChartView *view)
 
 } // namespace
 
-bool writePng(QChartView *view, const QString &path, QString *error, qreal scale)
+bool writePng(QChartView *view, const QString &path, QString *error, qreal scale, QSize size)
 {
-    QImage image(view->size() * scale, QImage::Format_ARGB32_Premultiplied);
+    if (size.isEmpty())
+        size = view->size();
+    QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(view->palette().window().color());
     {
         QPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);
-        const QRectF area = laidOut(view);
-        view->scene()->render(&painter, area, area);
+        // Laid out at the asked size for the drawing, then back to the view's.
+        const QSizeF shown = laidOut(view).size();
+        if (size != view->size())
+            view->chart()->resize(size);
+        const QRectF target(QPointF(), size);
+        view->scene()->render(&painter, target, target);
+        if (size != view->size())
+            view->chart()->resize(shown);
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QSize>
 #include <QString>
 
 class QChartView;
@@ -10,8 +11,10 @@ namespace servelab::ui {
 // *error names the file and the writer's reason.
 namespace chartfile {
 
-// PNG of the view at its size times `scale` (2: for High-DPI screens and print).
-bool writePng(QChartView *view, const QString &path, QString *error, qreal scale = 1);
+// PNG of the chart laid out at `size` (empty: the view's) times `scale` (2: for High-DPI
+// screens and print); the view keeps its own size on screen.
+bool writePng(QChartView *view, const QString &path, QString *error, qreal scale = 1,
+              QSize size = {});
 // SVG of the chart's scene: vectors, titled with the chart's title.
 bool writeSvg(QChartView *view, const QString &path, QString *error);
 

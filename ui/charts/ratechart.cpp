@@ -7,8 +7,12 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -18,7 +22,7 @@ namespace servelab::ui {
 RateChart::RateChart(QWidget *parent)
     : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_rate(new QValueAxis)
 {
-    frameChart(m_chart, tr("Requests per second"));
+    frameChart(m_chart, tr("Rate over the run"));
     m_time->setTitleText(tr("Seconds since the first point"));
     m_time->setLabelFormat(QStringLiteral("%.1f"));
     m_rate->setTitleText(tr("Requests/s (100 ms intervals)"));
@@ -26,6 +30,19 @@ RateChart::RateChart(QWidget *parent)
     m_chart->addAxis(m_time, Qt::AlignBottom);
     m_chart->addAxis(m_rate, Qt::AlignLeft);
     m_view = fillWithView(this, m_chart);
+    m_choice = new QComboBox;
+    m_choice->addItem(tr("Requests/s"));
+    m_choice->addItem(tr("KiB/s"));
+    m_choice->setToolTip(tr("What the lines show, per 100 ms interval of the client"));
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Show:")));
+    bar->addWidget(m_choice);
+    bar->addStretch();
+    static_cast<QVBoxLayout *>(layout())->insertLayout(0, bar);
+    connect(m_choice, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setMeasure(index == 1 ? Measure::Kib : Measure::Requests);
+        Q_EMIT measureChanged();
+    });
     connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
 }
 
@@ -79,7 +96,7 @@ void RateChart::appendPoint(const lab::PointResult &point)
         if (s.intervalMicros <= 0)
             continue;
         const double t = double(point.startedAtMicros + s.endMicros - m_origin) / 1e6;
-        const double rate = double(s.completed) * 1e6 / double(s.intervalMicros);
+        const double rate = valueOf(s.completed, s.bytesRead, s.intervalMicros);
         line.append({t, rate});
         m_maxRate = std::max(m_maxRate, rate);
         m_maxTime = std::max(m_maxTime, t);
@@ -94,6 +111,29 @@ void RateChart::setLive(const QString &target, const QList<QPointF> &microsAndRa
 {
     m_live.update({m_chart, m_time, m_rate, m_pens, m_origin, m_maxTime, m_maxRate}, target,
                   microsAndRate, liveLimit);
+}
+
+void RateChart::setMeasure(Measure measure)
+{
+    m_measure = measure;
+    m_choice->setCurrentIndex(measure == Measure::Kib ? 1 : 0);
+    m_rate->setTitleText(valueTitle());
+}
+
+QString RateChart::valueTitle() const
+{
+    return m_measure == Measure::Kib ? tr("KiB/s (100 ms intervals)")
+                                     : tr("Requests/s (100 ms intervals)");
+}
+
+double RateChart::valueOf(std::uint64_t completed, std::uint64_t bytes,
+                          std::int64_t intervalMicros) const
+{
+    if (intervalMicros <= 0)
+        return 0;
+    const double perSecond = 1e6 / double(intervalMicros);
+    return m_measure == Measure::Kib ? double(bytes) / 1024.0 * perSecond
+                                     : double(completed) * perSecond;
 }
 
 int RateChart::liveCount() const

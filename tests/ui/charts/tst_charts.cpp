@@ -15,6 +15,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QDomDocument>
 #include <QFile>
 #include <QImage>
@@ -125,6 +126,7 @@ private Q_SLOTS:
             s.endMicros = 100'000 * i;
             s.intervalMicros = 100'000;
             s.completed = 100 * i;
+            s.bytesRead = s.completed * 4096;
             a.clientSamples.push_back(s);
         }
         auto b = point(QStringLiteral("b"), 4096, 100, 1);
@@ -142,6 +144,17 @@ private Q_SLOTS:
         auto *second = qobject_cast<QLineSeries *>(chart.view()->chart()->series().last());
         QCOMPARE(second->at(0), QPointF(1.05, 200.0)); // b began 1 s after a
         QVERIFY(second->pointsVisible());
+        // The same samples as KiB/s, chosen above the chart: the owner is told to draw again.
+        QSignalSpy changed(&chart, &ui::RateChart::measureChanged);
+        auto *choice = chart.findChild<QComboBox *>();
+        QVERIFY(choice);
+        choice->setCurrentIndex(1);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(chart.measure(), ui::RateChart::Measure::Kib);
+        QCOMPARE(chart.valueTitle(), QStringLiteral("KiB/s (100 ms intervals)"));
+        chart.setPoints({a});
+        first = qobject_cast<QLineSeries *>(chart.view()->chart()->series().first());
+        QCOMPARE(first->at(3), QPointF(0.4, 16000.0)); // 400 × 4 KiB in 0.1 s
     }
 
     // The point being measured: one line replaced in place as it grows, decimated with its
