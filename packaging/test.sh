@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Builds ServeLab and runs the whole test suite with ctest: first on this machine (Debian 12,
-# Qt 6.4), then again inside a Debian 13 chroot (Qt 6.8, KF6 SyntaxHighlighting found), so both
-# stay green. Installs what is missing, reuses everything it built before.
+# Builds ServeLab and runs the whole test suite with ctest: on this machine (Debian 12, Qt 6.4),
+# then the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer, then the
+# engine's tests (servers, clients, runner, sampler) built with ThreadSanitizer, then the suite
+# inside a Debian 13 chroot (Qt 6.8, KF6 SyntaxHighlighting found), so all stay green. Installs
+# what is missing, reuses everything it built before.
 #
-#   packaging/test.sh                 both legs (what CI runs)
-#   packaging/test.sh --no-debian13   this machine only (a quick local loop)
-#   packaging/test.sh --debian13-only the chroot leg only
+#   packaging/test.sh                   every leg (what CI runs)
+#   packaging/test.sh --no-debian13     this machine only
+#   packaging/test.sh --no-sanitizers   without the asan and tsan legs (a quick local loop)
+#   packaging/test.sh --debian13-only   the chroot leg only
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 host=1
 debian13=1
+sanitizers=1
 for arg in "$@"; do
     case $arg in
     --no-debian13) debian13=0 ;;
+    --no-sanitizers) sanitizers=0 ;;
     --debian13-only) host=0 ;;
-    -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'packaging/test.sh: unknown option %s (see --help)\n' "$arg" >&2; exit 2 ;;
     esac
 done
@@ -27,6 +32,14 @@ if [ $host = 1 ]; then
     build_preset dev
     say "testing on $(. /etc/os-release; echo "$PRETTY_NAME"), Qt $(qtpaths6 --qt-version 2>/dev/null || echo 6)"
     (cd "$SERVELAB_SRC" && ctest --preset dev) || failed=1
+    if [ $sanitizers = 1 ]; then
+        build_preset asan
+        say "testing with AddressSanitizer and UndefinedBehaviorSanitizer"
+        (cd "$SERVELAB_SRC" && ctest --preset asan) || failed=1
+        build_preset tsan
+        say "testing the engine with ThreadSanitizer (suppressions: tests/tsan.supp)"
+        (cd "$SERVELAB_SRC" && ctest --preset tsan) || failed=1
+    fi
 fi
 
 if [ $debian13 = 1 ]; then

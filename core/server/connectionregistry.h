@@ -33,6 +33,17 @@ public:
     Entry *add(std::unique_ptr<Connection> connection);
     // Forgets the entry: its Connection closes the socket; the limit gets the slot back.
     void remove(Entry *entry);
+    // A busy entry handed back to the watcher: `rearm(entry)` (epoll_ctl) with the entry not
+    // busy, under the registry's lock, so that the deadline scan cannot take it and another
+    // thread cannot remove it between the two (found by ThreadSanitizer: the entry could be
+    // closed and freed by a worker while this thread still re-armed it).
+    template<typename Rearm>
+    void handBack(Entry *entry, Rearm rearm)
+    {
+        std::lock_guard lock(m_mutex);
+        entry->busy.store(false);
+        rearm(entry);
+    }
     // Entries not busy whose deadline is at or before `nowMs`.
     std::vector<Entry *> due(std::int64_t nowMs);
 

@@ -56,11 +56,12 @@ void ConnectionWatcher::requestStop()
 
 void ConnectionWatcher::arm(ConnectionRegistry::Entry *entry, bool write)
 {
-    entry->busy.store(false);
-    epoll_event event{};
-    event.events = (write ? EPOLLOUT : EPOLLIN) | EPOLLRDHUP | EPOLLONESHOT;
-    event.data.ptr = entry;
-    epoll_ctl(m_epollFd, EPOLL_CTL_MOD, entry->connection->fd(), &event);
+    m_registry.handBack(entry, [this, write](ConnectionRegistry::Entry *e) {
+        epoll_event event{};
+        event.events = (write ? EPOLLOUT : EPOLLIN) | EPOLLRDHUP | EPOLLONESHOT;
+        event.data.ptr = e;
+        epoll_ctl(m_epollFd, EPOLL_CTL_MOD, e->connection->fd(), &event);
+    });
 }
 
 void ConnectionWatcher::run()
