@@ -9,18 +9,23 @@
 #   packaging/test.sh --no-debian13     this machine only
 #   packaging/test.sh --no-sanitizers   without the asan and tsan legs (a quick local loop)
 #   packaging/test.sh --debian13-only   the chroot leg only
+#   packaging/test.sh --fuzz [SECONDS]  only the fuzzers (clang, libFuzzer), SECONDS each (60)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 host=1
 debian13=1
 sanitizers=1
+fuzz=0
+fuzz_seconds=60
 for arg in "$@"; do
     case $arg in
+    --fuzz) fuzz=1 host=0 debian13=0 ;;
+    [0-9]*) fuzz_seconds=$arg ;;
     --no-debian13) debian13=0 ;;
     --no-sanitizers) sanitizers=0 ;;
     --debian13-only) host=0 ;;
-    -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'packaging/test.sh: unknown option %s (see --help)\n' "$arg" >&2; exit 2 ;;
     esac
 done
@@ -40,6 +45,13 @@ if [ $host = 1 ]; then
         say "testing the engine with ThreadSanitizer (suppressions: tests/tsan.supp)"
         (cd "$SERVELAB_SRC" && ctest --preset tsan) || failed=1
     fi
+fi
+
+if [ $fuzz = 1 ]; then
+    ensure_packages build host fuzz
+    build_preset fuzz
+    say "fuzzing, $fuzz_seconds s per fuzzer (corpora kept in build/fuzz/corpus)"
+    "$SERVELAB_SRC/tests/fuzz/run.sh" "$SERVELAB_SRC/build/fuzz" "$fuzz_seconds" || failed=1
 fi
 
 if [ $debian13 = 1 ]; then

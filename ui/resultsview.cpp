@@ -400,7 +400,9 @@ void ResultsView::fillComparison()
     const auto number = [](double kib) {
         return kib > 0 ? QLocale().toString(kib, 'f', 2) : tr("DNF");
     };
-    for (const auto &[target, size] : keys) {
+    for (const auto &key : keys) {
+        const QString &target = key.first; // (not a structured binding: lambdas capture these)
+        const quint64 size = key.second;
         const int r = m_compare->rowCount();
         m_compare->insertRow(r);
         QStringList cells{target, lab::formatSize(size), QString()};

@@ -11,11 +11,22 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace servelab::lab {
 
 namespace {
+
+// A JSON number as a whole qint64, checked before converting: a double beyond qint64 (1e300)
+// converts to undefined behaviour (found by fuzz_experimentspec under UBSan, twice).
+bool wholeNumber(double d, qint64 *out)
+{
+    if (!std::isfinite(d) || std::trunc(d) != d || std::abs(d) >= 9.2e18)
+        return false;
+    *out = qint64(d);
+    return true;
+}
 
 // Reads one spec, collecting every problem with the place it is at.
 class Reader
@@ -50,12 +61,12 @@ public:
         const QJsonValue v = object.value(key);
         if (v.isUndefined())
             return fallback;
-        const double d = v.toDouble(-1e300);
-        if (!v.isDouble() || d != double(qint64(d)) || d < double(low) || d > double(high)) {
+        qint64 n = 0;
+        if (!v.isDouble() || !wholeNumber(v.toDouble(), &n) || n < low || n > high) {
             fail(path, QStringLiteral("wants a whole number from %1 to %2").arg(low).arg(high));
             return fallback;
         }
-        return qint64(d);
+        return n;
     }
 
     bool boolean(const QJsonObject &object, const QString &key, const QString &path, bool fallback)
@@ -88,8 +99,8 @@ public:
             *text = v.toBool() ? QStringLiteral("on") : QStringLiteral("off");
         } else if (v.isString() && !v.toString().isEmpty()) {
             *text = v.toString();
-        } else if (v.isDouble() && v.toDouble() == double(qint64(v.toDouble()))) {
-            *text = QString::number(qint64(v.toDouble()));
+        } else if (qint64 n = 0; v.isDouble() && wholeNumber(v.toDouble(), &n)) {
+            *text = QString::number(n);
         } else {
             fail(path, QStringLiteral("wants a whole number, a string or true/false"));
             return false;

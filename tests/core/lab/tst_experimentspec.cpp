@@ -258,6 +258,43 @@ private Q_SLOTS:
         QCOMPARE(errors.size(), 5); // the mode is checked once the rest is right
     }
 
+    // Found by fuzz_experimentspec (UBSan): a number far beyond any whole number the spec takes
+    // was converted before it was checked. Each is refused with the range, nothing undefined.
+    void hugeNumbersAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("number");
+        QTest::newRow("1e300") << QByteArray("1e300");
+        QTest::newRow("-1e300") << QByteArray("-1e300");
+        QTest::newRow("2^63") << QByteArray("9223372036854775808");
+        QTest::newRow("2.06667e+115") << QByteArray("2.06667e+115");
+    }
+    void hugeNumbersAreRefused()
+    {
+        QFETCH(QByteArray, number);
+        const QByteArray text = R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+ "client": {"requests": )" + number +
+                                "}}";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("spec.json"), &spec, &errors));
+        QVERIFY2(
+            errors.join(u'\n').contains(QStringLiteral("client.requests: wants a whole number")),
+            qPrintable(errors.join(u'\n')));
+    }
+
+    // The same in a serve option's value (the second place fuzz_experimentspec found it).
+    void hugeOptionValueIsRefused()
+    {
+        const QByteArray text = R"({"servelab": 1, "targets": [{"builtin": "epoll+copy",
+ "options": {"buffer": 1e115}}]})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("spec.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(
+                     QStringLiteral("targets[0].options.buffer: wants a whole number, a")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
     void badModeIsTheTargetsProblem()
     {
         ExperimentSpec spec;

@@ -1,0 +1,74 @@
+// Writes the fuzzers' seed corpora: every request of the conformance table (for the request
+// parser and the connection), a few responses (for the client's parser) and the presets (for
+// the spec loader). Each seed starts with the byte that sets its packet sizes (fuzzinput.h).
+//
+//   conformance_corpus SOURCE_DIR OUT_DIR
+#include "conformancetable.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+
+#include <cstdio>
+
+using namespace servelab;
+
+namespace {
+
+bool write(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    if (argc != 3) {
+        std::fprintf(stderr, "usage: conformance_corpus SOURCE_DIR OUT_DIR\n");
+        return 2;
+    }
+    const QDir source(QString::fromLocal8Bit(argv[1]));
+    const QDir out(QString::fromLocal8Bit(argv[2]));
+    QString error;
+    const auto cases = conformance::load(
+        source.filePath(QStringLiteral("tests/conformance/requests.table")), &error);
+    if (cases.isEmpty()) {
+        std::fprintf(stderr, "conformance_corpus: %s\n", qPrintable(error));
+        return 1;
+    }
+    for (const QString &dir :
+         {QStringLiteral("request"), QStringLiteral("response"), QStringLiteral("spec")})
+        if (!out.mkpath(dir)) {
+            std::fprintf(stderr, "conformance_corpus: cannot make %s\n", qPrintable(dir));
+            return 1;
+        }
+    int written = 0;
+    for (int i = 0; i < cases.size(); ++i) {
+        // Whole (60-byte packets) and in small pieces (1-byte packets first).
+        for (char split : {char(60), char(0)}) {
+            const QString name = QStringLiteral("request/%1-%2").arg(cases[i].name).arg(int(split));
+            written += write(out.filePath(name), split + cases[i].bytes);
+        }
+    }
+    const QList<QByteArray> responses{
+        "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "HTTP/1.0 404 Not Found\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 304 Not Modified\r\nContent-Length: 99\r\n\r\n",
+        "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+    };
+    for (int i = 0; i < responses.size(); ++i)
+        written +=
+            write(out.filePath(QStringLiteral("response/seed-%1").arg(i)), char(60) + responses[i]);
+    const QDir presets(source.filePath(QStringLiteral("resources/presets")));
+    for (const QString &name : presets.entryList({QStringLiteral("*.json")})) {
+        QFile preset(presets.filePath(name));
+        if (preset.open(QIODevice::ReadOnly))
+            written += write(out.filePath(QStringLiteral("spec/") + name), preset.readAll());
+    }
+    std::printf("%d seeds in %s\n", written, qPrintable(out.path()));
+    return 0;
+}
