@@ -344,27 +344,13 @@ void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title
     m_runPanel->setStatus(tr("Showing %1: %2 points.").arg(title).arg(points.size()));
 }
 
-// The points of an experiment in the database, kept slim; none with *error set.
-QList<lab::PointResult> MainWindow::storedPoints(qint64 id, QString *error) const
-{
-    lab::ResultStore store;
-    QList<lab::PointResult> points;
-    if (store.open(m_database, error))
-        points = store.points(id, error);
-    if (points.isEmpty() && error->isEmpty())
-        *error = tr("experiment %1 has no points in %2").arg(id).arg(m_database);
-    for (auto &p : points)
-        p = ResultsView::slim(p);
-    return points;
-}
-
 bool MainWindow::overlayExperiment(qint64 id, QString *error)
 {
     if (m_results->points().isEmpty()) {
         *error = tr("show or run an experiment first, then overlay another on it");
         return false;
     }
-    const QList<lab::PointResult> points = storedPoints(id, error);
+    const QList<lab::PointResult> points = ResultsView::storedPoints(m_database, id, error);
     if (points.isEmpty())
         return false;
     m_results->addOverlay(points, id);
@@ -378,15 +364,6 @@ void MainWindow::clearOverlay()
     showPoints(m_results->points(), m_shownTitle);
 }
 
-const lab::RunComparison &MainWindow::comparison(qint64 id) const
-{
-    static const lab::RunComparison none;
-    for (const auto &o : m_results->overlays())
-        if (id == 0 || o.id == id)
-            return o.comparison;
-    return none;
-}
-
 bool MainWindow::showExperiments(const QList<qint64> &ids, QString *error)
 {
     if (ids.isEmpty())
@@ -394,7 +371,7 @@ bool MainWindow::showExperiments(const QList<qint64> &ids, QString *error)
     // Every overlay read before anything changes: a run that cannot be read changes nothing.
     QList<QList<lab::PointResult>> overlays;
     for (qsizetype i = 1; i < ids.size(); ++i) {
-        overlays << storedPoints(ids[i], error);
+        overlays << ResultsView::storedPoints(m_database, ids[i], error);
         if (overlays.last().isEmpty())
             return false;
     }
@@ -408,7 +385,7 @@ bool MainWindow::showExperiments(const QList<qint64> &ids, QString *error)
 
 bool MainWindow::showExperiment(qint64 id, QString *error)
 {
-    const QList<lab::PointResult> points = storedPoints(id, error);
+    const QList<lab::PointResult> points = ResultsView::storedPoints(m_database, id, error);
     if (points.isEmpty())
         return false;
     const auto *e = m_history->model()->experiment(id);
@@ -485,17 +462,18 @@ bool MainWindow::exportChart(const QString &chart, const QString &path, QString 
                              QSize size) const
 {
     // A chart in a tab not shown yet takes the shown tab's size.
-    return m_results->exportChart(chart, path, error, scale,
-                                  m_tabs->currentWidget()->size().expandedTo(QSize(800, 500)),
-                                  size);
+    return m_results->exportChart(chart, path, error, scale, tabSize(), size);
 }
 
 QSize MainWindow::chartSize(const QString &chart) const
 {
     const QSize shown = m_results->shownSize(chart);
-    return shown.width() >= 200 && shown.height() >= 150
-               ? shown
-               : m_tabs->currentWidget()->size().expandedTo(QSize(800, 500));
+    return shown.width() >= 200 && shown.height() >= 150 ? shown : tabSize();
+}
+
+QSize MainWindow::tabSize() const
+{
+    return m_tabs->currentWidget()->size().expandedTo(QSize(800, 500));
 }
 
 bool MainWindow::exportCsv(const QString &path, QString *error) const

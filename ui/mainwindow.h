@@ -82,7 +82,7 @@ public:
     // Shows the first and overlays the others (the history's selection).
     bool showExperiments(const QList<qint64> &ids, QString *error);
     // Against the overlay `id` (0: the first); empty without one.
-    const lab::RunComparison &comparison(qint64 id = 0) const;
+    const lab::RunComparison &comparison(qint64 id = 0) const { return m_results->comparison(id); }
 
     bool isRunning() const { return m_runPanel->isRunning(); }
     bool isPaused() const { return m_runPanel->isPaused(); }
@@ -106,6 +106,7 @@ public:
                      QSize size = {}) const;
     // The size a chart has on screen (or would have in its tab).
     QSize chartSize(const QString &chart) const;
+    QSize tabSize() const; // of the tab shown, at least 800×500: for a chart never shown
     bool exportChartPng(const QString &path, QString *error) const
     {
         return exportChart(QStringLiteral("throughput"), path, error);
@@ -152,7 +153,6 @@ private:
     void validateForm();
     void specChecked(const lab::ExperimentSpec &checked, const QStringList &problems);
     void showPoints(const QList<lab::PointResult> &points, QString title);
-    QList<lab::PointResult> storedPoints(qint64 id, QString *error) const;
     void setRunning(bool running);
     void saveSettings() const;
     void restoreSettings();

@@ -4,6 +4,7 @@
 #include "chartview.h"
 #include "fdtypeschart.h"
 #include "lab/resultexport.h"
+#include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "latencychart.h"
 #include "pointseries.h"
@@ -219,6 +220,29 @@ QStringList ResultsView::chartNames()
 QString ResultsView::pageOf(const QString &chart)
 {
     return chart == u"fd-types" ? QStringLiteral("fds") : chart;
+}
+
+const lab::RunComparison &ResultsView::comparison(qint64 id) const
+{
+    static const lab::RunComparison none;
+    for (const auto &o : m_overlays)
+        if (id == 0 || o.id == id)
+            return o.comparison;
+    return none;
+}
+
+QList<lab::PointResult> ResultsView::storedPoints(const QString &database, qint64 id,
+                                                  QString *error)
+{
+    lab::ResultStore store;
+    QList<lab::PointResult> points;
+    if (store.open(database, error))
+        points = store.points(id, error);
+    if (points.isEmpty() && error->isEmpty())
+        *error = tr("experiment %1 has no points in %2").arg(id).arg(database);
+    for (auto &p : points)
+        p = slim(p);
+    return points;
 }
 
 QList<qint64> ResultsView::overlayIds() const

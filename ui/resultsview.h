@@ -67,6 +67,8 @@ public:
         lab::RunComparison comparison;
     };
     const QList<Overlay> &overlays() const { return m_overlays; }
+    // Against the overlay `id` (0: the first); empty without one.
+    const lab::RunComparison &comparison(qint64 id = 0) const;
     QList<qint64> overlayIds() const;
 
     // A run starts: nothing drawn, the size axis ready, no overlay, every view whole.
@@ -97,6 +99,8 @@ public:
     // client sample (the point's own histogram stays; the database has the rest), so that a
     // 10-minute run is megabytes, not a hundred of them per copy.
     static lab::PointResult slim(lab::PointResult point);
+    // The points of an experiment in a results database, kept slim; none with *error set.
+    static QList<lab::PointResult> storedPoints(const QString &database, qint64 id, QString *error);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
