@@ -244,6 +244,11 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             err);
 
     lab::ExperimentRunner runner(spec);
+    // The exports need every point whole; the table alone needs only totals, so a long run
+    // without --out holds a few hundred bytes per point (the database has the rest).
+    const bool keepWhole = !outDir.isEmpty();
+    runner.setKeepResults(keepWhole);
+    QList<lab::PointResult> totals;
     if (!p.isSet(QStringLiteral("no-db")))
         runner.setDatabase(p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
                                                          : lab::ResultStore::defaultPath());
@@ -263,6 +268,8 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
                 << (point.dnf
                         ? QStringLiteral("DNF, ") + point.reason
                         : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"));
+            if (!keepWhole)
+                totals.append(point.totals());
         });
     QObject::connect(&runner, &lab::ExperimentRunner::progress,
                      [&](int done, int total, qint64 remainingMs) {
@@ -277,7 +284,7 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         InterruptWatch interrupt([&runner] { runner.cancel(); });
         runner.run();
     }
-    const QList<lab::PointResult> &points = runner.results();
+    const QList<lab::PointResult> &points = keepWhole ? runner.results() : totals;
     const QJsonObject &machine = runner.machine();
     QString error;
     if (runner.status() == u"failed") {

@@ -137,7 +137,8 @@ void AcceptGuard::released()
 AcceptGuard::Accepted AcceptGuard::acceptOne(int listenFd, bool tcpNoDelay)
 {
     // Refusals are bounded per call so one flood cannot hold a thread here.
-    for (int refusals = 0; refusals < acceptBatch;) {
+    int refusals = 0;
+    while (refusals < acceptBatch) {
         const int fd = accept4(listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
@@ -146,7 +147,7 @@ AcceptGuard::Accepted AcceptGuard::acceptOne(int listenFd, bool tcpNoDelay)
                 return {-1, onExhausted(listenFd)};
             if (errno != EAGAIN && errno != EWOULDBLOCK)
                 qCWarning(lcAccept, "accept failed: %s", std::strerror(errno));
-            return {};
+            break;
         }
         if (!adopt(fd, tcpNoDelay)) {
             ++refusals;
@@ -154,7 +155,12 @@ AcceptGuard::Accepted AcceptGuard::acceptOne(int listenFd, bool tcpNoDelay)
         }
         return {fd, {}};
     }
-    return {};
+    return {-1, refusals > 0 ? refusalPause() : std::chrono::milliseconds(0)};
+}
+
+std::chrono::milliseconds AcceptGuard::refusalPause()
+{
+    return acceptPause;
 }
 
 bool AcceptGuard::adopt(int fd, bool tcpNoDelay)

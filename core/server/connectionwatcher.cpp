@@ -76,8 +76,9 @@ void ConnectionWatcher::run()
             setAccepting(true);
             acceptResume = 0;
         }
+        const std::int64_t wake = acceptResume ? std::min(nextScan, acceptResume) : nextScan;
         const int n = epoll_wait(m_epollFd, events, 256,
-                                 static_cast<int>(std::max<std::int64_t>(nextScan - now, 0)));
+                                 static_cast<int>(std::max<std::int64_t>(wake - now, 0)));
         m_state.context.nowMs = monotonicMs();
         for (int i = 0; i < n && !m_stopping.load(); ++i) {
             void *tag = events[i].data.ptr;

@@ -26,10 +26,22 @@ public:
     explicit AdoptingTcpServer(QtLoop &loop) : m_loop(loop) {}
 
 protected:
-    void incomingConnection(qintptr fd) override { m_loop.adopt(fd); }
+    void incomingConnection(qintptr fd) override
+    {
+        // Refused at the connection limit: stop accepting for a moment, as every model does.
+        if (!m_loop.adopt(fd) && !m_paused) {
+            m_paused = true;
+            pauseAccepting();
+            QTimer::singleShot(AcceptGuard::refusalPause(), this, [this] {
+                m_paused = false;
+                resumeAccepting();
+            });
+        }
+    }
 
 private:
     QtLoop &m_loop;
+    bool m_paused = false;
 };
 
 } // namespace
@@ -109,14 +121,15 @@ void QtLoop::run()
     m_finished.clear();
 }
 
-void QtLoop::adopt(qintptr fd)
+bool QtLoop::adopt(qintptr fd)
 {
     if (!m_state.acceptGuard.adopt(int(fd), m_state.context.options.tcpNoDelay))
-        return;
+        return false;
     m_state.context.nowMs = monotonicMs();
     auto connection = std::make_unique<QtConnection>(fd, m_state.context,
                                                      [this](QtConnection *c) { finished(c); });
     m_connections.emplace(connection.get(), std::move(connection));
+    return true;
 }
 
 void QtLoop::finished(QtConnection *connection)

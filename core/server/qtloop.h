@@ -35,7 +35,7 @@ public:
     ServerStats stats() const override { return m_state.stats.snapshot(); }
 
     // Called by the thread's QTcpServer for each accepted socket.
-    void adopt(qintptr fd);
+    bool adopt(qintptr fd); // false: refused (and closed)
 
 private:
     void finished(QtConnection *connection);

@@ -195,16 +195,14 @@ void UringLoop::onAccepted(int result, unsigned flags)
             const std::uint64_t id = m_nextId++;
             m_slots[id].connection = std::make_unique<Connection>(fd, m_state.context);
             apply(id, Connection::Next::Read);
+        } else {
+            pauseAccepting(AcceptGuard::refusalPause());
+            return;
         }
     } else if (result == -EMFILE || result == -ENFILE) {
         const auto pause = m_state.acceptGuard.onExhausted(m_listenFd);
         if (pause.count() > 0) {
-            m_acceptResumeMs = m_state.context.nowMs + pause.count();
-            if (m_acceptArmed) { // a multishot accept that goes on: stop it for the pause
-                io_uring_sqe *entry = sqe();
-                io_uring_prep_cancel64(entry, acceptId, 0);
-                io_uring_sqe_set_data64(entry, cancelId);
-            }
+            pauseAccepting(pause);
             return;
         }
     } else if (result == -EINVAL && m_multishotAccept) {
@@ -215,6 +213,18 @@ void UringLoop::onAccepted(int result, unsigned flags)
     }
     if (!m_acceptArmed && m_acceptResumeMs == 0 && !m_stopping.load())
         armAccept();
+}
+
+void UringLoop::pauseAccepting(std::chrono::milliseconds pause)
+{
+    if (m_acceptResumeMs != 0)
+        return; // already paused (completions of the cancelled accept arrive after)
+    m_acceptResumeMs = m_state.context.nowMs + pause.count();
+    if (m_acceptArmed) { // a multishot accept that goes on: stop it for the pause
+        io_uring_sqe *entry = sqe();
+        io_uring_prep_cancel64(entry, acceptId, 0);
+        io_uring_sqe_set_data64(entry, cancelId);
+    }
 }
 
 void UringLoop::onPolled(std::uint64_t id, int result)

@@ -5,6 +5,7 @@
 #include "worker.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <future>
 #include <liburing.h>
@@ -47,6 +48,7 @@ private:
     void armAccept();
     void armWake();
     void onAccepted(int result, unsigned flags);
+    void pauseAccepting(std::chrono::milliseconds pause); // cancels a multishot accept
     void onPolled(std::uint64_t id, int result);
     void apply(std::uint64_t id, Connection::Next next);
     void close(std::uint64_t id);

@@ -1,3 +1,4 @@
+#include "childprocess.h"
 #include "lab/resultstore.h"
 #include "server/listener.h"
 
@@ -31,7 +32,7 @@ struct Run
 
 Run runCli(const QStringList &arguments, int timeoutMs = 60000)
 {
-    QProcess process;
+    ChildProcess process;
     process.start(QStringLiteral(SERVELAB_CLI), arguments);
     Run run;
     if (!process.waitForFinished(timeoutMs)) {
@@ -97,7 +98,7 @@ public:
     }
 
 private:
-    QProcess m_process;
+    ChildProcess m_process;
     quint16 m_port = 0;
 };
 
@@ -374,7 +375,7 @@ private Q_SLOTS:
     void killedSweepLeavesNoServerBehind()
     {
         QTemporaryDir dir;
-        QProcess sweep;
+        ChildProcess sweep;
         sweep.start(QStringLiteral(SERVELAB_CLI),
                     {QStringLiteral("sweep"), QStringLiteral("--isolated"),
                      QStringLiteral("--no-db"), QStringLiteral("--sizes"), QStringLiteral("4K"),
@@ -403,7 +404,7 @@ private Q_SLOTS:
     // Any process's timeline, one row per 100 ms, and what watching it cost.
     void watchSamplesAProcess()
     {
-        QProcess sleeper;
+        ChildProcess sleeper;
         sleeper.start(QStringLiteral("sleep"), {QStringLiteral("5")});
         QVERIFY(sleeper.waitForStarted());
         const Run run = runCli({QStringLiteral("watch"), QString::number(sleeper.processId()),
@@ -624,7 +625,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("results.db"));
-        QProcess sweep;
+        ChildProcess sweep;
         sweep.start(QStringLiteral(SERVELAB_CLI),
                     {QStringLiteral("sweep"), QStringLiteral("--sizes"),
                      QStringLiteral("4K,8K,16K,32K,64K,128K"), QStringLiteral("-n"),
@@ -674,7 +675,7 @@ private Q_SLOTS:
                        .arg(dir.filePath(QStringLiteral("root")))
                        .toUtf8());
         spec.close();
-        QProcess run;
+        ChildProcess run;
         run.start(QStringLiteral(SERVELAB_CLI),
                   {QStringLiteral("run"), spec.fileName(), QStringLiteral("--db"), db,
                    QStringLiteral("--out"), out});

@@ -1,3 +1,4 @@
+#include "childprocess.h"
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -14,7 +15,7 @@ private:
         static QTemporaryDir runtime;
         QFile::setPermissions(runtime.path(),
                               QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        QProcess process;
+        ChildProcess process;
         auto environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtime.path());
         static QTemporaryDir data; // runs are kept in a database of this test's own

@@ -12,6 +12,7 @@
 
 #include <arpa/inet.h>
 #include <atomic>
+#include <chrono>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -27,12 +28,16 @@ namespace {
 
 // A server that misbehaves on purpose: for each connection it reads the request head, then
 // writes `reply` and closes (or, with an empty reply, holds the connection until stopped).
-// With `reset`, it closes with a TCP reset instead of a FIN.
+// With `reset`, it closes with a TCP reset instead of a FIN. With `endless`, it goes on after
+// the reply sending `endless` every `everyMs` (0: as fast as it goes) until the client leaves
+// (at most 5 s: a client that never gives up fails its test, not the suite).
 class ScriptedServer
 {
 public:
-    explicit ScriptedServer(QByteArray reply, bool reset = false)
-        : m_reply(std::move(reply)), m_reset(reset)
+    explicit ScriptedServer(QByteArray reply, bool reset = false, QByteArray endless = {},
+                            int everyMs = 0)
+        : m_reply(std::move(reply)), m_reset(reset), m_endless(std::move(endless)),
+          m_everyMs(everyMs)
     {
         m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_in address{};
@@ -77,6 +82,12 @@ private:
                 continue;
             }
             ::send(c, m_reply.data(), m_reply.size(), MSG_NOSIGNAL);
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+            while (!m_endless.isEmpty() && !m_stop && std::chrono::steady_clock::now() < until &&
+                   ::send(c, m_endless.data(), m_endless.size(), MSG_NOSIGNAL) >= 0) {
+                if (m_everyMs > 0)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(m_everyMs));
+            }
             if (m_reset) {
                 const linger abort{1, 0};
                 setsockopt(c, SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
@@ -89,6 +100,8 @@ private:
 
     QByteArray m_reply;
     bool m_reset = false;
+    QByteArray m_endless;
+    int m_everyMs = 0;
     int m_fd = -1;
     quint16 m_port = 0;
     std::atomic<bool> m_stop{false};
@@ -248,34 +261,50 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("reply");
         QTest::addColumn<int>("kind");
+        QTest::addColumn<QByteArray>("endless");
+        QTest::addColumn<int>("everyMs");
+        // A head that never ends: refused past 64 KiB (ResponseParser::maxHeadBytes), at once.
+        QTest::newRow("endless head")
+            << QByteArray("HTTP/1.1 200 OK\r\n") << int(ErrorKind::ParseError)
+            << QByteArray("X-Filler: 0123456789abcdef\r\n") << 0;
+        // ... and one that trickles, a byte every 20 ms: the request's timeout still holds.
+        QTest::newRow("trickling head") << QByteArray("HTTP/1.1 200 OK\r\nX: ")
+                                        << int(ErrorKind::ReadTimeout) << QByteArray("a") << 20;
+        // A body that trickles endless past a 300 ms timeout.
+        QTest::newRow("trickling body")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n")
+            << int(ErrorKind::ReadTimeout) << QByteArray("b") << 20;
         QTest::newRow("short body")
             << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
-            << int(ErrorKind::WrongLength);
+            << int(ErrorKind::WrongLength) << QByteArray() << 0;
         QTest::newRow("long body") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabc")
-                                   << int(ErrorKind::WrongLength);
+                                   << int(ErrorKind::WrongLength) << QByteArray() << 0;
         QTest::newRow("garbage") << QByteArray("SSH-2.0-OpenSSH\r\n\r\n")
-                                 << int(ErrorKind::ParseError);
-        QTest::newRow("never answers") << QByteArray() << int(ErrorKind::ReadTimeout);
+                                 << int(ErrorKind::ParseError) << QByteArray() << 0;
+        QTest::newRow("never answers")
+            << QByteArray() << int(ErrorKind::ReadTimeout) << QByteArray() << 0;
         QTest::newRow("500") << QByteArray("HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n")
-                             << int(ErrorKind::Status5xx);
+                             << int(ErrorKind::Status5xx) << QByteArray() << 0;
         QTest::newRow("head cut") << QByteArray("HTTP/1.1 200 OK\r\nContent-Le")
-                                  << int(ErrorKind::EofBeforeResponse);
+                                  << int(ErrorKind::EofBeforeResponse) << QByteArray() << 0;
         QTest::newRow("chunked cut")
             << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nabc")
-            << int(ErrorKind::WrongLength);
+            << int(ErrorKind::WrongLength) << QByteArray() << 0;
         QTest::newRow("chunked garbage")
             << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
-            << int(ErrorKind::ParseError);
+            << int(ErrorKind::ParseError) << QByteArray() << 0;
         QTest::newRow("chunked then more")
             << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
                           "1\r\na\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n")
-            << int(ErrorKind::ParseError);
+            << int(ErrorKind::ParseError) << QByteArray() << 0;
     }
     void misbehavingServers()
     {
         QFETCH(QByteArray, reply);
         QFETCH(int, kind);
-        ScriptedServer server(reply);
+        QFETCH(QByteArray, endless);
+        QFETCH(int, everyMs);
+        ScriptedServer server(reply, false, endless, everyMs);
         client::ClientOptions o;
         o.port = server.port();
         o.requests = 2;

@@ -1,3 +1,4 @@
+#include "childprocess.h"
 #include "client/hdrhistogramlog.h"
 #include "client/latencyhistogram.h"
 
@@ -167,7 +168,7 @@ private Q_SLOTS:
         file.write(QByteArray::fromStdString(log.text()));
         file.close();
 
-        QProcess processor;
+        ChildProcess processor;
         processor.start(java, {QStringLiteral("-cp"), jar,
                                QStringLiteral("org.HdrHistogram.HistogramLogProcessor"),
                                QStringLiteral("-i"), file.fileName(), QStringLiteral("-o"),

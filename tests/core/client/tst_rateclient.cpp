@@ -1,3 +1,4 @@
+#include "childprocess.h"
 #include "client/clientsample.h"
 #include "client/rateclient.h"
 #include "lab/docrootgenerator.h"
@@ -75,7 +76,7 @@ private Q_SLOTS:
     // notices; measured from the intended send time, a third of the run waited.
     void aStallShowsInTheCorrectedLatencyOnly()
     {
-        QProcess serve;
+        ChildProcess serve;
         serve.start(QStringLiteral(SERVELAB_CLI),
                     {QStringLiteral("serve"), QStringLiteral("--root"), m_root.path(),
                      QStringLiteral("--port"), QStringLiteral("0"),

@@ -1,4 +1,5 @@
 #include "lab/docrootgenerator.h"
+#include "rawhttpconnection.h"
 #include "server/server.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"
@@ -16,88 +17,6 @@
 #include <unistd.h>
 
 using namespace servelab;
-
-namespace {
-
-int countOpenFds()
-{
-    return static_cast<int>(QDir(QStringLiteral("/proc/self/fd"))
-                                .entryList(QDir::NoDotAndDotDot | QDir::AllEntries)
-                                .size());
-}
-
-// A deliberately simple blocking client: the test must not trust the code it checks.
-class RawConnection
-{
-public:
-    explicit RawConnection(quint16 port)
-    {
-        m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        timeval tv{5, 0};
-        setsockopt(m_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(port);
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        m_connected = ::connect(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
-    }
-    ~RawConnection() { ::close(m_fd); }
-    bool connected() const { return m_connected; }
-    void send(const QByteArray &bytes)
-    {
-        QCOMPARE(::send(m_fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), bytes.size());
-    }
-    // Reads one response: the head, then exactly Content-Length body bytes.
-    bool readResponse(QByteArray *head, QByteArray *body)
-    {
-        while (!m_buffer.contains("\r\n\r\n"))
-            if (!fill())
-                return false;
-        const auto end = m_buffer.indexOf("\r\n\r\n") + 4;
-        *head = m_buffer.left(end);
-        m_buffer.remove(0, end);
-        const auto at = head->toLower().indexOf("content-length: ");
-        if (at < 0 && !head->startsWith("HTTP/1.1 304"))
-            return false;
-        const qint64 length =
-            at < 0 ? 0 : head->mid(at + 16, head->indexOf('\r', at) - at - 16).toLongLong();
-        const bool isHead = m_headRequest;
-        while (!isHead && m_buffer.size() < length)
-            if (!fill())
-                return false;
-        *body = isHead ? QByteArray() : m_buffer.left(length);
-        m_buffer.remove(0, body->size());
-        return true;
-    }
-    bool closedByPeer()
-    {
-        char c;
-        return m_buffer.isEmpty() && ::recv(m_fd, &c, 1, 0) == 0;
-    }
-    // Sends without checking: for dribblers whose peer may have gone.
-    bool trySend(const QByteArray &bytes)
-    {
-        return ::send(m_fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == bytes.size();
-    }
-    int fd() const { return m_fd; }
-    bool m_headRequest = false;
-
-private:
-    bool fill()
-    {
-        char chunk[65536];
-        const auto n = ::recv(m_fd, chunk, sizeof chunk, 0);
-        if (n <= 0)
-            return false;
-        m_buffer.append(chunk, n);
-        return true;
-    }
-    int m_fd = -1;
-    bool m_connected = false;
-    QByteArray m_buffer;
-};
-
-} // namespace
 
 // The Server contract, run once per mode and header-coalescing setting (see main()).
 class TestServer : public QObject
@@ -139,8 +58,8 @@ private:
     {
         if (m_fileCache == 0)
             return;
-        RawConnection c(s.port());
-        c.send("GET " + path + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+        RawHttpConnection c(s.port());
+        QVERIFY(c.send("GET " + path + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY(c.closedByPeer()); // the server's socket is gone before the baseline is taken
@@ -179,15 +98,15 @@ private Q_SLOTS:
     void servesExactBytes()
     {
         QFETCH(quint64, size);
-        const int before = countOpenFds();
+        const int before = RawHttpConnection::countOpenFds();
         {
             auto s = startServer();
             QVERIFY(s);
             QVERIFY(s->port() != 0);
-            RawConnection c(s->port());
+            RawHttpConnection c(s->port());
             QVERIFY(c.connected());
             const QByteArray path = "/" + lab::DocRootGenerator::fileNameFor(size).toUtf8();
-            c.send("GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n");
+            QVERIFY(c.send("GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n"));
             QByteArray head, body;
             QVERIFY(c.readResponse(&head, &body));
             QVERIFY2(head.startsWith("HTTP/1.1 200 OK\r\n"), head.constData());
@@ -204,18 +123,18 @@ private Q_SLOTS:
             QCOMPARE(s->stats().connectionsOpen(), 0u); // stop() closed the kept-alive one
             QVERIFY(s->stats().bytesSent >= size);
         }
-        QCOMPARE(countOpenFds(), before);
+        QCOMPARE(RawHttpConnection::countOpenFds(), before);
     }
 
     void keepAliveAndPipelining()
     {
         auto s = startServer(1);
         QVERIFY(s);
-        RawConnection c(s->port());
+        RawHttpConnection c(s->port());
         // Three requests in one write: answered in order on the one connection.
-        c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n"
-               "GET /1M.bin HTTP/1.1\r\nHost: t\r\n\r\n"
-               "GET /index.html HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+        QVERIFY(c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n"
+                       "GET /1M.bin HTTP/1.1\r\nHost: t\r\n\r\n"
+                       "GET /index.html HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QCOMPARE(body, lab::DocRootGenerator::contentFor(4096));
@@ -232,20 +151,19 @@ private Q_SLOTS:
     void http10ClosesUnlessAsked()
     {
         auto s = startServer(1);
-        RawConnection c(s->port());
-        c.send("GET /4K.bin HTTP/1.0\r\n\r\n");
+        RawHttpConnection c(s->port());
+        QVERIFY(c.send("GET /4K.bin HTTP/1.0\r\n\r\n"));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY(head.contains("Connection: close"));
         QVERIFY(c.closedByPeer());
 
-        RawConnection k(s->port());
-        k.send(
-            "GET /4K.bin HTTP/1.0\r\nConnection: keep-alive\r\n\r\nHEAD /4K.bin HTTP/1.0\r\n\r\n");
+        RawHttpConnection k(s->port());
+        QVERIFY(k.send(
+            "GET /4K.bin HTTP/1.0\r\nConnection: keep-alive\r\n\r\nHEAD /4K.bin HTTP/1.0\r\n\r\n"));
         QVERIFY(k.readResponse(&head, &body));
         QVERIFY(head.contains("Connection: keep-alive"));
-        k.m_headRequest = true;
-        QVERIFY(k.readResponse(&head, &body));
+        QVERIFY(k.readResponse(&head, &body, true));
         QVERIFY(head.contains("Content-Length: 4096"));
         QVERIFY(body.isEmpty());
         QVERIFY(k.closedByPeer());
@@ -281,8 +199,8 @@ private Q_SLOTS:
         QFETCH(QByteArray, status);
         QFETCH(bool, closes);
         auto s = startServer(1);
-        RawConnection c(s->port());
-        c.send(request);
+        RawHttpConnection c(s->port());
+        QVERIFY(c.send(request));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY2(head.startsWith("HTTP/1.1 " + status), head.constData());
@@ -291,7 +209,7 @@ private Q_SLOTS:
             QVERIFY(c.closedByPeer());
         } else {
             // The connection stays usable: the body of the refused request was skipped.
-            c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+            QVERIFY(c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
             QVERIFY(c.readResponse(&head, &body));
             QVERIFY(head.startsWith("HTTP/1.1 200"));
             QCOMPARE(body.size(), 4096);
@@ -301,20 +219,22 @@ private Q_SLOTS:
     void conditionalRequests()
     {
         auto s = startServer(1);
-        RawConnection c(s->port());
-        c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+        RawHttpConnection c(s->port());
+        QVERIFY(c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY(head.contains("Accept-Ranges: bytes\r\n"));
         const auto at = head.indexOf("Last-Modified: ") + 15;
         const QByteArray modified = head.mid(at, head.indexOf('\r', at) - at);
-        c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nIf-Modified-Since: " + modified + "\r\n\r\n");
+        QVERIFY(c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nIf-Modified-Since: " + modified +
+                       "\r\n\r\n"));
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY2(head.startsWith("HTTP/1.1 304 Not Modified\r\n"), head.constData());
         QVERIFY(!head.contains("Content-Length"));
         QVERIFY(body.isEmpty());
-        c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nIf-Modified-Since: Thu, 01 Jan 1970 00:00:01 "
-               "GMT\r\n\r\n");
+        QVERIFY(c.send(
+            "GET /4K.bin HTTP/1.1\r\nHost: t\r\nIf-Modified-Since: Thu, 01 Jan 1970 00:00:01 "
+            "GMT\r\n\r\n"));
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY(head.startsWith("HTTP/1.1 200"));
         QCOMPARE(body.size(), 4096);
@@ -348,9 +268,9 @@ private Q_SLOTS:
         QFETCH(qint64, first);
         QFETCH(qint64, last);
         auto s = startServer(1);
-        RawConnection c(s->port());
-        c.send("GET /" + lab::DocRootGenerator::fileNameFor(size).toUtf8() +
-               " HTTP/1.1\r\nHost: t\r\nRange: " + range + "\r\n\r\n");
+        RawHttpConnection c(s->port());
+        QVERIFY(c.send("GET /" + lab::DocRootGenerator::fileNameFor(size).toUtf8() +
+                       " HTTP/1.1\r\nHost: t\r\nRange: " + range + "\r\n\r\n"));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY2(head.startsWith("HTTP/1.1 " + QByteArray::number(status)), head.constData());
@@ -362,20 +282,19 @@ private Q_SLOTS:
             QVERIFY(head.contains("Content-Range: bytes */" + QByteArray::number(size) + "\r\n"));
         QCOMPARE(body, lab::DocRootGenerator::contentFor(size).mid(first, last - first + 1));
         // The connection stays usable after a partial response.
-        c.send("HEAD /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n");
-        c.m_headRequest = true;
-        QVERIFY(c.readResponse(&head, &body));
+        QVERIFY(c.send("HEAD /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
+        QVERIFY(c.readResponse(&head, &body, true));
         QVERIFY(head.startsWith("HTTP/1.1 200"));
     }
 
     void requestBodiesAreDrained()
     {
         auto s = startServer(1);
-        RawConnection c(s->port());
-        c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
-               "5;ext=1\r\nhello\r\n10\r\n0123456789abcdef\r\n0\r\nTrailer: x\r\n\r\n"
-               "GET /index.html HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\n\r\nbody"
-               "GET /1.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+        RawHttpConnection c(s->port());
+        QVERIFY(c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                       "5;ext=1\r\nhello\r\n10\r\n0123456789abcdef\r\n0\r\nTrailer: x\r\n\r\n"
+                       "GET /index.html HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\n\r\nbody"
+                       "GET /1.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QCOMPARE(body.size(), 4096);
@@ -388,8 +307,8 @@ private Q_SLOTS:
     void oversizedBodyIs413()
     {
         auto s = startServer(1);
-        RawConnection c(s->port());
-        c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\nsome");
+        RawHttpConnection c(s->port());
+        QVERIFY(c.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\nsome"));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY2(head.startsWith("HTTP/1.1 413"), head.constData());
@@ -403,8 +322,8 @@ private Q_SLOTS:
         // close() would answer them with RST and could destroy the 400 on its way. Lingering
         // close half-closes and drains instead, so the client reads the whole response.
         auto s = startServer(1);
-        RawConnection c(s->port());
-        c.send("GET /4K.bin HTTP/1.1\r\n\r\n" + QByteArray(200000, 'x'));
+        RawHttpConnection c(s->port());
+        QVERIFY(c.send("GET /4K.bin HTTP/1.1\r\n\r\n" + QByteArray(200000, 'x')));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY(head.startsWith("HTTP/1.1 400"));
@@ -417,8 +336,9 @@ private Q_SLOTS:
         auto options = defaults(1);
         options.maxRequestsPerConnection = 2;
         auto s = startServer(options);
-        RawConnection c(s->port());
-        c.send("GET /1.bin HTTP/1.1\r\nHost: t\r\n\r\nGET /1.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+        RawHttpConnection c(s->port());
+        QVERIFY(
+            c.send("GET /1.bin HTTP/1.1\r\nHost: t\r\n\r\nGET /1.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QVERIFY(!head.contains("Connection: close"));
@@ -432,8 +352,8 @@ private Q_SLOTS:
         auto options = defaults(1);
         options.keepAliveTimeoutMs = 300;
         auto s = startServer(options);
-        RawConnection c(s->port());
-        c.send("GET /1.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+        RawHttpConnection c(s->port());
+        QVERIFY(c.send("GET /1.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
         QByteArray head, body;
         QVERIFY(c.readResponse(&head, &body));
         QElapsedTimer clock;
@@ -449,18 +369,18 @@ private Q_SLOTS:
         options.headerTimeoutMs = 600;
         auto s = startServer(options);
         warm(*s, "/4K.bin");
-        const int before = countOpenFds();
-        std::vector<std::unique_ptr<RawConnection>> dribblers;
+        const int before = RawHttpConnection::countOpenFds();
+        std::vector<std::unique_ptr<RawHttpConnection>> dribblers;
         for (int i = 0; i < 20; ++i) {
-            dribblers.push_back(std::make_unique<RawConnection>(s->port()));
-            dribblers.back()->send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n");
+            dribblers.push_back(std::make_unique<RawHttpConnection>(s->port()));
+            QVERIFY(dribblers.back()->send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n"));
         }
         // Each dribbler sends one more header byte every 50 ms: bytes must not reset the deadline.
         std::atomic<bool> stop{false};
         std::thread dribble([&] {
             for (int round = 0; round < 60 && !stop; ++round) {
                 for (auto &d : dribblers)
-                    d->trySend("X");
+                    static_cast<void>(d->send("X")); // the server may have closed it
                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
         });
@@ -469,8 +389,8 @@ private Q_SLOTS:
         clock.start();
         int served = 0;
         while (clock.elapsed() < 400) {
-            RawConnection normal(s->port());
-            normal.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+            RawHttpConnection normal(s->port());
+            QVERIFY(normal.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"));
             QByteArray head, body;
             QVERIFY(normal.readResponse(&head, &body));
             QCOMPARE(body.size(), 4096);
@@ -487,7 +407,7 @@ private Q_SLOTS:
         dribble.join();
         QVERIFY2(cut < 2000, qPrintable(QString::number(cut)));
         dribblers.clear();
-        QTRY_COMPARE_WITH_TIMEOUT(countOpenFds(), before, 2000);
+        QTRY_COMPARE_WITH_TIMEOUT(RawHttpConnection::countOpenFds(), before, 2000);
     }
 
     void stalledReaderIsCutAtTheSendTimeout()
@@ -496,22 +416,22 @@ private Q_SLOTS:
         options.sendTimeoutMs = 300;
         auto s = startServer(options);
         warm(*s, "/5M.bin");
-        const int before = countOpenFds();
+        const int before = RawHttpConnection::countOpenFds();
         {
-            RawConnection c(s->port());
+            RawHttpConnection c(s->port());
             const int small = 4096;
             setsockopt(c.fd(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-            c.send("GET /5M.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+            QVERIFY(c.send("GET /5M.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
             // Never read: the server's socket fills up and stays full.
             // The live counters see one open connection with one download in progress.
             QTRY_COMPARE_WITH_TIMEOUT(s->stats().activeDownloads(), 1u, 2000);
             QCOMPARE(s->stats().connectionsOpen(), 1u);
             // The server side of the connection is closed: one fd fewer than while it was open.
-            QTRY_COMPARE_WITH_TIMEOUT(countOpenFds(), before + 1, 3000);
+            QTRY_COMPARE_WITH_TIMEOUT(RawHttpConnection::countOpenFds(), before + 1, 3000);
             QCOMPARE(s->stats().activeDownloads(), 0u);
             QCOMPARE(s->stats().connectionsOpen(), 0u);
         }
-        QCOMPARE(countOpenFds(), before);
+        QCOMPARE(RawHttpConnection::countOpenFds(), before);
     }
 
     void peerResetAndCancelMidDownload_data()
@@ -526,10 +446,10 @@ private Q_SLOTS:
         auto s = startServer(1);
         warm(*s, "/32M.bin");
         warm(*s, "/4K.bin");
-        const int before = countOpenFds();
+        const int before = RawHttpConnection::countOpenFds();
         for (int i = 0; i < 5; ++i) {
-            RawConnection c(s->port());
-            c.send("GET /32M.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+            RawHttpConnection c(s->port());
+            QVERIFY(c.send("GET /32M.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
             char buffer[65536];
             QVERIFY(::recv(c.fd(), buffer, sizeof buffer, 0) > 0);
             if (reset) {
@@ -538,9 +458,9 @@ private Q_SLOTS:
             }
         } // each client leaves with 32 MiB unread
         // The server noticed, closed its sockets and files, and still serves.
-        QTRY_COMPARE_WITH_TIMEOUT(countOpenFds(), before, 3000);
-        RawConnection after(s->port());
-        after.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+        QTRY_COMPARE_WITH_TIMEOUT(RawHttpConnection::countOpenFds(), before, 3000);
+        RawHttpConnection after(s->port());
+        QVERIFY(after.send("GET /4K.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
         QByteArray head, body;
         QVERIFY(after.readResponse(&head, &body));
         QCOMPARE(body.size(), 4096);
@@ -555,10 +475,10 @@ private Q_SLOTS:
         auto options = defaults(1);
         options.maxDownloads = 2;
         auto s = startServer(options);
-        std::vector<std::unique_ptr<RawConnection>> clients;
+        std::vector<std::unique_ptr<RawHttpConnection>> clients;
         for (int i = 0; i < 4; ++i) {
-            clients.push_back(std::make_unique<RawConnection>(s->port()));
-            clients.back()->send("GET /32M.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+            clients.push_back(std::make_unique<RawHttpConnection>(s->port()));
+            QVERIFY(clients.back()->send("GET /32M.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
         }
         // Nobody reads yet: two downloads fill their sockets, two wait for a slot.
         QTRY_COMPARE_WITH_TIMEOUT(s->stats().activeDownloads(), 4u, 3000);
@@ -634,12 +554,12 @@ private Q_SLOTS:
 
     void stopFromAnotherThreadWithOpenConnections()
     {
-        const int before = countOpenFds();
+        const int before = RawHttpConnection::countOpenFds();
         {
             auto s = startServer(2);
-            RawConnection idle(s->port());
-            RawConnection half(s->port());
-            half.send("GET /4K.bin HTTP/1.1\r\n"); // a head that never completes
+            RawHttpConnection idle(s->port());
+            RawHttpConnection half(s->port());
+            QVERIFY(half.send("GET /4K.bin HTTP/1.1\r\n")); // a head that never completes
             QTest::qWait(50);
             std::thread stopper([&] { s->stop(); });
             stopper.join();
@@ -647,7 +567,7 @@ private Q_SLOTS:
             QVERIFY(half.closedByPeer());
             s->stop(); // idempotent
         }
-        QCOMPARE(countOpenFds(), before);
+        QCOMPARE(RawHttpConnection::countOpenFds(), before);
     }
 };
 
