@@ -11,44 +11,23 @@ set -uo pipefail
 
 root=$SERVELAB_CACHE/debian13
 
-mirror() {
-    if [ -n "${SERVELAB_DEBIAN_MIRROR:-}" ]; then
-        echo "$SERVELAB_DEBIAN_MIRROR"
-        return
-    fi
-    # The mirror this machine's apt already uses (deb822 or one-line format).
-    local uri
-    uri=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
-    [ -z "$uri" ] && uri=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null)
-    echo "${uri:-http://deb.debian.org/debian}"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/chroot.sh"
 
-in_chroot() {
-    # $1: the command line to run inside, as root, with /proc, /dev and the source mounted.
-    as_root unshare --mount --fork bash -c '
-        set -e
-        mount --make-rprivate /
-        mount -t proc proc "$1/proc"
-        mount --rbind /dev "$1/dev"
-        mkdir -p "$1/src"
-        mount --bind "$2" "$1/src"
-        mount -o remount,bind,ro "$1/src"
-        exec chroot "$1" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-            bash -c "$3"' servelab-debian13 "$root" "$SERVELAB_SRC" "$1"
-}
+# Runs a command line in the Debian 13 chroot, the source at /src.
+in_debian13() { in_chroot "$root" "$SERVELAB_SRC" "$1"; }
 
 if [ ! -x "$root/usr/bin/apt-get" ]; then
     say "creating the Debian 13 chroot in $root (once)"
     mkdir -p "$SERVELAB_CACHE"
     as_root rm -rf "$root.partial"
-    as_root debootstrap --variant=minbase trixie "$root.partial" "$(mirror)" >"$SERVELAB_CACHE/debootstrap.log" 2>&1 ||
+    as_root debootstrap --variant=minbase trixie "$root.partial" "$(debian_mirror)" >"$SERVELAB_CACHE/debootstrap.log" 2>&1 ||
         { tail -20 "$SERVELAB_CACHE/debootstrap.log"; die "debootstrap of Debian 13 failed (log: $SERVELAB_CACHE/debootstrap.log)"; }
     as_root mv "$root.partial" "$root"
 fi
 
 packages=$(packages_for build chroot | tr '\n' ' ')
 say "Debian 13 leg: checking packages in the chroot"
-in_chroot "
+in_debian13 "
     missing=''
     for p in $packages; do
         dpkg-query -W -f='\${Status}' \$p 2>/dev/null | grep -q '^install ok installed' || missing=\"\$missing \$p\"
@@ -62,8 +41,8 @@ in_chroot "
             { tail -20 /var/log/servelab-apt.log; exit 1; }
     fi" || die "could not install the Debian 13 packages"
 
-say "Debian 13 leg: building and testing (Qt $(in_chroot 'qtpaths6 --qt-version 2>/dev/null || echo 6.x'))"
-in_chroot '
+say "Debian 13 leg: building and testing (Qt $(in_debian13 'qtpaths6 --qt-version 2>/dev/null || echo 6.x'))"
+in_debian13 '
     set -e
     export CCACHE_DIR=/root/.cache/ccache CCACHE_BASEDIR=/src CCACHE_NOHASHDIR=true
     if [ ! -f /root/build/build.ninja ]; then

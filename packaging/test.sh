@@ -12,6 +12,8 @@
 #   packaging/test.sh --fuzz [SECONDS]  only the fuzzers (clang, libFuzzer), SECONDS each (60)
 #   packaging/test.sh --soak            only the soaks (label soak, ~20 min): fd exhaustion and
 #                                       slowloris against every mode, 1,000 points, 20 kill -9s
+#   packaging/test.sh --package         only the .deb: built with CPack, installed with apt in a
+#                                       clean Debian 12 chroot and run there
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -21,15 +23,17 @@ sanitizers=1
 fuzz=0
 fuzz_seconds=60
 soak=0
+package=0
 for arg in "$@"; do
     case $arg in
     --fuzz) fuzz=1 host=0 debian13=0 ;;
     --soak) soak=1 host=0 debian13=0 ;;
+    --package) package=1 host=0 debian13=0 ;;
     [0-9]*) fuzz_seconds=$arg ;;
     --no-debian13) debian13=0 ;;
     --no-sanitizers) sanitizers=0 ;;
     --debian13-only) host=0 ;;
-    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'packaging/test.sh: unknown option %s (see --help)\n' "$arg" >&2; exit 2 ;;
     esac
 done
@@ -56,6 +60,11 @@ if [ $soak = 1 ]; then
     build_preset dev
     say "soaking (ctest label soak; each prints its figures: ctest --preset soak -V)"
     (cd "$SERVELAB_SRC" && ctest --preset soak) || failed=1
+fi
+
+if [ $package = 1 ]; then
+    ensure_packages build host test
+    "$SERVELAB_SRC/packaging/package-test.sh" || failed=1
 fi
 
 if [ $fuzz = 1 ]; then

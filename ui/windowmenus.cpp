@@ -1,5 +1,7 @@
 #include "windowmenus.h"
 
+#include "lab/buildinfo.h"
+
 #include "mainwindow.h"
 #include "pngexportdialog.h"
 #include "servelab_config.h"
@@ -158,12 +160,18 @@ void buildWindowMenus(MainWindow *w)
 
     auto *help = w->menuBar()->addMenu(QObject::tr("&Help"));
     help->addAction(QObject::tr("&About ServeLab"), w, [w] {
+        const auto info = lab::BuildInfo::current();
+        QString qt = info.qtRunning;
+        if (info.qtBuilt != info.qtRunning)
+            qt += QObject::tr(" (built against %1)").arg(info.qtBuilt);
         QMessageBox::about(
             w, QObject::tr("About ServeLab"),
             QObject::tr("<b>ServeLab %1</b><br>A performance lab for static file serving.<br><br>"
-                        "Qt %2<br>Syntax highlighting: %3<br>Results database: %4")
-                .arg(QStringLiteral(SERVELAB_VERSION), QString::fromLatin1(qVersion()),
-                     w->highlighterName(), w->database().toHtmlEscaped()));
+                        "Git revision: %2<br>Qt: %3<br>Syntax highlighting: %4<br>io_uring: %5"
+                        "<br>Results database: %6")
+                .arg(info.version, info.revision.toHtmlEscaped(), qt,
+                     info.syntaxHighlighting.toHtmlEscaped(), info.uring.toHtmlEscaped(),
+                     w->database().toHtmlEscaped()));
     });
 }
 

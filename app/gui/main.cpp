@@ -1,4 +1,5 @@
 #include "apptheme.h"
+#include "lab/buildinfo.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "mainwindow.h"
@@ -8,24 +9,19 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTextStream>
 #include <QTimer>
 
 #include <cstdio>
+#include <cstring>
 
 using namespace servelab;
 
-int main(int argc, char *argv[])
+namespace {
+
+void describeOptions(QCommandLineParser &parser)
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("servelab"));
-    QApplication::setApplicationDisplayName(QStringLiteral("ServeLab"));
-    QApplication::setApplicationVersion(QStringLiteral(SERVELAB_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("io.github.servelab.ServeLab"));
-
-    ui::raiseGuiThread(); // where allowed: see threadpriority.h
-
-    QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("ServeLab: a performance lab for static file serving."));
     parser.addHelpOption();
@@ -70,15 +66,60 @@ int main(int argc, char *argv[])
         {QStringLiteral("theme"), QStringLiteral("system (the desktop's palette), light or dark."),
          QStringLiteral("name"), QStringLiteral("system")},
     });
+}
+
+// --help and --version answer on a terminal without a display (no QApplication, which would
+// need one): true when one of them was asked, with `status` what to exit with.
+bool answeredWithoutWindow(int argc, char *argv[], int *status)
+{
+    bool asked = false;
+    for (int i = 1; i < argc; ++i)
+        for (const char *option : {"-h", "--help", "--help-all", "-v", "--version"})
+            asked = asked || std::strcmp(argv[i], option) == 0;
+    if (!asked)
+        return false;
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("servelab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SERVELAB_VERSION));
+    QCommandLineParser parser;
+    describeOptions(parser);
+    if (!parser.parse(QCoreApplication::arguments())) {
+        QTextStream(stderr) << "servelab: " << parser.errorText() << " (see servelab --help)\n";
+        *status = 2;
+    } else if (parser.isSet(QStringLiteral("version"))) {
+        QTextStream(stdout) << lab::BuildInfo::current().text(QStringLiteral("servelab"));
+        *status = 0;
+    } else {
+        parser.showHelp(0); // exits
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (int status = 0; answeredWithoutWindow(argc, argv, &status))
+        return status;
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("servelab"));
+    QApplication::setApplicationDisplayName(QStringLiteral("ServeLab"));
+    QApplication::setApplicationVersion(QStringLiteral(SERVELAB_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.servelab.ServeLab"));
+    QIcon icon;
+    for (int size : {16, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/servelab-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
+
+    ui::raiseGuiThread(); // where allowed: see threadpriority.h
+
+    QCommandLineParser parser;
+    describeOptions(parser);
     QTextStream err(stderr);
     if (!parser.parse(QApplication::arguments())) {
         err << "servelab: " << parser.errorText() << " (see servelab --help)\n";
         return 2;
     }
-    if (parser.isSet(QStringLiteral("help")))
-        parser.showHelp(0);
-    if (parser.isSet(QStringLiteral("version")))
-        parser.showVersion();
 
     auto spec = lab::SweepSpec::defaults();
     QString error;

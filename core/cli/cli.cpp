@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "lab/buildinfo.h"
+
 #include "servelab_config.h"
 #include "server/servermode.h"
 
@@ -65,7 +67,7 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return exitOk;
     }
     if (command == u"--version") {
-        out << "servelab-cli " << SERVELAB_VERSION << '\n';
+        out << lab::BuildInfo::current().text(QStringLiteral("servelab-cli"));
         return exitOk;
     }
     if (command.isEmpty())
