@@ -33,7 +33,10 @@ modes=$("$cli" modes 2>/dev/null)
 [[ -n $modes ]] || { echo "FAIL: servelab-cli modes printed nothing"; exit 1; }
 
 for mode in $modes; do
-    "$cli" serve --root "$work/root" --mode "$mode" --port 0 --threads 4 >"$work/serve-$mode.out" 2>&1 &
+    # Created here: the background job opens its redirection only once it runs, and the loop
+    # below may read before that.
+    : >"$work/serve-$mode.out"
+    "$cli" serve --root "$work/root" --mode "$mode" --port 0 --threads 4 >>"$work/serve-$mode.out" 2>&1 &
     server_pid=$!
     port=
     for _ in $(seq 100); do
