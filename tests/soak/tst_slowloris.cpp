@@ -1,7 +1,7 @@
 // Soak: slowloris against every mode. 200 connections dribble a request head that never ends
-// while a normal client (ab -c 4 -k shaped) measures: its p99 must stay within twice its
-// unloaded value, and every dribbler must be closed at the header deadline, not before and not
-// long after. The server runs as `servelab-cli serve`, pinned to cpu0; this test on cpu1.
+// while a normal client (ab -c 4 -k shaped) measures: its p99 (the median of three runs) must
+// stay within twice its unloaded value, and every dribbler must be closed at the header
+// deadline, not before and not long after. The server runs as `servelab-cli serve`, pinned to cpu0; this test on cpu1.
 
 #include "childprocess.h"
 #include "client/closedclient.h"
@@ -13,7 +13,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <arpa/inet.h>
+#include <array>
 #include <atomic>
 #include <netinet/in.h>
 #include <poll.h>
@@ -199,16 +201,28 @@ private Q_SLOTS:
         const quint16 port = match.captured(1).toUShort();
         pinTo(0, pid_t(serve.processId()));
 
+        // Each figure is the median of three runs of the normal load: one run's p99 is its 40
+        // slowest requests, which one scheduling hiccup on a 2-core machine can move.
         client::LoadResult result;
+        const auto medianP99 = [&] {
+            std::array<std::int64_t, 3> runs{};
+            for (auto &run : runs) {
+                run = p99(port, &result);
+                if (result.ok != 4000u)
+                    return std::int64_t(-1);
+            }
+            std::sort(runs.begin(), runs.end());
+            return runs[1];
+        };
         p99(port, &result); // warm-up: page cache, the server's threads, the client's arenas
-        const std::int64_t unloaded = p99(port, &result);
-        QCOMPARE(result.ok, 4000u);
+        const std::int64_t unloaded = medianP99();
+        QVERIFY2(unloaded > 0, "the normal load failed without dribblers");
 
         Dribblers dribblers(port);
         QCOMPARE(dribblers.connected(), dribblerCount);
         QTest::qWait(int(dribblePeriodMicros / 1000) + 100); // every dribbler has started
-        const std::int64_t loaded = p99(port, &result);
-        QCOMPARE(result.ok, 4000u);
+        const std::int64_t loaded = medianP99();
+        QVERIFY2(loaded > 0, "the normal load failed beside the dribblers");
         qInfo("%s: normal load p99 %lld µs unloaded, %lld µs with %d dribblers (%.2f×)",
               qPrintable(mode), static_cast<long long>(unloaded), static_cast<long long>(loaded),
               dribblerCount, double(loaded) / double(unloaded));
