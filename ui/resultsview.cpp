@@ -141,9 +141,7 @@ void ResultsView::refresh(Chart chart) const
     switch (chart) {
     case Throughput: {
         const QList<lab::PointResult> drawn = withOverlays();
-        m_chart->clear(m_sizes.isEmpty() ? sizesOf(drawn) : m_sizes);
-        for (const auto &p : drawn)
-            m_chart->addPoint(p);
+        m_chart->setPoints(m_sizes.isEmpty() ? sizesOf(drawn) : m_sizes, drawn);
         break;
     }
     case Timeline:

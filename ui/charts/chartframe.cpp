@@ -8,10 +8,19 @@
 #include <QPalette>
 #include <QPen>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <array>
 
 namespace servelab::ui {
+
+void addAxis(QChart *chart, QValueAxis *axis, const QString &title, int decimals,
+             Qt::Alignment side)
+{
+    axis->setTitleText(title);
+    axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + u'f');
+    chart->addAxis(axis, side);
+}
 
 void frameChart(QChart *chart, const QString &title)
 {

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <QString>
+#include <QtCore/qnamespace.h>
 
 class QChart;
 class QChartView;
 class QColor;
 class QPen;
+class QValueAxis;
 class QWidget;
 
 namespace servelab::ui {
@@ -14,6 +16,10 @@ namespace servelab::ui {
 // light), without animations (live series are replaced, never animated), its legend at the
 // bottom. Call before adding series: a theme sets their colours.
 void frameChart(QChart *chart, const QString &title);
+// Titles `axis`, gives its labels `decimals` digits after the point, and adds it to `chart` on
+// `side` (Qt::AlignBottom for the time of the time charts, AlignLeft or AlignRight for values).
+void addAxis(QChart *chart, QValueAxis *axis, const QString &title, int decimals,
+             Qt::Alignment side);
 // The view of `chart` filling `owner`: antialiased, zoom and pan (ChartView).
 QChartView *fillWithView(QWidget *owner, QChart *chart);
 

@@ -40,12 +40,8 @@ FdTypesChart::FdTypesChart(QWidget *parent)
       m_leaks(new QScatterSeries)
 {
     frameChart(m_chart, tr("Server file descriptors by type"));
-    m_time->setTitleText(tr("Seconds since the first point"));
-    m_time->setLabelFormat(QStringLiteral("%.1f"));
-    m_fds->setTitleText(tr("Open fds"));
-    m_fds->setLabelFormat(QStringLiteral("%.0f"));
-    m_chart->addAxis(m_time, Qt::AlignBottom);
-    m_chart->addAxis(m_fds, Qt::AlignLeft);
+    addAxis(m_chart, m_time, tr("Seconds since the first point"), 1, Qt::AlignBottom);
+    addAxis(m_chart, m_fds, tr("Open fds"), 0, Qt::AlignLeft);
     const QStringList names{tr("sockets"), tr("files"), tr("pipes"), tr("anon inodes"),
                             tr("other")};
     QLineSeries *below = nullptr;
@@ -73,7 +69,7 @@ FdTypesChart::FdTypesChart(QWidget *parent)
     m_emfile->setName(tr("EMFILE"));
     m_emfile->setMarkerSize(12);
     m_emfile->setColor(QColor(200, 30, 30));
-    m_leaks->setName(tr("left open after a point"));
+    m_leaks->setName(tr("left open")); // short: the legend is one line at 1280 px
     m_leaks->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     m_leaks->setMarkerSize(13);
     m_leaks->setColor(QColor(240, 150, 0));

@@ -19,15 +19,9 @@ ProcessChart::ProcessChart(QWidget *parent)
       m_rss(new QLineSeries)
 {
     frameChart(m_chart, tr("Server process: threads, CPU, memory"));
-    m_time->setTitleText(tr("Seconds since the first sample"));
-    m_time->setLabelFormat(QStringLiteral("%.1f"));
-    m_left->setTitleText(tr("Threads · CPU (% of a core)"));
-    m_left->setLabelFormat(QStringLiteral("%.0f"));
-    m_right->setTitleText(tr("RSS (MiB)"));
-    m_right->setLabelFormat(QStringLiteral("%.0f"));
-    m_chart->addAxis(m_time, Qt::AlignBottom);
-    m_chart->addAxis(m_left, Qt::AlignLeft);
-    m_chart->addAxis(m_right, Qt::AlignRight);
+    addAxis(m_chart, m_time, tr("Seconds since the first sample"), 1, Qt::AlignBottom);
+    addAxis(m_chart, m_left, tr("Threads · CPU (% of a core)"), 0, Qt::AlignLeft);
+    addAxis(m_chart, m_right, tr("RSS (MiB)"), 0, Qt::AlignRight);
     m_threads->setName(tr("threads"));
     m_cpu->setName(tr("CPU %"));
     m_rss->setName(tr("RSS (MiB)"));

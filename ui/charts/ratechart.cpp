@@ -23,12 +23,8 @@ RateChart::RateChart(QWidget *parent)
     : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_rate(new QValueAxis)
 {
     frameChart(m_chart, tr("Rate over the run"));
-    m_time->setTitleText(tr("Seconds since the first point"));
-    m_time->setLabelFormat(QStringLiteral("%.1f"));
-    m_rate->setTitleText(tr("Requests/s (100 ms intervals)"));
-    m_rate->setLabelFormat(QStringLiteral("%.0f"));
-    m_chart->addAxis(m_time, Qt::AlignBottom);
-    m_chart->addAxis(m_rate, Qt::AlignLeft);
+    addAxis(m_chart, m_time, tr("Seconds since the first point"), 1, Qt::AlignBottom);
+    addAxis(m_chart, m_rate, tr("Requests/s (100 ms intervals)"), 0, Qt::AlignLeft);
     m_view = fillWithView(this, m_chart);
     m_choice = new QComboBox;
     m_choice->addItem(tr("Requests/s"));

@@ -141,6 +141,16 @@ void ThroughputChart::addPoint(const lab::PointResult &point)
     rescale();
 }
 
+void ThroughputChart::setPoints(const QList<quint64> &sizes, const QList<lab::PointResult> &points)
+{
+    clear(sizes);
+    for (const auto &point : points) {
+        m_points.append(point.summary());
+        seriesFor(point.target);
+    }
+    rescale();
+}
+
 void ThroughputChart::rescale()
 {
     // Repetitions of a point are drawn as their mean with its 95 % confidence interval; a

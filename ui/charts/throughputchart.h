@@ -27,6 +27,8 @@ public:
 
     void clear(const QList<quint64> &sizes);
     void addPoint(const lab::PointResult &point);
+    // clear(sizes), then every point, drawn once (addPoint redraws at each: n² for a run).
+    void setPoints(const QList<quint64> &sizes, const QList<lab::PointResult> &points);
     int pointCount(const QString &target) const;
     int dnfCount() const;
     // 95 % confidence-interval bars drawn (points measured more than once).

@@ -22,12 +22,8 @@ TimelineChart::TimelineChart(QWidget *parent)
     : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_fds(new QValueAxis)
 {
     frameChart(m_chart, tr("Server file descriptors"));
-    m_time->setTitleText(tr("Seconds since the first point"));
-    m_time->setLabelFormat(QStringLiteral("%.1f"));
-    m_fds->setTitleText(tr("Open fds"));
-    m_fds->setLabelFormat(QStringLiteral("%.0f"));
-    m_chart->addAxis(m_time, Qt::AlignBottom);
-    m_chart->addAxis(m_fds, Qt::AlignLeft);
+    addAxis(m_chart, m_time, tr("Seconds since the first point"), 1, Qt::AlignBottom);
+    addAxis(m_chart, m_fds, tr("Open fds"), 0, Qt::AlignLeft);
     m_view = fillWithView(this, m_chart);
     connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
 }

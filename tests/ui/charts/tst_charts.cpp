@@ -64,18 +64,29 @@ private Q_SLOTS:
     // Repetitions of a point are one point on the line: their mean.
     void throughputAveragesRepetitions()
     {
-        ui::ThroughputChart chart;
-        chart.clear({4096, 8192});
-        chart.addPoint(point(QStringLiteral("a"), 4096, 100, 0));
-        chart.addPoint(point(QStringLiteral("a"), 4096, 300, 1));
-        chart.addPoint(point(QStringLiteral("a"), 8192, 200, 0));
         auto dnf = point(QStringLiteral("a"), 8192, 0, 1);
         dnf.dnf = true;
-        chart.addPoint(dnf);
+        const QList<lab::PointResult> points{
+            point(QStringLiteral("a"), 4096, 100, 0), point(QStringLiteral("a"), 4096, 300, 1),
+            point(QStringLiteral("a"), 8192, 200, 0), dnf, point(QStringLiteral("b"), 4096, 50, 0)};
+        ui::ThroughputChart chart;
+        chart.clear({4096, 8192});
+        for (const auto &p : points)
+            chart.addPoint(p);
         QCOMPARE(chart.pointCount(QStringLiteral("a")), 1); // 8K is DNF in one repetition
+        QCOMPARE(chart.pointCount(QStringLiteral("b")), 1);
         QCOMPARE(chart.dnfCount(), 1);
         QCOMPARE(chart.intervalCount(), 1); // 4K, measured twice: its 95 % interval
         QCOMPARE(chart.valueAxisTitle(), QStringLiteral("KiB/s"));
+        // All at once (a stale chart shown again) draws the same as one by one.
+        ui::ThroughputChart atOnce;
+        atOnce.addPoint(point(QStringLiteral("old"), 65536, 1, 0)); // replaced, not kept
+        atOnce.setPoints({4096, 8192}, points);
+        QCOMPARE(atOnce.pointCount(QStringLiteral("a")), 1);
+        QCOMPARE(atOnce.pointCount(QStringLiteral("b")), 1);
+        QCOMPARE(atOnce.pointCount(QStringLiteral("old")), 0);
+        QCOMPARE(atOnce.dnfCount(), 1);
+        QCOMPARE(atOnce.intervalCount(), 1);
     }
 
     void timelineHasOneSeriesPerTargetAndTheLimit()
@@ -303,7 +314,7 @@ private Q_SLOTS:
         // Where: the leaky point's last sample (1.4 s after the first), at its total.
         QScatterSeries *marks = nullptr;
         for (auto *series : chart.view()->chart()->series())
-            if (series->name() == QStringLiteral("left open after a point"))
+            if (series->name() == QStringLiteral("left open"))
                 marks = qobject_cast<QScatterSeries *>(series);
         QVERIFY(marks && marks->count() == 1);
         QCOMPARE(marks->at(0), QPointF(1.4, 15));
