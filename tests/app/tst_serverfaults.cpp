@@ -1,4 +1,5 @@
 #include "childprocess.h"
+#include "loopback.h"
 #include "procstat.h"
 #include "server/servermode.h"
 
@@ -18,17 +19,6 @@
 
 namespace {
 
-int connectTo(quint16 port)
-{
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address); // EINPROGRESS is fine
-    return fd;
-}
-
 // True when the server has closed (or reset) this connection.
 bool closedByServer(int fd)
 {
@@ -41,7 +31,7 @@ bool closedByServer(int fd)
 bool fetchOk(quint16 port, int fd = -1)
 {
     if (fd < 0)
-        fd = connectTo(port);
+        fd = connectLoopback(port, true);
     const int flags = fcntl(fd, F_GETFL);
     fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     timeval tv{5, 0};
@@ -164,7 +154,7 @@ private Q_SLOTS:
 
         std::vector<int> clients;
         for (int i = 0; i < clientCount; ++i)
-            clients.push_back(connectTo(port));
+            clients.push_back(connectLoopback(port, true));
         QTest::qWait(200);
         // Saturate: every client the server turned away comes straight back.
         const qint64 cpuBefore = procstat::cpuTicks(pid);
@@ -176,7 +166,7 @@ private Q_SLOTS:
             for (std::size_t i = 0; i < clients.size(); ++i) {
                 if (closedByServer(clients[i])) {
                     ::close(clients[i]);
-                    clients[i] = connectTo(port);
+                    clients[i] = connectLoopback(port, true);
                     replaced[i] = true;
                     ++reconnects;
                 }

@@ -1,11 +1,13 @@
 // Soak: slowloris against every mode. 200 connections dribble a request head that never ends
 // while a normal client (ab -c 4 -k shaped) measures: its p99 (the median of three runs) must
 // stay within twice its unloaded value, and every dribbler must be closed at the header
-// deadline, not before and not long after. The server runs as `servelab-cli serve`, pinned to cpu0; this test on cpu1.
+// deadline, not before and not long after. The server runs as `servelab-cli serve`, pinned to cpu0;
+// this test on cpu1.
 
 #include "childprocess.h"
 #include "client/closedclient.h"
 #include "lab/docrootgenerator.h"
+#include "loopback.h"
 #include "metrics/clock.h"
 #include "server/servermode.h"
 
@@ -40,20 +42,6 @@ void pinTo(int cpu, pid_t pid = 0)
     sched_setaffinity(pid, sizeof set, &set);
 }
 
-int connectTo(quint16 port)
-{
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 // The dribblers, on a thread of their own: each sends the start of a request head, then one
 // more header byte every half second, their sends spread evenly over the period (2.5 ms
 // apart). Records when the server closed each one, measured from its first byte.
@@ -63,7 +51,7 @@ public:
     explicit Dribblers(quint16 port)
     {
         for (int i = 0; i < dribblerCount; ++i)
-            m_fds.push_back(connectTo(port));
+            m_fds.push_back(connectLoopback(port));
         m_thread = std::thread([this] { run(); });
     }
     ~Dribblers()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "loopback.h"
+
 #include <QByteArray>
 #include <QDir>
 
@@ -16,14 +18,10 @@ class RawHttpConnection
 public:
     explicit RawHttpConnection(quint16 port)
     {
-        m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        m_fd = connectLoopback(port);
+        m_connected = m_fd >= 0;
         timeval deadline{5, 0}; // also for tests that recv() on fd() themselves
         setsockopt(m_fd, SOL_SOCKET, SO_RCVTIMEO, &deadline, sizeof deadline);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(port);
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        m_connected = ::connect(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
     }
     ~RawHttpConnection() { ::close(m_fd); }
     RawHttpConnection(const RawHttpConnection &) = delete;
