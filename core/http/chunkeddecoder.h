@@ -6,9 +6,15 @@
 
 namespace servelab::http {
 
-// Finds the end of a chunked body (RFC 9112 §7.1): sizes, extensions, data, the last chunk and
-// any trailer section. The server drains request bodies with it; the load client reads
-// responses with it and looks at the data.
+// Finds the end of a chunked body (RFC 9112 §7.1), following its grammar exactly:
+//   chunked-body = *chunk last-chunk trailer-section CRLF
+//   chunk        = chunk-size [ chunk-ext ] CRLF chunk-data CRLF
+//   chunk-ext    = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )
+//   chunk-ext-val = token / quoted-string
+//   trailer-section = *( field-line CRLF ),  field-line = field-name ":" OWS field-value OWS
+// Anything else is Error: two parsers that disagree on where a body ends are how requests are
+// smuggled, so nothing is "probably fine". The server drains request bodies with it; the load
+// client reads responses with it and looks at the data.
 class ChunkedDecoder
 {
 public:
@@ -31,22 +37,38 @@ public:
 private:
     enum class State
     {
-        Size,
-        Extension,
-        SizeLf,
+        Size,          // in chunk-size
+        SizeBws,       // BWS after chunk-size or an extension: only ";" may follow
+        ExtNameStart,  // after ";": BWS, then the first tchar of chunk-ext-name
+        ExtName,       // in chunk-ext-name
+        ExtNameBws,    // BWS after the name: "=" or ";" may follow
+        ExtValueStart, // after "=": BWS, then a token or a quoted-string
+        ExtToken,      // in a token value
+        ExtQuoted,     // in a quoted-string
+        ExtQuotedPair, // after a backslash in a quoted-string
+        ExtQuoteEnd,   // after the closing DQUOTE
+        SizeLf,        // CR seen at the end of the size line
         Data,
         DataCr,
         DataLf,
-        Trailer,
-        TrailerLf
+        // The trailer states come last: feed() counts their bytes against the section's limit.
+        TrailerStart, // at the start of a trailer line, or of the final CRLF
+        TrailerName,
+        TrailerValue,
+        TrailerLf,
+        EndLf, // CR of the final CRLF seen
     };
+
+    Status step(char c);
 
     State m_state = State::Size;
     std::uint64_t m_chunk = 0;
     std::uint64_t m_body = 0;
     std::uint64_t m_maxBody;
-    int m_sizeDigits = 0;
+    int m_sizeDigits = 0;        // hex digits after any leading zeros
+    bool m_sawSizeDigit = false; // chunk-size = 1*HEXDIG
     std::size_t m_lineLength = 0;
+    std::size_t m_trailerBytes = 0;
     bool m_tooLarge = false;
 };
 

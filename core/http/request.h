@@ -10,7 +10,8 @@ enum class Method
 {
     Get,
     Head,
-    Other
+    Options,
+    Other // any other token: answered 405
 };
 
 // One parsed request head. The target is copied so the request outlives the read buffer.

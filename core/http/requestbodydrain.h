@@ -8,8 +8,8 @@
 
 namespace servelab::http {
 
-// Skips the body of a request that has been answered, framed by Content-Length or by chunked
-// transfer coding, so the next request on the connection starts where it should.
+// Skips the body of a request, framed by Content-Length or by chunked transfer coding, checking
+// the framing, so the next request on the connection starts where it should.
 class RequestBodyDrain
 {
 public:
@@ -24,6 +24,8 @@ public:
 
     void start(const Request &request);
     bool pending() const { return m_toSkip > 0 || m_isChunked; }
+    // After Error: the chunked body went past the limit (413), rather than broke its framing.
+    bool tooLarge() const { return m_chunked.tooLarge(); }
     // Consumes body bytes from `in`; *used tells how many.
     Status feed(std::string_view in, std::size_t *used);
 

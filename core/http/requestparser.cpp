@@ -1,7 +1,10 @@
 #include "requestparser.h"
 
+#include "hostfield.h"
 #include "httpdate.h"
 #include "textutil.h"
+
+#include <cstring>
 
 namespace servelab::http {
 
@@ -10,6 +13,10 @@ namespace {
 // RFC 9112 §2.2 asks servers to ignore at least one empty line before the request line; a
 // client sending more than a few is not a client.
 constexpr int maxLeadingEmptyLines = 4;
+
+// A method longer than any we implement is 501 (RFC 9112 §3), not a long request line's 414.
+// The longest in IANA's method registry is 17 characters (UPDATEREDIRECTREF).
+constexpr std::size_t maxMethodLength = 32;
 
 bool isFieldValueChar(unsigned char c)
 {
@@ -35,7 +42,14 @@ std::string_view originFormOf(std::string_view target)
 
 void RequestParser::reset()
 {
+    // Field by field, so the strings keep their capacity: no allocation per request.
+    std::string target = std::move(m_request.target);
+    std::string range = std::move(m_request.range);
+    target.clear();
+    range.clear();
     m_request = Request{};
+    m_request.target = std::move(target);
+    m_request.range = std::move(range);
     m_scanned = m_headStart = m_lineStart = m_headLength = 0;
     m_lines = 0;
     m_errorStatus = 0;
@@ -82,8 +96,12 @@ RequestParser::Status RequestParser::parse(std::string_view in)
         }
         if (c == '\n' || c == '\0')
             return fail(400); // bare LF, or NUL anywhere in the head
-        if (i - m_lineStart >= (m_lines == 0 ? m_limits.maxRequestLine : m_limits.maxFieldLine))
-            return fail(m_lines == 0 ? 414 : 431);
+        if (i - m_lineStart >= (m_lines == 0 ? m_limits.maxRequestLine : m_limits.maxFieldLine)) {
+            if (m_lines > 0)
+                return fail(431);
+            const bool inMethod = !std::memchr(in.data() + m_lineStart, ' ', i - m_lineStart);
+            return fail(inMethod ? 501 : 414);
+        }
     }
     m_scanned = i;
     if (m_scanned - m_headStart > m_limits.maxHeadBytes)
@@ -93,16 +111,24 @@ RequestParser::Status RequestParser::parse(std::string_view in)
     return Status::NeedMore;
 }
 
+struct RequestParser::Framing
+{
+    int hosts = 0;
+    bool sawLength = false;
+    int codings = 0;            // transfer codings, over every Transfer-Encoding line
+    bool lastChunked = false;   // the final one is chunked
+    bool chunkedEarlier = false; // chunked, then another coding after it
+    bool unknownCoding = false; // a coding other than chunked
+};
+
 RequestParser::Status RequestParser::parseHead(std::string_view head)
 {
     // `head` holds the request line and the field lines, each CRLF-terminated except the last.
     auto end = head.find("\r\n");
     if (!parseRequestLine(head.substr(0, end)))
         return Status::Error;
-    int hostCount = 0;
+    Framing framing;
     int fields = 0;
-    bool chunked = false;
-    bool sawLength = false;
     bool close = false;
     bool keepAliveToken = false;
     while (end != std::string_view::npos) {
@@ -111,7 +137,7 @@ RequestParser::Status RequestParser::parseHead(std::string_view head)
         const auto line = head.substr(0, end);
         if (++fields > m_limits.maxFields)
             return fail(431);
-        if (!parseField(line, hostCount, chunked, sawLength))
+        if (!parseField(line, framing))
             return Status::Error;
         const auto colon = line.find(':');
         if (equalsIgnoreCase(line.substr(0, colon), "connection")) {
@@ -123,13 +149,17 @@ RequestParser::Status RequestParser::parseHead(std::string_view head)
     }
     const bool http11 = m_request.versionMinor >= 1;
     // RFC 9112 §3.2: exactly one Host in HTTP/1.1; never more than one.
-    if ((http11 && hostCount != 1) || hostCount > 1)
+    if ((http11 && framing.hosts != 1) || framing.hosts > 1)
         return fail(400);
-    if (chunked) {
+    if (framing.codings > 0) {
         // RFC 9112 §6.1: Transfer-Encoding in HTTP/1.0 is a smuggling vector, and with
-        // Content-Length the framing is ambiguous: refuse both (and close).
-        if (!http11 || sawLength)
+        // Content-Length the framing is ambiguous: refuse both (and close). §6.3: when chunked
+        // is not the final coding (or comes twice, §7) the length cannot be known: 400. Only
+        // then is a coding we do not implement worth its 501 (§6.1).
+        if (!http11 || framing.sawLength || !framing.lastChunked || framing.chunkedEarlier)
             return fail(400);
+        if (framing.unknownCoding)
+            return fail(501);
         m_request.chunked = true;
     }
     m_request.keepAlive = http11 ? !close : (keepAliveToken && !close);
@@ -151,6 +181,10 @@ bool RequestParser::parseRequestLine(std::string_view line)
         fail(400);
         return false;
     }
+    if (method.size() > maxMethodLength) {
+        fail(501);
+        return false;
+    }
     for (unsigned char c : target) {
         if (c <= 0x20 || c >= 0x7f) {
             fail(400);
@@ -167,11 +201,13 @@ bool RequestParser::parseRequestLine(std::string_view line)
         return false;
     }
     m_request.versionMinor = version[7] - '0';
-    m_request.method = method == "GET"    ? Method::Get
-                       : method == "HEAD" ? Method::Head
-                                          : Method::Other;
+    m_request.method = method == "GET"       ? Method::Get
+                       : method == "HEAD"    ? Method::Head
+                       : method == "OPTIONS" ? Method::Options
+                                             : Method::Other;
     const auto path = originFormOf(target);
-    if (path.front() != '/' && !(path == "*" && m_request.method == Method::Other)) {
+    // asterisk-form is for OPTIONS only (RFC 9112 §3.2.4).
+    if (path.front() != '/' && !(path == "*" && m_request.method == Method::Options)) {
         fail(400);
         return false;
     }
@@ -179,8 +215,7 @@ bool RequestParser::parseRequestLine(std::string_view line)
     return true;
 }
 
-bool RequestParser::parseField(std::string_view line, int &hostCount, bool &chunked,
-                               bool &sawLength)
+bool RequestParser::parseField(std::string_view line, Framing &framing)
 {
     const auto colon = line.find(':');
     // A leading SP/HTAB is obs-fold (RFC 9112 §5.2), and a name must be a token with no
@@ -198,40 +233,45 @@ bool RequestParser::parseField(std::string_view line, int &hostCount, bool &chun
         }
     }
     if (equalsIgnoreCase(name, "host")) {
-        ++hostCount;
+        ++framing.hosts;
+        if (!isValidHostField(value)) { // RFC 9110 §7.2: a Host that is no authority is 400
+            fail(400);
+            return false;
+        }
     } else if (equalsIgnoreCase(name, "content-length")) {
         // RFC 9110 §8.6: a list of identical values may be accepted; anything else is invalid.
         bool ok = !value.empty();
         forEachListElement(value, [&](std::string_view element) {
             const auto length = parseDecimal(element);
-            if (!length || (sawLength && *length != m_request.contentLength))
+            if (!length || (framing.sawLength && *length != m_request.contentLength))
                 ok = false;
             else
                 m_request.contentLength = *length;
-            sawLength = true;
+            framing.sawLength = true;
         });
         if (!ok || value.back() == ',' || value.front() == ',') {
             fail(400);
             return false;
         }
     } else if (equalsIgnoreCase(name, "transfer-encoding")) {
-        // We only need the framing, so the one coding we accept is a lone "chunked"; anything
-        // else would need decoding we do not do (RFC 9112 §6.1: 501 for an unknown coding).
-        int codings = 0;
-        bool lastChunked = false;
+        // Every line adds to one list of codings (RFC 9110 §5.3); parseHead() judges it whole.
+        bool empty = true;
+        bool ok = true;
         forEachListElement(value, [&](std::string_view coding) {
-            ++codings;
-            lastChunked = equalsIgnoreCase(coding, "chunked");
+            empty = false;
+            // transfer-coding = token *( OWS ";" OWS transfer-parameter ): we know of none with
+            // parameters, so anything but a bare "chunked" is a coding we do not implement.
+            const auto name = trimOws(coding.substr(0, coding.find(';')));
+            ok &= isToken(name);
+            framing.chunkedEarlier |= framing.lastChunked;
+            framing.lastChunked = equalsIgnoreCase(coding, "chunked");
+            framing.unknownCoding |= !framing.lastChunked;
+            ++framing.codings;
         });
-        if (chunked || codings == 0) { // chunked twice, or an empty list: broken framing
+        if (empty || !ok) { // an empty list, or a coding that is not a token: broken framing
             fail(400);
             return false;
         }
-        if (codings != 1 || !lastChunked) {
-            fail(501);
-            return false;
-        }
-        chunked = true;
     } else if (equalsIgnoreCase(name, "if-modified-since")) {
         m_request.ifModifiedSince = parseHttpDate(value);
     } else if (equalsIgnoreCase(name, "range")) {

@@ -42,7 +42,8 @@ private:
     Status fail(int status);
     Status parseHead(std::string_view head);
     bool parseRequestLine(std::string_view line);
-    bool parseField(std::string_view line, int &hostCount, bool &chunked, bool &sawLength);
+    struct Framing; // what the fields said about Host and the body's framing
+    bool parseField(std::string_view line, Framing &framing);
 
     ParserLimits m_limits;
     Request m_request;

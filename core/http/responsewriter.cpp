@@ -78,8 +78,8 @@ void appendResponseHead(std::string &out, const ResponseHead &head, std::string_
         else
             out += formatHttpDate(head.lastModified);
     }
-    if (head.status == 405)
-        out += "\r\nAllow: GET, HEAD";
+    if (head.allow || head.status == 405) // RFC 9110 §15.5.6: a 405 must say what is allowed
+        out += "\r\nAllow: GET, HEAD, OPTIONS";
     if (!head.keepAlive)
         out += "\r\nConnection: close";
     else if (head.http10)

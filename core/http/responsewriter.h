@@ -18,6 +18,7 @@ struct ResponseHead
     bool http10 = false; // an HTTP/1.0 client needs "Connection: keep-alive" spelled out
     bool acceptRanges = false;
     bool omitContentLength = false; // 304: the length would describe the unsent representation
+    bool allow = false;             // "Allow: GET, HEAD, OPTIONS" (always with a 405)
     // 206: "Content-Range: bytes first-last/complete"; 416: "bytes */complete"
     enum class Range
     {

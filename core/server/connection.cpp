@@ -45,31 +45,37 @@ Connection::Next Connection::onReadable(bool hangUp)
     if (m_phase == Phase::Writing)
         return Next::Write;
     // Read until EAGAIN (edge-triggered), but never hold more than one maximal head plus a
-    // chunk: past that the parser has already refused the request.
+    // chunk: past that the parser has already refused the request. A body is read in such
+    // bufferfuls, each consumed before the next, until the socket is empty.
     const std::size_t cap = m_context->limits.maxHeadBytes + readChunk;
-    while (!m_peerClosed && m_in.size() < cap) {
-        const ssize_t n = ::recv(m_fd, m_in.prepare(readChunk), readChunk, 0);
-        if (n > 0) {
-            m_in.commit(static_cast<std::size_t>(n));
-            if (m_phase == Phase::Lingering)
-                m_in.consume(m_in.size()); // discarded: we only wait for the client to finish
-            // A short read emptied the socket: the next byte raises a new edge, so skip the
-            // recv() that would only say EAGAIN (one syscall per request). Unless the peer
-            // hung up: then read on to the EOF, whose edge has been spent already.
-            if (static_cast<std::size_t>(n) < readChunk && !hangUp)
+    for (;;) {
+        while (!m_peerClosed && m_in.size() < cap) {
+            const ssize_t n = ::recv(m_fd, m_in.prepare(readChunk), readChunk, 0);
+            if (n > 0) {
+                m_in.commit(static_cast<std::size_t>(n));
+                if (m_phase == Phase::Lingering)
+                    m_in.consume(m_in.size()); // discarded: we only wait for the client to finish
+                // A short read emptied the socket: the next byte raises a new edge, so skip the
+                // recv() that would only say EAGAIN (one syscall per request). Unless the peer
+                // hung up: then read on to the EOF, whose edge has been spent already.
+                if (static_cast<std::size_t>(n) < readChunk && !hangUp)
+                    break;
+                continue;
+            }
+            if (n == 0)
+                m_peerClosed = true;
+            else if (errno == EAGAIN || errno == EWOULDBLOCK)
                 break;
-            continue;
+            else if (errno != EINTR)
+                return Next::Close;
         }
-        if (n == 0)
-            m_peerClosed = true;
-        else if (errno == EAGAIN || errno == EWOULDBLOCK)
-            break;
-        else if (errno != EINTR)
-            return Next::Close;
+        if (m_phase == Phase::Lingering)
+            return m_peerClosed ? Next::Close : Next::Read;
+        const bool full = m_in.size() >= cap; // the socket may hold more: no new edge will say so
+        const Next next = process();
+        if (!(full && next == Next::Read && m_phase == Phase::Body))
+            return next;
     }
-    if (m_phase == Phase::Lingering)
-        return m_peerClosed ? Next::Close : Next::Read;
-    return process();
 }
 
 Connection::Next Connection::onWritable()
@@ -87,7 +93,7 @@ Connection::Next Connection::onTimer()
 {
     if (m_context->nowMs < m_deadlineMs)
         return m_phase == Phase::Writing ? Next::Write : Next::Read;
-    if (m_phase == Phase::Head) {
+    if (m_phase == Phase::Head || m_phase == Phase::Body) {
         // The slowloris case: answer 408 if it fits in the socket now, then close anyway.
         startError(408);
         std::uint64_t sent = 0;
@@ -101,40 +107,54 @@ void Connection::consume(std::size_t bytes)
     m_in.consume(bytes);
 }
 
-// Returns true once the body of the answered request is fully drained.
-bool Connection::drainBody()
+// A request with a body is answered once its framing has been read to the end (RFC 9112 §6.3,
+// §7.1): a body whose chunks are broken gets 400 and the connection closes, whatever the
+// request was, so the server never answers a request it has not framed (a refused POST with a
+// malformed chunk included). Returns false while more is to come.
+bool Connection::readBody()
 {
     std::size_t used = 0;
     const auto status = m_drain.feed(m_in.data(), &used);
     consume(used);
+    if (status == http::RequestBodyDrain::Status::NeedMore)
+        return false;
     if (status == http::RequestBodyDrain::Status::Error)
-        m_peerClosed = true; // framing is lost: nothing more can be read safely
-    return status == http::RequestBodyDrain::Status::Done;
+        startError(m_drain.tooLarge() ? 413 : 400);
+    else
+        startResponse(m_parser.request());
+    m_parser.reset();
+    return true;
 }
 
 Connection::Next Connection::process()
 {
     for (;;) {
         if (m_phase == Phase::Body) {
-            if (!drainBody())
+            if (!readBody())
                 return m_peerClosed ? Next::Close : Next::Read;
-            setPhase(Phase::Idle, m_context->options.keepAliveTimeoutMs);
-        }
-        if (m_in.empty())
-            return m_peerClosed ? Next::Close : Next::Read;
-        if (m_phase == Phase::Idle)
-            setPhase(Phase::Head, m_context->options.headerTimeoutMs);
-        const auto status = m_parser.parse(m_in.data());
-        if (status == http::RequestParser::Status::NeedMore)
-            return m_peerClosed ? Next::Close : Next::Read;
-        if (status == http::RequestParser::Status::Error) {
-            startError(m_parser.errorStatus());
         } else {
-            const http::Request request = m_parser.request();
-            consume(m_parser.headLength());
-            m_parser.reset();
-            m_drain.start(request);
-            startResponse(request);
+            if (m_in.empty())
+                return m_peerClosed ? Next::Close : Next::Read;
+            if (m_phase == Phase::Idle)
+                setPhase(Phase::Head, m_context->options.headerTimeoutMs);
+            const auto status = m_parser.parse(m_in.data());
+            if (status == http::RequestParser::Status::NeedMore)
+                return m_peerClosed ? Next::Close : Next::Read;
+            if (status == http::RequestParser::Status::Error) {
+                startError(m_parser.errorStatus());
+            } else {
+                const http::Request &request = m_parser.request();
+                consume(m_parser.headLength());
+                m_drain.start(request);
+                // The parser keeps the request until it is answered. A body over the limit
+                // is not read at all: it is refused at once (413) and the connection closes.
+                if (m_drain.pending() && request.contentLength <= m_context->options.maxBodyBytes) {
+                    setPhase(Phase::Body, m_context->options.headerTimeoutMs);
+                    continue;
+                }
+                startResponse(request);
+                m_parser.reset();
+            }
         }
         if (m_context->deferBodies && m_response.out.remaining > 0)
             return Next::Write;
@@ -180,10 +200,8 @@ Connection::Next Connection::responseDone()
         }
         return Next::Close;
     }
-    if (m_drain.pending())
-        setPhase(Phase::Body, m_context->options.headerTimeoutMs);
-    else
-        setPhase(Phase::Idle, m_context->options.keepAliveTimeoutMs);
+    // A body still unread here was refused unread (413), and that response closes.
+    setPhase(Phase::Idle, m_context->options.keepAliveTimeoutMs);
     if (m_in.empty())
         m_in.clear(); // an idle keep-alive connection holds no buffer
     return Next::Read;

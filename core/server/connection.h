@@ -55,14 +55,14 @@ private:
         Idle,      // between requests (keep-alive) or just accepted: no byte of a request yet
         Head,      // part of a request head has arrived
         Writing,   // a response is going out
-        Body,      // draining the body of a request already answered
+        Body,      // reading the body of a request before answering it
         Lingering, // answered with an error and half-closed: reading until EOF, then close
     };
 
     Next process();
     Next writeResponse();
     Next responseDone();
-    bool drainBody();
+    bool readBody();
     void startResponse(const http::Request &request);
     void startError(int status); // a request that could not be parsed, or a timeout
     void consume(std::size_t bytes);

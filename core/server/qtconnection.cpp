@@ -79,7 +79,7 @@ void QtConnection::onTimer()
 {
     if (m_phase == Phase::Done || m_context.nowMs < m_deadlineMs)
         return;
-    if (m_phase == Phase::Head) {
+    if (m_phase == Phase::Head || m_phase == Phase::Body) {
         // The slowloris case: a 408 if it fits, then close anyway.
         m_planner.planError(408, false, false, false, &m_response);
         m_socket->write(m_response.out.head.data(), qint64(m_response.out.head.size()));
@@ -110,41 +110,46 @@ void QtConnection::process()
         if (room > 0 && m_socket->bytesAvailable() > 0)
             m_in += m_socket->read(room).toStdString();
         if (m_phase == Phase::Body) {
+            // As Connection: a body's framing is read to its end before the request is
+            // answered; broken chunks get 400 and the connection closes.
             std::size_t used = 0;
             const auto status = m_drain.feed(m_in, &used);
             m_in.erase(0, used);
-            if (status == http::RequestBodyDrain::Status::Error) {
-                // A body that cannot be framed: no more requests on this connection, but the
-                // answer already queued (a 405 sent before the body came) goes out first.
-                m_phase = Phase::Flushing;
-                m_response.lingerAfter = true;
-                return closeWhenFlushed();
-            }
             if (status == http::RequestBodyDrain::Status::NeedMore) {
                 if (m_socket->bytesAvailable() > 0)
                     continue;
                 return;
             }
-            setPhase(Phase::Idle, m_context.options.keepAliveTimeoutMs);
-        }
-        if (m_in.empty())
-            return;
-        if (m_phase == Phase::Idle)
-            setPhase(Phase::Head, m_context.options.headerTimeoutMs);
-        const auto status = m_parser.parse(m_in);
-        if (status == http::RequestParser::Status::NeedMore) {
-            if (m_socket->bytesAvailable() > 0 && room > 0)
-                continue;
-            return;
-        }
-        if (status == http::RequestParser::Status::Error) {
-            m_planner.planError(m_parser.errorStatus(), false, false, false, &m_response);
-        } else {
-            const http::Request request = m_parser.request();
-            m_in.erase(0, m_parser.headLength());
+            if (status == http::RequestBodyDrain::Status::Error)
+                m_planner.planError(m_drain.tooLarge() ? 413 : 400, false, false, false,
+                                    &m_response);
+            else
+                m_planner.plan(m_parser.request(), &m_response);
             m_parser.reset();
-            m_drain.start(request);
-            m_planner.plan(request, &m_response);
+        } else {
+            if (m_in.empty())
+                return;
+            if (m_phase == Phase::Idle)
+                setPhase(Phase::Head, m_context.options.headerTimeoutMs);
+            const auto status = m_parser.parse(m_in);
+            if (status == http::RequestParser::Status::NeedMore) {
+                if (m_socket->bytesAvailable() > 0 && room > 0)
+                    continue;
+                return;
+            }
+            if (status == http::RequestParser::Status::Error) {
+                m_planner.planError(m_parser.errorStatus(), false, false, false, &m_response);
+            } else {
+                const http::Request &request = m_parser.request();
+                m_in.erase(0, m_parser.headLength());
+                m_drain.start(request);
+                if (m_drain.pending() && request.contentLength <= m_context.options.maxBodyBytes) {
+                    setPhase(Phase::Body, m_context.options.headerTimeoutMs);
+                    continue;
+                }
+                m_planner.plan(request, &m_response);
+                m_parser.reset();
+            }
         }
         m_headQueued = false;
         setPhase(Phase::Writing, m_context.options.sendTimeoutMs);
@@ -189,10 +194,8 @@ void QtConnection::responseQueued()
         m_response.lingerAfter = linger;
         return closeWhenFlushed();
     }
-    if (m_drain.pending())
-        setPhase(Phase::Body, m_context.options.headerTimeoutMs);
-    else
-        setPhase(Phase::Idle, m_context.options.keepAliveTimeoutMs);
+    // A body still unread here was refused unread (413), and that response closes.
+    setPhase(Phase::Idle, m_context.options.keepAliveTimeoutMs);
     // The loop in process() goes on with pipelined requests; from bytesWritten, start it.
 }
 
@@ -219,7 +222,7 @@ void QtConnection::onBytesWritten(qint64 bytes)
     if (m_phase == Phase::Writing) {
         m_deadlineMs = m_context.nowMs + m_context.options.sendTimeoutMs;
         writeMore();
-        if (m_phase == Phase::Idle || m_phase == Phase::Body)
+        if (m_phase == Phase::Idle)
             process();
     } else if (m_phase == Phase::Flushing) {
         closeWhenFlushed();

@@ -20,6 +20,8 @@ void ResponsePlanner::plan(const http::Request &request, ResponsePlan *plan)
     const bool keepAlive = request.keepAlive && (max == 0 || ++m_requests < max);
     if (request.method == http::Method::Other)
         return planError(405, keepAlive, http10, false, plan);
+    if (request.method == http::Method::Options && request.target == "*")
+        return planOptions(keepAlive, http10, plan);
     const auto path = http::normalizedPath(request.target);
     if (!path)
         return planError(400, false, http10, headOnly, plan);
@@ -28,6 +30,8 @@ void ResponsePlanner::plan(const http::Request &request, ResponsePlan *plan)
                                 : m_context->root.openFile(*path);
     if (file.status != 200)
         return planError(file.status, keepAlive, http10, headOnly, plan);
+    if (request.method == http::Method::Options)
+        return planOptions(keepAlive, http10, plan);
     http::Request effective = request;
     effective.keepAlive = keepAlive;
     planFile(effective, std::move(file), plan);
@@ -76,6 +80,22 @@ void ResponsePlanner::planFile(const http::Request &request, http::OpenedFile fi
     plan->closeAfter = !request.keepAlive;
     plan->lingerAfter = false;
     m_context->stats.countResponse(head.status);
+}
+
+// OPTIONS (RFC 9110 §9.3.7), for the server (`*`) or a file that exists: what a static server
+// does is GET, HEAD and OPTIONS, said in Allow, with no content (Content-Length: 0). Answered
+// 200 rather than nginx's 405: the RFC gives OPTIONS a meaning a file server can honour.
+void ResponsePlanner::planOptions(bool keepAlive, bool http10, ResponsePlan *plan)
+{
+    http::ResponseHead head;
+    head.allow = true;
+    head.keepAlive = keepAlive;
+    head.http10 = http10;
+    plan->out.clear();
+    http::appendResponseHead(plan->out.head, head, m_context->date.now());
+    plan->closeAfter = !keepAlive;
+    plan->lingerAfter = false;
+    m_context->stats.countResponse(200);
 }
 
 void ResponsePlanner::planError(int status, bool keepAlive, bool http10, bool headOnly,

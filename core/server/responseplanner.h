@@ -32,6 +32,7 @@ public:
 
 private:
     void planFile(const http::Request &request, http::OpenedFile file, ResponsePlan *plan);
+    void planOptions(bool keepAlive, bool http10, ResponsePlan *plan);
 
     LoopContext *m_context;
     int m_requests = 0; // on this connection, for maxRequestsPerConnection

@@ -39,8 +39,8 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "conformance_corpus: %s\n", qPrintable(error));
         return 1;
     }
-    for (const QString &dir :
-         {QStringLiteral("request"), QStringLiteral("response"), QStringLiteral("spec")})
+    for (const QString &dir : {QStringLiteral("request"), QStringLiteral("response"),
+                               QStringLiteral("spec"), QStringLiteral("chunked")})
         if (!out.mkpath(dir)) {
             std::fprintf(stderr, "conformance_corpus: cannot make %s\n", qPrintable(dir));
             return 1;
@@ -52,6 +52,13 @@ int main(int argc, char *argv[])
             const QString name = QStringLiteral("request/%1-%2").arg(cases[i].name).arg(int(split));
             written += write(out.filePath(name), split + cases[i].bytes);
         }
+        // The chunked bodies alone, for the decoder's differential fuzzer: its first byte picks
+        // the body limit (1: the default), the second the packet sizes.
+        const QByteArray &bytes = cases[i].bytes;
+        const auto headEnd = bytes.indexOf("\r\n\r\n");
+        if (headEnd > 0 && bytes.left(headEnd).toLower().contains("transfer-encoding: chunked"))
+            written += write(out.filePath(QStringLiteral("chunked/%1").arg(cases[i].name)),
+                             QByteArray("\x01\x05") + bytes.mid(headEnd + 4));
     }
     const QList<QByteArray> responses{
         "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",

@@ -13,7 +13,8 @@ bin=$build/bin/fuzz
 "$bin/conformance_corpus" "$src" "$build/seeds" || exit 1
 mkdir -p "$build/crashes"
 failed=0
-for target in requestparser:request connection:request responseparser:response experimentspec:spec; do
+for target in requestparser:request connection:request responseparser:response experimentspec:spec \
+    chunkeddecoder:chunked; do
     name=${target%%:*}
     seeds=${target##*:}
     corpus=$build/corpus/$name

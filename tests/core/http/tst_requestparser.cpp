@@ -29,6 +29,7 @@ QByteArray nameOf(Method method)
     switch (method) {
     case Method::Get: return "GET";
     case Method::Head: return "HEAD";
+    case Method::Options: return "OPTIONS";
     case Method::Other: return "Other";
     }
     return "?";
@@ -134,7 +135,16 @@ void TestRequestParser::parse_data()
     done("lowercase get is Other", "get / HTTP/1.1\r\nHost: x\r\n\r\n", true, Method::Other, "/");
     done("token method M-SEARCH", "M-SEARCH / HTTP/1.1\r\nHost: x\r\n\r\n", true, Method::Other,
          "/");
-    done("OPTIONS *", "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", true, Method::Other, "*");
+    done("OPTIONS *", "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", true, Method::Options, "*");
+    done("OPTIONS /", "OPTIONS / HTTP/1.1\r\nHost: x\r\n\r\n", true, Method::Options, "/");
+    error("DELETE *", "DELETE * HTTP/1.1\r\nHost: x\r\n\r\n", 400);
+    // RFC 9112 §3: a method longer than any implemented is 501, however long the line.
+    done("method of 32 characters", QByteArray(32, 'M') + " / HTTP/1.1\r\nHost: x\r\n\r\n", true,
+         Method::Other, "/");
+    error("method of 33 characters", QByteArray(33, 'M') + " / HTTP/1.1\r\nHost: x\r\n\r\n", 501);
+    error("method past the line limit", QByteArray(9000, 'M') + " / HTTP/1.1\r\nHost: x\r\n\r\n",
+          501);
+    error("method past the line limit, no space yet", QByteArray(9000, 'M'), 501);
     error("GET *", "GET * HTTP/1.1\r\nHost: x\r\n\r\n", 400);
     error("method with (", "G(T / HTTP/1.1\r\nHost: x\r\n\r\n", 400);
     error("empty method", " / HTTP/1.1\r\nHost: x\r\n\r\n", 400);
@@ -197,6 +207,21 @@ void TestRequestParser::parse_data()
     error("1.0 two Host", "GET / HTTP/1.0\r\nHost: x\r\nHost: y\r\n\r\n", 400);
     done("empty Host", "GET / HTTP/1.1\r\nHost:\r\n\r\n", true, Method::Get, "/");
     done("host lower case", "GET / HTTP/1.1\r\nhOST: x\r\n\r\n", true, Method::Get, "/");
+    // A Host value must be uri-host [":" port] (RFC 9110 §7.2, RFC 3986 §3.2.2).
+    for (const char *host : {"example.com", "example.com:8080", "example.com:", "127.0.0.1",
+                             "127.0.0.1:80", "[::1]", "[::1]:8080", "[2001:db8::7]",
+                             "[::ffff:192.0.2.1]", "[v1.fe:80]", "a-b_c~d.e", "%41b",
+                             "sub!$&'()*+,;=delims", "xn--caf-dma.example"}) {
+        done(qPrintable(QStringLiteral("valid Host %1").arg(QLatin1String(host))),
+             "GET / HTTP/1.1\r\nHost: " + QByteArray(host) + "\r\n\r\n", true, Method::Get, "/");
+    }
+    for (const char *host : {"a b", "user@example.com", "example.com:80a", "example.com:80:81",
+                             "[::1", "[::1]x", "[::1]:8a", "[zz::1]", "[]", "[v1.]", "[vz.a]",
+                             "ex/ample", "ex?ample", "ex#ample", "%4", "%zz", "ex\"ample",
+                             "<example>", "ex\\ample", "caf\xc3\xa9", "example.com/"}) {
+        error(qPrintable(QStringLiteral("invalid Host %1").arg(QString::fromLatin1(host))),
+              "GET / HTTP/1.1\r\nHost: " + QByteArray(host) + "\r\n\r\n", 400);
+    }
 
     // Field syntax (RFC 9112 §5, RFC 9110 §5.5)
     error("obs-fold space", get11("X-A: a\r\n b\r\n"), 400);
@@ -275,10 +300,21 @@ void TestRequestParser::parse_data()
     done("TE chunked in 1.1", get11("Transfer-Encoding: chunked\r\n"), true, Method::Get, "/");
     error("TE chunked twice", get11("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n"),
           400);
-    error("TE chunked, chunked", get11("Transfer-Encoding: chunked, chunked\r\n"), 501);
+    // §7: chunked applied twice; §6.3: chunked not the final coding — the body's length
+    // cannot be known, so 400, never the 501 of a coding we merely do not implement.
+    error("TE chunked, chunked", get11("Transfer-Encoding: chunked, chunked\r\n"), 400);
     error("TE empty", get11("Transfer-Encoding: \r\n"), 400);
-    error("TE gzip alone is 501", get11("Transfer-Encoding: gzip\r\n"), 501);
+    error("TE only commas", get11("Transfer-Encoding: , ,\r\n"), 400);
+    error("TE gzip alone is 400", get11("Transfer-Encoding: gzip\r\n"), 400);
+    error("TE chunked, gzip is 400", get11("Transfer-Encoding: chunked, gzip\r\n"), 400);
+    error("TE chunked then a gzip line is 400",
+          get11("Transfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n"), 400);
+    error("TE chunked with a parameter is not chunked", get11("Transfer-Encoding: chunked;q=1\r\n"),
+          400);
+    error("TE coding not a token", get11("Transfer-Encoding: gz(ip), chunked\r\n"), 400);
     error("TE gzip, chunked in 1.1 is 501", get11("Transfer-Encoding: gzip, chunked\r\n"), 501);
+    error("TE gzip line then a chunked line is 501",
+          get11("Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n"), 501);
     error("TE in 1.0", "GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400);
 
     // Empty lines before the request line (RFC 9112 §2.2)

@@ -118,7 +118,7 @@ void TestResponseWriter::appendResponseHead_data()
         << "HTTP/1.1 200 OK\r\n" + start + "Content-Length: 18446744073709551615\r\n\r\n";
     QTest::newRow("405 has Allow") << 405 << 0ull << QByteArray() << -1ll << true << false
                                    << "HTTP/1.1 405 Method Not Allowed\r\n" + start +
-                                          "Content-Length: 0\r\nAllow: GET, HEAD\r\n\r\n";
+                                          "Content-Length: 0\r\nAllow: GET, HEAD, OPTIONS\r\n\r\n";
     QTest::newRow("304") << 304 << 0ull << QByteArray() << -1ll << true << false
                          << "HTTP/1.1 304 Not Modified\r\n" + start + "Content-Length: 0\r\n\r\n";
     QTest::newRow("404 close")
