@@ -39,7 +39,9 @@ for mode in $modes; do
     "$cli" serve --root "$work/root" --mode "$mode" --port 0 --threads 4 >>"$work/serve-$mode.out" 2>&1 &
     server_pid=$!
     port=
-    for _ in $(seq 100); do
+    # Until it says where it listens (30 s at most: an ASan build on a busy machine is slow to
+    # start); the sleep is only the poll's pace.
+    for _ in $(seq 300); do
         port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/serve-$mode.out")
         [[ -n $port ]] && break
         sleep 0.1

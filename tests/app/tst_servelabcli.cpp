@@ -1,5 +1,6 @@
 #include "childprocess.h"
 #include "lab/resultstore.h"
+#include "metrics/processprobe.h"
 #include "server/listener.h"
 
 #include <QDir>
@@ -51,6 +52,30 @@ QByteArray readFile(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The children of process `pid` now.
+QList<qint64> childrenOf(qint64 pid)
+{
+    QList<qint64> children;
+    const QString list =
+        QString::fromLatin1(readFile(QStringLiteral("/proc/%1/task/%1/children").arg(pid)));
+    for (const QString &child : list.split(u' ', Qt::SkipEmptyParts))
+        children << child.toLongLong();
+    return children;
+}
+
+// Whether a child of `pid` holds a connection beside its listening socket: an isolated server
+// that a client of the run is talking to.
+bool childIsServing(qint64 pid)
+{
+    for (const qint64 child : childrenOf(pid)) {
+        metrics::ProcessProbe probe;
+        std::string error;
+        if (probe.open(pid_t(child), &error) && probe.sample().sockets > 1)
+            return true;
+    }
+    return false;
 }
 
 // A `servelab-cli serve` child; stopped with SIGTERM, as a user's Ctrl-C would.
@@ -405,7 +430,8 @@ private Q_SLOTS:
     void watchSamplesAProcess()
     {
         ChildProcess sleeper;
-        sleeper.start(QStringLiteral("sleep"), {QStringLiteral("5")});
+        // A process to watch, killed below: it must outlive the watch however slow the start.
+        sleeper.start(QStringLiteral("sleep"), {QStringLiteral("60")});
         QVERIFY(sleeper.waitForStarted());
         const Run run = runCli({QStringLiteral("watch"), QString::number(sleeper.processId()),
                                 QStringLiteral("-d"), QStringLiteral("1")});
@@ -683,7 +709,9 @@ private Q_SLOTS:
         QString err;
         QTRY_VERIFY_WITH_TIMEOUT(
             (err += QString::fromUtf8(run.readAllStandardError())).contains(u"10 points"), 20000);
-        QTest::qWait(500); // into the first point
+        // Into the first point, however long the server's start takes here: its client has
+        // connected (the point starts before its warm-up, so this is inside it).
+        QTRY_VERIFY_WITH_TIMEOUT(childIsServing(run.processId()), 30000);
         ::kill(static_cast<pid_t>(run.processId()), SIGINT);
         QVERIFY(run.waitForFinished(10000));
         err += QString::fromUtf8(run.readAllStandardError());

@@ -2,12 +2,14 @@
 // database. Each time: the database passes PRAGMA integrity_check, the experiment reads as
 // interrupted (or done, when the kill came after the end), every file in DIR is whole (no
 // half-written export, no temporary file left), and no server the run started outlives it.
-// The moments are random; the seed is printed (SOAK_SEED=N repeats a sequence).
+// The moments are random fractions of how long a run takes on this machine (the first run is
+// left to end, to measure it); the seed is printed (SOAK_SEED=N repeats a sequence of them).
 
 #include "childprocess.h"
 #include "lab/resultstore.h"
 
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QJsonDocument>
 #include <QProcessEnvironment>
@@ -97,6 +99,10 @@ private Q_SLOTS:
         QRandomGenerator random(seed);
         const QString database = m_dir.filePath(QStringLiteral("killed.db"));
         int interrupted = 0, done = 0, beforeRecording = 0, kills = 0, finished = 0;
+        // How long the last run that ended by itself took (0: none yet). The moments are drawn
+        // over it and a little beyond, so some land while the exports are written and a few
+        // runs end first, on a fast machine as on a loaded one.
+        qint64 runMs = 0;
         // Until 20 kills have landed (a run may end before its moment: counted, not a kill).
         for (int i = 0; kills < 20 && i < 40; ++i) {
             // Each iteration's own cache (where the document root is generated) and --out: a
@@ -111,8 +117,12 @@ private Q_SLOTS:
                       {QStringLiteral("run"), m_spec, QStringLiteral("--db"), database,
                        QStringLiteral("--out"), out});
             QVERIFY(run.waitForStarted(10000));
-            const int delayMs = int(random.bounded(50, 3200));
+            QElapsedTimer clock;
+            clock.start();
+            const double at = random.bounded(1.1);
+            const int delayMs = runMs > 0 ? 50 + int(at * double(runMs)) : 300'000;
             const bool ended = run.waitForFinished(delayMs);
+            QVERIFY2(ended || runMs > 0, "the first run did not end within 5 minutes");
             if (!ended)
                 ::kill(pid_t(run.processId()), SIGKILL);
             if (run.state() != QProcess::NotRunning)
@@ -120,10 +130,12 @@ private Q_SLOTS:
             const bool killed = run.exitStatus() == QProcess::CrashExit;
             QVERIFY2(killed || run.exitCode() == 0, run.readAllStandardError().constData());
             ++(killed ? kills : finished);
+            if (!killed)
+                runMs = clock.elapsed();
 
             // No server of this run is left.
             QTRY_VERIFY2_WITH_TIMEOUT(processesMentioning(own).isEmpty(),
-                                      "a server outlived the run that started it", 3000);
+                                      "a server outlived the run that started it", 10000);
 
             // The database is sound and says what happened.
             {
@@ -158,8 +170,8 @@ private Q_SLOTS:
                 QVERIFY2(killed, "a run that ended by itself reads as interrupted");
                 ++interrupted;
             }
-            qInfo("run %d: %s after %d ms: %s", i + 1, killed ? "killed" : "ended by itself",
-                  delayMs, qPrintable(status));
+            qInfo("run %d: %s after %lld ms: %s", i + 1, killed ? "killed" : "ended by itself",
+                  static_cast<long long>(killed ? delayMs : runMs), qPrintable(status));
 
             // Every file in --out is whole, whatever moment the kill came.
             QDirIterator files(out, QDir::Files | QDir::Hidden);

@@ -68,6 +68,7 @@ public:
         return int(std::count_if(m_fds.begin(), m_fds.end(), [](int fd) { return fd >= 0; }));
     }
     bool allClosed() const { return m_closed.load() == dribblerCount; }
+    bool allStarted() const { return m_started.load() == dribblerCount; } // sent a first byte
     // After the thread ended: for each dribbler, microseconds from its first byte to the
     // server's close (-1: still open).
     std::vector<std::int64_t> lifetimes()
@@ -93,7 +94,7 @@ private:
             const std::size_t i = turn % m_fds.size();
             next += step;
             const std::int64_t wait = next - metrics::monotonicMicros();
-            if (wait > 0)
+            if (wait > 0) // the stimulus: the dribble's pace (a late step only sends later)
                 usleep(useconds_t(wait));
             // Every step, all of them: a close is seen within 2.5 ms.
             const std::int64_t now = metrics::monotonicMicros();
@@ -120,6 +121,7 @@ private:
                 ++m_closed;
             } else if (first) {
                 m_firstByte[i] = now;
+                ++m_started;
             }
         }
     }
@@ -128,6 +130,7 @@ private:
     std::vector<std::int64_t> m_firstByte;
     std::vector<std::int64_t> m_closedAt;
     std::atomic<int> m_closed{0};
+    std::atomic<int> m_started{0};
     std::atomic<bool> m_stop{false};
     std::thread m_thread;
 };
@@ -208,7 +211,8 @@ private Q_SLOTS:
 
         Dribblers dribblers(port);
         QCOMPARE(dribblers.connected(), dribblerCount);
-        QTest::qWait(int(dribblePeriodMicros / 1000) + 100); // every dribbler has started
+        // Every dribbler has started (a period, when this machine keeps up), before the load.
+        QTRY_VERIFY_WITH_TIMEOUT(dribblers.allStarted(), 30000);
         const std::int64_t loaded = medianP99();
         QVERIFY2(loaded > 0, "the normal load failed beside the dribblers");
         qInfo("%s: normal load p99 %lld µs unloaded, %lld µs with %d dribblers (%.2f×)",

@@ -42,6 +42,18 @@ inline int threadCount(qint64 pid)
     return entries(QStringLiteral("/proc/%1/task").arg(pid));
 }
 
+// The state of thread `tid` of process `pid`: 'R' running, 'S' asleep in a wait (a futex, a
+// poll), 'D' in I/O, ...; 0 when it is gone.
+inline char threadState(qint64 pid, qint64 tid)
+{
+    QFile stat(QStringLiteral("/proc/%1/task/%2/stat").arg(pid).arg(tid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray text = stat.readAll();
+    const auto end = text.lastIndexOf(')'); // the name may hold spaces and parentheses
+    return end >= 0 && end + 2 < text.size() ? text.at(end + 2) : 0;
+}
+
 // Resident memory in KiB (VmRSS); -1 when the process is gone.
 inline qint64 rssKiB(qint64 pid)
 {

@@ -153,14 +153,21 @@ private Q_SLOTS:
         spec.root = dir.filePath(QStringLiteral("root"));
         window.setSpec(spec);
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QElapsedTimer firstPoint;
+        firstPoint.start();
         QVERIFY(window.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(window.results()->rowCount() >= 1, 20000);
+        const qint64 pointMs = firstPoint.elapsed(); // a point here, and the start before it
         window.pauseRun();
         QVERIFY(window.isPaused());
-        // The point being measured may still finish; after it, nothing moves.
-        QTest::qWait(500);
+        // The point being measured may still finish: the pause is reached once its progress
+        // comes in while paused (the runner then waits before the next point).
+        QTRY_VERIFY2_WITH_TIMEOUT(window.statusMessage().startsWith(QStringLiteral("Paused after")),
+                                  qPrintable(window.statusMessage()), 30000);
         const int held = window.results()->rowCount();
-        QTest::qWait(700);
+        // After it, nothing moves: the stimulus is time itself, as long as the first point took
+        // here, so a run that did not hold would finish another point meanwhile.
+        QTest::qWait(int(qBound(qint64(700), pointMs, qint64(10000))));
         QCOMPARE(window.results()->rowCount(), held);
         QVERIFY2(window.statusMessage().startsWith(QStringLiteral("Paused after")),
                  qPrintable(window.statusMessage()));
@@ -616,7 +623,6 @@ private Q_SLOTS:
     void closingDuringARunStopsIt()
     {
         QElapsedTimer clock;
-        clock.start();
         {
             ui::MainWindow window;
             lab::SweepSpec spec = lab::SweepSpec::defaults();
@@ -624,9 +630,12 @@ private Q_SLOTS:
             spec.requests = 10'000'000;
             window.setSpec(spec);
             QVERIFY(window.startRun());
-            QTest::qWait(300);
+            // Into the point, however long the start takes here: a measurement to stop.
+            QTRY_VERIFY_WITH_TIMEOUT(
+                window.statusMessage().startsWith(QStringLiteral("Measuring")), 30000);
+            clock.start();
         } // the destructor cancels and joins the worker
-        QVERIFY(clock.elapsed() < 5000);
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
     }
 };
 

@@ -1,3 +1,4 @@
+#include "client/clientsample.h"
 #include "client/closedclient.h"
 #include "lab/docrootgenerator.h"
 #include "metrics/clock.h"
@@ -85,7 +86,7 @@ private:
             const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
             while (!m_endless.isEmpty() && !m_stop && std::chrono::steady_clock::now() < until &&
                    ::send(c, m_endless.data(), m_endless.size(), MSG_NOSIGNAL) >= 0) {
-                if (m_everyMs > 0)
+                if (m_everyMs > 0) // the stimulus: a server this slow, whatever the machine
                     std::this_thread::sleep_for(std::chrono::milliseconds(m_everyMs));
             }
             if (m_reset) {
@@ -432,16 +433,30 @@ private Q_SLOTS:
         o.requests = 10;
         o.concurrency = 10;
         o.timeoutMs = 60000;
+        client::SampleQueue samples;
+        o.samples = &samples;
         client::ClosedClient c(o);
+        std::atomic<bool> waiting{false};
+        std::atomic<std::int64_t> stoppedAt{0};
+        // The stop comes once a sample shows all ten connections waiting on the silent server,
+        // however long this machine took to open them (at most 30 s).
         std::thread stopper([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            const auto until = metrics::monotonicMicros() + 30'000'000;
+            while (!waiting && metrics::monotonicMicros() < until) {
+                for (const auto &sample : samples.drain())
+                    waiting = waiting || sample.openConnections == 10;
+                if (!waiting)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+            stoppedAt = metrics::monotonicMicros();
             c.stop();
         });
-        const auto started = metrics::monotonicMicros();
         const auto r = c.run();
-        const auto took = metrics::monotonicMicros() - started;
+        const auto returned = metrics::monotonicMicros();
         stopper.join();
-        QVERIFY2(took < 400'000, qPrintable(QString::number(took)));
+        QVERIFY2(waiting, "the ten connections were not open within 30 s");
+        const auto took = returned - stoppedAt.load(); // from the stop
+        QVERIFY2(took < 300'000, qPrintable(QString::number(took)));
         QCOMPARE(r.errorCount(ErrorKind::AbortedAtDeadline), 10u);
     }
 

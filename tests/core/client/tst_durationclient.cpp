@@ -114,14 +114,24 @@ private Q_SLOTS:
     {
         auto o = optionsFor("/1M.bin");
         o.concurrency = 4;
+        client::SampleQueue samples;
+        o.samples = &samples;
         client::DurationClient client(o, 2, 30'000);
         client::DurationClient::Result r;
         std::thread runner([&] { r = client.run(); });
-        QTest::qWait(300);
+        // Under way, with requests completed (checked below), however slow the start here.
+        std::uint64_t completed = 0;
+        const auto drained = [&] {
+            for (const auto &s : samples.drain())
+                completed += s.completed;
+            return completed;
+        };
+        const bool underWay = QTest::qWaitFor([&] { return drained() > 0; }, 20000);
         const std::int64_t asked = metrics::monotonicMicros();
         client.stop();
         runner.join();
         const double waited = double(metrics::monotonicMicros() - asked) / 1000.0;
+        QVERIFY2(underWay, "no request completed within 20 s");
         QVERIFY2(waited < 150, qPrintable(QStringLiteral("%1 ms after stop()").arg(waited)));
         QVERIFY(r.total.completed > 0);
         QCOMPARE(r.total.failed(), 0u); // cut-off requests are not errors in a duration run

@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <thread>
 
@@ -89,15 +91,28 @@ private Q_SLOTS:
         o.port = match.captured(1).toUShort();
         o.path = "/4K.bin";
         o.concurrency = 8;
+        client::SampleQueue samples;
+        o.samples = &samples;
         const auto pid = static_cast<pid_t>(serve.processId());
-        std::thread stall([pid] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+        std::atomic<bool> flowing{false};
+        std::thread stall([&] {
+            // Once requests are being answered (at most 10 s: the run lasts 3), however long
+            // the client's start took here ...
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (!flowing && std::chrono::steady_clock::now() < until) {
+                for (const auto &sample : samples.drain())
+                    flowing = flowing || sample.completed > 0;
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+            // ... the stimulus: half a second of them, then the server stopped for 1 s.
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
             ::kill(pid, SIGSTOP);
             std::this_thread::sleep_for(std::chrono::milliseconds(1000));
             ::kill(pid, SIGCONT);
         });
         const auto run = client::RateClient(o, 1, 3000, 1000).run();
         stall.join();
+        QVERIFY2(flowing, "no request was answered");
         serve.terminate();
         QVERIFY(serve.waitForFinished(5000));
         QVERIFY2(run.total.fatalError.empty(), run.total.fatalError.c_str());

@@ -1,13 +1,18 @@
 #include "lab/etaestimator.h"
 #include "lab/experimentrunner.h"
 #include "lab/resultstore.h"
+#include "procstat.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 #include <atomic>
 #include <thread>
+#include <unistd.h>
 
 using namespace servelab;
 
@@ -87,13 +92,23 @@ private Q_SLOTS:
                     runner.pause(); // the next point waits
             },
             Qt::DirectConnection);
+        QElapsedTimer firstPoint;
+        firstPoint.start();
         std::thread worker([&] { runner.run(); });
-        QTRY_COMPARE_WITH_TIMEOUT(done.load(), 1, 10000);
-        QVERIFY(runner.isPaused());
-        QTest::qWait(600); // long enough for two more 20-request points if it did not hold
-        QCOMPARE(done.load(), 1);
+        const bool oneDone = QTest::qWaitFor([&] { return done.load() >= 1; }, 30000);
+        const qint64 pointMs = firstPoint.elapsed(); // a point here, and the start before it
+        // Paused before the next point by construction: the stimulus is then time itself, as
+        // long as the first point took here (at least 600 ms), for two more points if it did
+        // not hold.
+        if (oneDone)
+            QTest::qWait(int(std::clamp<qint64>(pointMs, 600, 10000)));
+        const int held = done.load();
+        const bool paused = runner.isPaused();
         runner.resume();
         worker.join();
+        QVERIFY2(oneDone, "no point finished within 30 s");
+        QVERIFY(paused);
+        QCOMPARE(held, 1);
         QCOMPARE(done.load(), 3);
         QCOMPARE(runner.status(), QStringLiteral("done"));
     }
@@ -107,11 +122,22 @@ private Q_SLOTS:
         connect(
             &runner, &lab::ExperimentRunner::pointFinished, this, [&] { runner.pause(); },
             Qt::DirectConnection);
-        std::thread worker([&] { runner.run(); });
-        QTRY_VERIFY_WITH_TIMEOUT(runner.isPaused(), 10000);
-        QTest::qWait(100);
+        std::atomic<pid_t> tid{0};
+        std::thread worker([&] {
+            tid = gettid();
+            runner.run();
+        });
+        // Paused after the first point, and the worker asleep: waiting in the run's control
+        // before the next point, however long this machine took to get there. (A cancel that
+        // came a moment sooner would end the run the same way: this is the case named.)
+        const bool waiting = QTest::qWaitFor(
+            [&] {
+                return runner.isPaused() && procstat::threadState(getpid(), tid.load()) == 'S';
+            },
+            30000);
         runner.cancel();
         worker.join();
+        QVERIFY2(waiting, "the run did not pause within 30 s");
         QCOMPARE(runner.status(), QStringLiteral("cancelled"));
         QCOMPARE(runner.results().size(), 1);
         lab::ResultStore store;

@@ -1,4 +1,5 @@
 #include "lab/docrootgenerator.h"
+#include "lab/livefeed.h"
 #include "lab/resultexport.h"
 #include "lab/sweeprunner.h"
 #include "server/server.h"
@@ -11,6 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <memory>
+#include <thread>
 #include <unistd.h>
 
 using namespace servelab;
@@ -354,16 +358,33 @@ private Q_SLOTS:
         spec.requests = 50'000'000; // would take minutes
         spec.root = root.path();
         lab::SweepRunner runner(spec);
+        auto feed = std::make_shared<lab::LiveFeed>();
+        runner.setLiveFeed(feed);
         QSignalSpy finished(&runner, &lab::SweepRunner::finished);
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            runner.cancel();
-        });
         QElapsedTimer clock;
         clock.start();
+        std::atomic<bool> measuring{false};
+        std::atomic<bool> over{false};
+        std::atomic<qint64> cancelledAt{0};
+        // The cancel comes once the point's client has completed requests, however long the
+        // start took here (at most 30 s): it stops a measurement, not a start-up.
+        std::thread canceller([&] {
+            while (!measuring && !over && clock.elapsed() < 30000) {
+                for (const auto &tick : feed->take().client)
+                    measuring = measuring || tick.completed > 0;
+                if (!measuring)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+            cancelledAt = clock.elapsed();
+            runner.cancel();
+        });
         runner.run();
+        const qint64 ended = clock.elapsed();
+        over = true;
         canceller.join();
-        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(measuring, "no request completed within 30 s");
+        const qint64 stopping = ended - cancelledAt;
+        QVERIFY2(stopping < 3000, qPrintable(QString::number(stopping)));
         QCOMPARE(finished.size(), 1);
         QCOMPARE(finished.first().first().toBool(), true);
         QCOMPARE(runner.results().size(), 1);

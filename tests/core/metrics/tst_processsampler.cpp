@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <condition_variable>
 #include <csignal>
 #include <mutex>
@@ -19,6 +20,20 @@
 using servelab::metrics::ProcessProbe;
 using servelab::metrics::ProcessSample;
 using servelab::metrics::ProcessSampler;
+
+namespace {
+
+// The next sample that lists the types. A listing that cost more than the budget (a cold
+// machine, ASan) makes the probe list only every few samples, at most 50 apart.
+ProcessSample nextListing(ProcessProbe &probe)
+{
+    ProcessSample s = probe.sample();
+    for (int i = 0; !s.byType && i < 50; ++i)
+        s = probe.sample();
+    return s;
+}
+
+} // namespace
 
 class TestProcessSampler : public QObject
 {
@@ -73,7 +88,9 @@ private Q_SLOTS:
         std::vector<int> fds;
         for (int i = 0; i < n; ++i)
             fds.push_back(socket(AF_INET, SOCK_STREAM, 0));
-        QCOMPARE(probe.sample().sockets - before.sockets, n);
+        const ProcessSample opened = nextListing(probe); // the probe has seen them as sockets
+        QVERIFY(opened.byType);
+        QCOMPARE(opened.sockets - before.sockets, n);
         for (int fd : fds)
             ::close(fd);
         for (int i = 0; i < n; ++i)
@@ -81,12 +98,21 @@ private Q_SLOTS:
         const ProcessSample stale = probe.sample();
         QCOMPARE(stale.fds(), before.fds() + n); // the total is always exact
         int samples = stale.byType ? 1 : 0;      // listings, that is: samples that read the types
-        ProcessSample now = stale;
-        for (int tries = 0; now.anonInodes - before.anonInodes < n && tries < 20; ++tries) {
-            now = probe.sample();
-            QCOMPARE(now.total, before.total + n);
-            samples += now.byType ? 1 : 0;
+        ProcessSample now = stale;               // the last listing
+        // Bounded in listings, what the claim counts, not in samples: how many samples come
+        // between two listings depends on what a listing costs on this machine (at most 50).
+        const auto reclassified = [&] {
+            return now.byType && now.anonInodes - before.anonInodes == n;
+        };
+        for (int tries = 0; !reclassified() && samples < 20 && tries < 1000; ++tries) {
+            const ProcessSample s = probe.sample();
+            QCOMPARE(s.total, before.total + n);
+            if (s.byType) {
+                ++samples;
+                now = s;
+            }
         }
+        QVERIFY(now.byType);
         QCOMPARE(now.anonInodes - before.anonInodes, n);
         QCOMPARE(now.sockets, before.sockets);
         QVERIFY2(samples <=
@@ -185,28 +211,50 @@ private Q_SLOTS:
     // Every 100 ms on the shared clock; a process that ends is reported gone, not as zeros.
     void samplesAChildEveryHundredMilliseconds()
     {
+        // The child lives until the test has seen it alive, however long that takes here: it
+        // exits when the write end of `release` closes.
+        int release[2];
+        QCOMPARE(pipe(release), 0);
         const pid_t child = fork();
         if (child == 0) {
-            usleep(350'000);
+            ::close(release[1]);
+            char byte;
+            [[maybe_unused]] const auto n = read(release[0], &byte, 1);
             _exit(0);
         }
-        ProcessSampler sampler;
+        ::close(release[0]);
+        std::atomic<int> alive{0};
+        std::atomic<int> gone{0};
+        ProcessSampler sampler; // after the counters: its thread stops before they go
+        sampler.setListener([&](const ProcessSample &s) { ++(s.alive ? alive : gone); });
         std::string error;
         QVERIFY2(sampler.start(child, &error), error.c_str());
-        QTest::qWait(700);
+        QTRY_VERIFY_WITH_TIMEOUT(alive.load() >= 3, 20000);
+        ::close(release[1]);
+        QTRY_VERIFY_WITH_TIMEOUT(gone.load() >= 3, 20000);
         sampler.stop();
         int status = 0;
         waitpid(child, &status, 0);
         const auto samples = sampler.drain();
-        QVERIFY2(samples.size() >= 6 && samples.size() <= 8,
-                 qPrintable(QString::number(samples.size())));
+        QVERIFY2(samples.size() >= 6, qPrintable(QString::number(samples.size())));
+        // On the 100 ms grid from the first sample: never ahead of it (a late tick is skipped,
+        // not caught up), and mostly on time. A loaded machine wakes the thread late now and
+        // then, and the gap after a late sample is short: gaps are not judged one by one.
+        int onTime = 0;
         for (std::size_t i = 1; i < samples.size(); ++i) {
+            const auto since = samples[i].atMicros - samples.front().atMicros;
+            QVERIFY2(since >= std::int64_t(i) * ProcessSampler::periodMicros - 5'000,
+                     qPrintable(QStringLiteral("sample %1 at %2 µs").arg(i).arg(since)));
             const auto gap = samples[i].atMicros - samples[i - 1].atMicros;
-            QVERIFY2(gap > 80'000 && gap < 150'000, qPrintable(QString::number(gap)));
+            onTime += gap > 80'000 && gap < 150'000 ? 1 : 0;
         }
+        QVERIFY2(onTime * 2 >= int(samples.size() - 1),
+                 qPrintable(QStringLiteral("%1 of %2 gaps of 80 to 150 ms")
+                                .arg(onTime)
+                                .arg(samples.size() - 1)));
         QVERIFY(samples.front().alive);
         QVERIFY(samples.front().fds() >= 3);
-        QVERIFY(!samples.back().alive); // exited at 350 ms (a zombie until reaped)
+        QVERIFY(!samples.back().alive); // exited when released (a zombie until reaped)
         QCOMPARE(samples.back().fds(), 0);
         QCOMPARE(sampler.samplesTaken(), std::uint64_t(samples.size()));
         QVERIFY(sampler.ownCpuSeconds() > 0);

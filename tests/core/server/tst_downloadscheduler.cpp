@@ -1,11 +1,26 @@
+#include "procstat.h"
 #include "server/downloadscheduler.h"
 
 #include <QTest>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <thread>
+#include <unistd.h>
 
 using servelab::server::DownloadScheduler;
+
+namespace {
+
+// Whether thread `tid` of this test is blocked in a wait: a writer inside take() with nothing
+// to take, once it has said its tid (0: not yet).
+bool asleep(pid_t tid)
+{
+    return tid > 0 && procstat::threadState(getpid(), tid) == 'S';
+}
+
+} // namespace
 
 class TestDownloadScheduler : public QObject
 {
@@ -65,18 +80,28 @@ private Q_SLOTS:
     {
         DownloadScheduler<int> scheduler(4);
         std::atomic<int> released{0};
+        std::array<std::atomic<pid_t>, 3> tids{};
         std::vector<std::thread> writers;
-        for (int i = 0; i < 3; ++i)
-            writers.emplace_back([&] {
+        for (std::size_t i = 0; i < tids.size(); ++i)
+            writers.emplace_back([&, i] {
+                tids[i] = gettid();
                 int *taken = nullptr;
                 if (!scheduler.take(&taken))
                     ++released;
             });
-        QTest::qWait(50); // they are blocked in take(): nothing is active
-        QCOMPARE(released.load(), 0);
+        // They are blocked in take(): nothing is active.
+        const bool blocked = QTest::qWaitFor(
+            [&] {
+                return std::all_of(tids.begin(), tids.end(),
+                                   [](const auto &tid) { return asleep(tid); });
+            },
+            10000);
+        const int releasedEarly = released.load();
         scheduler.stop();
         for (auto &writer : writers)
             writer.join();
+        QVERIFY2(blocked, "the writers did not all block in take() within 10 s");
+        QCOMPARE(releasedEarly, 0);
         QCOMPARE(released.load(), 3);
         int *taken = nullptr;
         QVERIFY(!scheduler.take(&taken)); // and any later take() returns at once
@@ -87,10 +112,16 @@ private Q_SLOTS:
         DownloadScheduler<int> scheduler(4);
         int a = 1;
         int *taken = nullptr;
-        std::thread writer([&] { scheduler.take(&taken); });
-        QTest::qWait(20);
+        std::atomic<pid_t> tid{0};
+        std::thread writer([&] {
+            tid = gettid();
+            scheduler.take(&taken);
+        });
+        // Blocked in take() before there is anything to take: the add() must wake it.
+        const bool blocked = QTest::qWaitFor([&] { return asleep(tid); }, 10000);
         scheduler.add(&a);
         writer.join();
+        QVERIFY2(blocked, "the writer did not block in take() within 10 s");
         QCOMPARE(taken, &a);
     }
 };
