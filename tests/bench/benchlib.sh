@@ -1,23 +1,50 @@
 # Shared by the benchmarks (sourced): the tools they need, a work folder removed on exit with
-# every server they started, the generated files, and nginx with one worker pinned to cpu0.
+# every server they started, the generated files, and real servers pinned to cpu0, each with one
+# worker (process or thread), no access log and keep-alive with a very high request limit,
+# serving $work/root on 127.0.0.1:PORT, its config and error log in $work/NAME.*.
 #
 #   bench_start NAME TOOL...   checks the tools, makes $work; `pids+=($!)` for servers started
+#   bench_package TOOL         the Debian package that has TOOL (for messages)
 #   bench_files SIZES          generates the files (4K,1M) under $work/root, world-readable
-#   bench_nginx NAME PORT EXTRA   starts nginx (1 worker, cpu0) over $work/root
+#   bench_nginx NAME PORT EXTRA [SENDFILE]   starts nginx (1 worker, cpu0), sendfile on (default)
+#                              or off (then nginx's default output_buffers copy the file)
+#   bench_lighttpd NAME PORT   starts lighttpd (1 process, cpu0)
+#   bench_h2o NAME PORT        starts h2o (1 worker thread, cpu0)
+#   bench_serving_pid NAME     the pid of the process that serves for NAME (nginx: the worker)
+#   bench_wait_http PORT WHAT LOG   waits (5 s at most) until 127.0.0.1:PORT answers; else says so
+# The starters return non-zero, having said why on stderr, when the server does not answer.
 
 bench_start() {
     local name=$1 tool
     shift
     for tool in "$@"; do
-        command -v "$tool" >/dev/null || {
-            echo "$name: needs $tool (apt-get install nginx-light apache2-utils wrk)" >&2
-            exit 2
-        }
+        command -v "$tool" >/dev/null && continue
+        if [[ $tool == */servelab-cli ]]; then
+            echo "$name: needs $tool: build it (cmake --preset release && cmake --build --preset release)" >&2
+        else
+            echo "$name: needs $tool (apt-get install $(bench_package "$tool"); the benchmarks' packages" \
+                "are the set bench in packaging/packages.txt)" >&2
+        fi
+        exit 2
     done
     work=$(mktemp -d)
     chmod 755 "$work"
     pids=()
     trap bench_cleanup EXIT
+}
+
+bench_package() {
+    case ${1##*/} in
+    nginx) echo nginx-light ;;
+    ab) echo apache2-utils ;;
+    h2load) echo nghttp2-client ;;
+    time) echo time ;;
+    taskset) echo util-linux ;;
+    timeout) echo coreutils ;;
+    pgrep) echo procps ;;
+    getconf) echo libc-bin ;;
+    *) echo "${1##*/}" ;; # wrk, curl, lighttpd, h2o, python3: the package has the tool's name
+    esac
 }
 
 bench_cleanup() {
@@ -40,13 +67,68 @@ daemon off;
 error_log $work/$1-error.log;
 pid $work/$1.pid;
 events { worker_connections 4096; }
-http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000; $3
+http { access_log off; sendfile ${4:-on}; tcp_nopush on; keepalive_requests 1000000; $3
        server { listen 127.0.0.1:$2; root $work/root; } }
 CONF
     taskset -c 0 nginx -c "$work/$1.conf" &
+    bench_wait_http "$2" "nginx $1" "$work/$1-error.log"
+}
+
+bench_lighttpd() {
+    # No server.max-worker: one process serves. No server.modules: no mod_accesslog, no access
+    # log. The keep-alive limit is 16 bits in lighttpd (65538 wraps to 2): 65535 is its most.
+    cat >"$work/$1.conf" <<CONF
+server.document-root = "$work/root"
+server.bind = "127.0.0.1"
+server.port = $2
+server.pid-file = "$work/$1.pid"
+server.errorlog = "$work/$1-error.log"
+server.network-backend = "sendfile"
+server.max-keep-alive-requests = 65535
+server.max-keep-alive-idle = 60
+CONF
+    taskset -c 0 lighttpd -D -f "$work/$1.conf" >"$work/$1.out" 2>&1 &
+    pids+=($!)
+    bench_wait_http "$2" "lighttpd $1" "$work/$1-error.log"
+}
+
+bench_h2o() {
+    # One worker thread, no access-log directive (no access log). h2o has no per-connection
+    # request limit for HTTP/1.1 keep-alive: the limit is unlimited.
+    cat >"$work/$1.conf" <<CONF
+num-threads: 1
+error-log: $work/$1-error.log
+listen:
+  host: 127.0.0.1
+  port: $2
+hosts:
+  default:
+    paths:
+      /:
+        file.dir: $work/root
+CONF
+    taskset -c 0 h2o -c "$work/$1.conf" >"$work/$1.out" 2>&1 &
+    # Run as root, h2o drops to nobody before it writes a pid-file, and nobody cannot write $work:
+    # its pid is $! (taskset execs it), kept where bench_cleanup and bench_serving_pid look.
+    echo $! >"$work/$1.pid"
+    bench_wait_http "$2" "h2o $1" "$work/$1.out"
+}
+
+bench_serving_pid() {
+    local master child
+    master=$(cat "$work/$1.pid")
+    # nginx serves from its worker, a child of the same name. h2o's only child is a perl helper
+    # (it annotates backtraces) and lighttpd without max-worker has none: they serve themselves.
+    child=$(pgrep -P "$master" -x "$(cat "/proc/$master/comm")" | head -1) || true
+    echo "${child:-$master}"
+}
+
+bench_wait_http() {
     local _
     for _ in $(seq 50); do
-        curl -s -o /dev/null "http://127.0.0.1:$2/" 2>/dev/null && break
+        curl -s -o /dev/null "http://127.0.0.1:$1/" 2>/dev/null && return 0
         sleep 0.1
     done
+    echo "$2 did not answer on 127.0.0.1:$1 within 5 s (see $3)" >&2
+    return 1
 }
