@@ -73,6 +73,18 @@ public:
         char c;
         return waitReadable() && ::recv(m_fd, &c, 1, 0) == 0;
     }
+    // Closed either way: with a FIN, or with a reset (a server that closes a socket whose input
+    // it has not read yet resets it, RFC 9293 §3.6).
+    bool closedOrReset()
+    {
+        if (!m_buffer.isEmpty())
+            return false;
+        char c;
+        if (!waitReadable())
+            return false;
+        const ssize_t n = ::recv(m_fd, &c, 1, 0);
+        return n == 0 || (n < 0 && errno == ECONNRESET);
+    }
 
     // Descriptors this process has open, for "every fd back" checks.
     static int countOpenFds()

@@ -569,7 +569,8 @@ private Q_SLOTS:
             std::thread stopper([&] { s->stop(); });
             stopper.join();
             QVERIFY(idle.closedByPeer());
-            QVERIFY(half.closedByPeer());
+            // The stop may come before the server read the half head: then it is a reset.
+            QVERIFY(half.closedOrReset());
             s->stop(); // idempotent
         }
         QCOMPARE(RawHttpConnection::countOpenFds(), before);
