@@ -12,5 +12,7 @@ namespace servelab::http {
 // or that holds NUL, control bytes or an encoded "/", is refused: the caller answers 400.
 // The result has no leading "/"; the root itself is "".
 std::optional<std::string> normalizedPath(std::string_view target);
+// The same into `out`, whose capacity is reused: false where normalizedPath says nullopt.
+bool normalizePath(std::string_view target, std::string *out);
 
 } // namespace servelab::http

@@ -22,12 +22,11 @@ void ResponsePlanner::plan(const http::Request &request, ResponsePlan *plan)
         return planError(405, keepAlive, http10, false, plan);
     if (request.method == http::Method::Options && request.target == "*")
         return planOptions(keepAlive, http10, plan);
-    const auto path = http::normalizedPath(request.target);
-    if (!path)
+    if (!http::normalizePath(request.target, &m_path))
         return planError(400, false, http10, headOnly, plan);
     http::OpenedFile file = m_context->fileCache
-                                ? m_context->fileCache->open(*path, m_context->nowMs)
-                                : m_context->root.openFile(*path);
+                                ? m_context->fileCache->open(m_path, m_context->nowMs)
+                                : m_context->root.openFile(m_path);
     if (file.status != 200)
         return planError(file.status, keepAlive, http10, headOnly, plan);
     if (request.method == http::Method::Options)

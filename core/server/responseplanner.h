@@ -2,6 +2,8 @@
 
 #include "outgoingresponse.h"
 
+#include <string>
+
 namespace servelab::http {
 struct Request;
 }
@@ -35,6 +37,7 @@ private:
     void planOptions(bool keepAlive, bool http10, ResponsePlan *plan);
 
     LoopContext *m_context;
+    std::string m_path; // the normalized path of the request being planned, reused
     int m_requests = 0; // on this connection, for maxRequestsPerConnection
 };
 

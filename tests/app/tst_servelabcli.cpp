@@ -53,14 +53,17 @@ QByteArray readFile(const QString &path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-// The children of process `pid` now.
+// The children of process `pid` now, whichever of its threads started them (each task lists
+// its own: the run starts its isolated servers from the experiment's thread).
 QList<qint64> childrenOf(qint64 pid)
 {
     QList<qint64> children;
-    const QString list =
-        QString::fromLatin1(readFile(QStringLiteral("/proc/%1/task/%1/children").arg(pid)));
-    for (const QString &child : list.split(u' ', Qt::SkipEmptyParts))
-        children << child.toLongLong();
+    const QString tasks = QStringLiteral("/proc/%1/task/").arg(pid);
+    for (const QString &task : QDir(tasks).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString list = QString::fromLatin1(readFile(tasks + task + QStringLiteral("/children")));
+        for (const QString &child : list.split(u' ', Qt::SkipEmptyParts))
+            children << child.toLongLong();
+    }
     return children;
 }
 
