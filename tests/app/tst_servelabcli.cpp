@@ -706,7 +706,8 @@ private Q_SLOTS:
         QVERIFY(spec.open(QIODevice::WriteOnly));
         spec.write(QStringLiteral(R"({"servelab": 1, "name": "long",
             "targets": [{"builtin": "epoll+copy", "isolated": true}], "sizes": ["4K", "8K"],
-            "document_root": "%1", "client": {"requests": 100000000}, "repetitions": 5})")
+            "document_root": "%1", "client": {"requests": 100000000, "keep_alive": true},
+            "repetitions": 5})")
                        .arg(dir.filePath(QStringLiteral("root")))
                        .toUtf8());
         spec.close();
@@ -719,9 +720,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             (err += QString::fromUtf8(run.readAllStandardError())).contains(u"10 points"), 20000);
         // Into the first point, however long the server's start takes here: its client has
-        // connected (the point starts before its warm-up, so this is inside it).
-        // On failure, say what there was: the run's children and its stderr so far (this wait
-        // once timed out under ASan with the machine loaded; not yet understood).
+        // connected (the point starts before its warm-up, so this is inside it). Kept alive,
+        // so that the connection is there to be seen: without keep-alive each request's connection lives
+        // a few microseconds, and under load a 50 ms poll missed every one of them for 30 s.
         QTRY_VERIFY2_WITH_TIMEOUT(childIsServing(run.processId()),
                                   qPrintable(QStringLiteral("children %1; stderr: %2")
                                                  .arg(QString::number(childrenOf(run.processId()).size()),
