@@ -49,6 +49,10 @@ struct ClientOptions
     // ab's "Connection Times" (connect, processing, waiting): two more clock readings per
     // request, so only the closed model asks for them.
     bool connectionTimes = false;
+    // The header lines a request carries beside Host. ab sends User-Agent and Accept, wrk none:
+    // the closed model asks for ab's so that the server parses what it parses under ab; the
+    // others send wrk's 45-byte request, so that both tools cost the server the same.
+    bool abHeaders = false;
     // Where each client thread publishes a ClientSample every 100 ms; null: no samples.
     SampleSink *samples = nullptr;
 

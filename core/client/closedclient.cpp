@@ -19,6 +19,7 @@ void ClosedClient::stop()
 LoadResult ClosedClient::run()
 {
     m_options.connectionTimes = true; // ab prints them
+    m_options.abHeaders = true;       // and sends User-Agent and Accept
     LoadResult result;
     result.concurrency = m_options.concurrency;
     if (m_options.requests == 0 || m_options.concurrency < 1) {

@@ -44,7 +44,9 @@ bool RequestTarget::prepare(const ClientOptions &options, std::string *error)
     // when told.
     const auto head = [&](const std::string &path) {
         std::string text = "GET " + path + (options.http10 ? " HTTP/1.0" : " HTTP/1.1") +
-                           "\r\nHost: " + host + "\r\nUser-Agent: ServeLab\r\nAccept: */*\r\n";
+                           "\r\nHost: " + host + "\r\n";
+        if (options.abHeaders)
+            text += "User-Agent: ServeLab\r\nAccept: */*\r\n";
         if (options.http10 && options.keepAlive)
             text += "Connection: keep-alive\r\n";
         else if (!options.http10 && !options.keepAlive)

@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -58,6 +59,12 @@ public:
         ::close(m_fd);
     }
     quint16 port() const { return m_port; }
+    // The head of the first request it read.
+    QByteArray firstRequest()
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_first;
+    }
 
 private:
     void serve()
@@ -77,6 +84,11 @@ private:
                 if (n <= 0)
                     break;
                 request.append(buffer, n);
+            }
+            {
+                const std::lock_guard lock(m_mutex);
+                if (m_first.isEmpty())
+                    m_first = request;
             }
             if (m_reply.isEmpty()) {
                 held.push_back(c);
@@ -106,6 +118,8 @@ private:
     int m_fd = -1;
     quint16 m_port = 0;
     std::atomic<bool> m_stop{false};
+    std::mutex m_mutex;
+    QByteArray m_first;
     std::thread m_thread;
 };
 
@@ -164,6 +178,20 @@ private Q_SLOTS:
         // next test's baseline does not miss this test's last response.
         QTRY_COMPARE_WITH_TIMEOUT(m_server->stats().bytesSent - before,
                                   r.bytesRead + kept.bytesRead, 2000);
+    }
+
+    // ab's request: its User-Agent and Accept lines, which the server parses too.
+    void sendsAbsHeaderLines()
+    {
+        ScriptedServer scripted("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n");
+        client::ClientOptions o;
+        o.port = scripted.port();
+        o.http10 = true;
+        const auto r = client::ClosedClient(o).run();
+        QCOMPARE(r.ok, 1u);
+        QCOMPARE(scripted.firstRequest(),
+                 QByteArray("GET / HTTP/1.0\r\nHost: 127.0.0.1:") + QByteArray::number(o.port) +
+                     "\r\nUser-Agent: ServeLab\r\nAccept: */*\r\n\r\n");
     }
 
     void countsLikeAb_data()
