@@ -50,6 +50,10 @@ void addServerOptions(CommandLine &commandLine)
                QStringLiteral("Head and body in one segment (MSG_MORE); off with --nodelay off "
                               "shows the 40 ms Nagle stall."),
                "on|off", QStringLiteral("on")),
+        option("nopush",
+               QStringLiteral("sendfile: TCP_CORK from the head to the body's end, so a large "
+                              "body leaves in full segments (nginx tcp_nopush)."),
+               "on|off", QStringLiteral("on")),
         option("keepalive-timeout", QStringLiteral("Idle time allowed between requests."), "time",
                msText(d.keepAliveTimeoutMs)),
         option("header-timeout",
@@ -114,6 +118,7 @@ bool readServerOptions(CommandLine &cl, server::ServerOptions *o, QTextStream &e
         !cl.size(QStringLiteral("max-body"), 1, quint64(1) << 40, &maxBody, err) ||
         !cl.onOff(QStringLiteral("nodelay"), &o->tcpNoDelay, err) ||
         !cl.onOff(QStringLiteral("coalesce"), &o->coalesceHeader, err) ||
+        !cl.onOff(QStringLiteral("nopush"), &o->tcpNoPush, err) ||
         !cl.duration(QStringLiteral("keepalive-timeout"), 3'600'000, &o->keepAliveTimeoutMs, err) ||
         !cl.duration(QStringLiteral("header-timeout"), 3'600'000, &o->headerTimeoutMs, err) ||
         !cl.duration(QStringLiteral("send-timeout"), 3'600'000, &o->sendTimeoutMs, err))

@@ -18,6 +18,7 @@ struct OutgoingResponse
     off_t offset = 0;
     std::uint64_t remaining = 0;
     FileMapping mapping; // used by the mmap transfer
+    bool corked = false; // the sendfile transfer set TCP_CORK for this response
 
     bool done() const { return headSent == head.size() && remaining == 0; }
     void clear()
@@ -28,6 +29,7 @@ struct OutgoingResponse
         file = http::OpenedFile{};
         offset = 0;
         remaining = 0;
+        corked = false;
     }
 };
 

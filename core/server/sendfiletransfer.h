@@ -8,7 +8,8 @@
 namespace servelab::server {
 
 // Small bodies: one writev(head, body). Larger ones: the head with MSG_MORE so it shares a
-// segment with the first body bytes, then sendfile() in calls of at most `chunk` bytes.
+// segment with the first body bytes, then sendfile() in calls of at most `chunk` bytes, all
+// under TCP_CORK (ServerOptions::tcpNoPush).
 class SendfileTransfer final : public BodyTransfer
 {
 public:
@@ -16,9 +17,12 @@ public:
     WriteStatus write(int socket, OutgoingResponse &response, std::uint64_t *sent) override;
 
 private:
+    static bool setCork(int socket, bool on);
+
     std::size_t m_threshold;
     std::size_t m_chunk;
     bool m_coalesce;
+    bool m_cork;
     std::vector<char> m_scratch;
 };
 
