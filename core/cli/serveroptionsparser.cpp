@@ -53,7 +53,7 @@ void addServerOptions(CommandLine &commandLine)
         option("nopush",
                QStringLiteral("sendfile: TCP_CORK from the head to the body's end, so a large "
                               "body leaves in full segments (nginx tcp_nopush)."),
-               "on|off", QStringLiteral("on")),
+               "on|off", QStringLiteral("off")),
         option("keepalive-timeout", QStringLiteral("Idle time allowed between requests."), "time",
                msText(d.keepAliveTimeoutMs)),
         option("header-timeout",

@@ -8,8 +8,8 @@
 namespace servelab::server {
 
 // Small bodies: one writev(head, body). Larger ones: the head with MSG_MORE so it shares a
-// segment with the first body bytes, then sendfile() in calls of at most `chunk` bytes, all
-// under TCP_CORK (ServerOptions::tcpNoPush).
+// segment with the first body bytes, then sendfile() in calls of at most `chunk` bytes; with
+// ServerOptions::tcpNoPush all of it under TCP_CORK.
 class SendfileTransfer final : public BodyTransfer
 {
 public:
