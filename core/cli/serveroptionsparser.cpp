@@ -86,8 +86,9 @@ void addServerOptions(CommandLine &commandLine)
                               "a condition variable) or lockfree (moodycamel's queue)."),
                "queue", QStringLiteral("mutex")),
         option("open-file-cache",
-               QStringLiteral("Files kept open per thread (nginx open_file_cache); 0: open each "
-                              "request's file anew."),
+               QStringLiteral("Files kept open (nginx open_file_cache): per thread for epoll "
+                              "and uring, per server for the others; 0: open each request's "
+                              "file anew."),
                "entries", QString::number(d.openFileCacheEntries)),
         option("open-file-valid", QStringLiteral("How long a cached file is trusted."), "time",
                msText(d.openFileCacheValidMs)),

@@ -15,6 +15,7 @@ public:
 
 protected:
     std::vector<std::unique_ptr<Worker>> createWorkers() override;
+    bool fileCachePerThread() const override { return true; }
 };
 
 } // namespace servelab::server

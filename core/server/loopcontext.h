@@ -29,7 +29,7 @@ struct LoopContext
     http::DateCache date;
     http::DateCache lastModified; // files served in a row tend to share their mtime
     std::int64_t nowMs = 0;       // the loop's clock (CLOCK_MONOTONIC), updated once per wake-up
-    OpenFileCache *fileCache = nullptr; // the server's, shared; null when the cache is off
+    OpenFileCache *fileCache = nullptr; // this thread's or the server's; null when off
     // A response with a body is only prepared, not started: onReadable() returns Write and
     // the model decides when its bytes go out (multiplex queues downloads).
     bool deferBodies = false;

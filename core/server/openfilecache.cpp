@@ -2,9 +2,16 @@
 
 namespace servelab::server {
 
-OpenFileCache::OpenFileCache(const http::DocumentRoot &root, std::size_t entries, int validMs)
-    : m_root(root), m_capacity(std::max<std::size_t>(entries, 1)), m_validMs(validMs)
+OpenFileCache::OpenFileCache(const http::DocumentRoot &root, std::size_t entries, int validMs,
+                             bool shared)
+    : m_shared(shared), m_root(root), m_capacity(std::max<std::size_t>(entries, 1)),
+      m_validMs(validMs)
 {}
+
+std::unique_lock<std::mutex> OpenFileCache::lockIfShared() const
+{
+    return m_shared ? std::unique_lock(m_mutex) : std::unique_lock<std::mutex>();
+}
 
 http::OpenedFile OpenFileCache::borrow(const std::shared_ptr<Entry> &entry)
 {
@@ -18,44 +25,49 @@ http::OpenedFile OpenFileCache::borrow(const std::shared_ptr<Entry> &entry)
     return out;
 }
 
+// A load and a store, not a locked read-modify-write: there is one writer at a time.
+void OpenFileCache::bump(std::atomic<std::uint64_t> &counter, std::int64_t by)
+{
+    counter.store(counter.load(std::memory_order_relaxed) + std::uint64_t(by),
+                  std::memory_order_relaxed);
+}
+
 std::size_t OpenFileCache::size() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_map.size();
+    return m_entries.load(std::memory_order_relaxed);
 }
 
 std::uint64_t OpenFileCache::hits() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_hits;
+    return m_hits.load(std::memory_order_relaxed);
 }
 
 std::uint64_t OpenFileCache::misses() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_misses;
+    return m_misses.load(std::memory_order_relaxed);
 }
 
 http::OpenedFile OpenFileCache::open(const std::string &relative, std::int64_t nowMs)
 {
     {
-        std::lock_guard lock(m_mutex);
+        const auto lock = lockIfShared();
         auto it = m_map.find(relative);
         if (it != m_map.end() && nowMs < it->second->validUntilMs) {
-            ++m_hits;
+            bump(m_hits);
             m_lru.splice(m_lru.begin(), m_lru, it->second->lru);
             return borrow(it->second);
         }
-        ++m_misses;
+        bump(m_misses);
     }
     http::OpenedFile file = m_root.openFile(relative);
-    std::lock_guard lock(m_mutex);
+    const auto lock = lockIfShared();
     auto it = m_map.find(relative);
     if (file.status != 200) {
         // Errors are not cached: a file that appears is served at once.
         if (it != m_map.end()) {
             m_lru.erase(it->second->lru);
             m_map.erase(it);
+            bump(m_entries, -1);
         }
         return file;
     }
@@ -71,10 +83,12 @@ http::OpenedFile OpenFileCache::open(const std::string &relative, std::int64_t n
         if (m_map.size() >= m_capacity) {
             m_map.erase(m_lru.back());
             m_lru.pop_back();
+            bump(m_entries, -1);
         }
         m_lru.push_front(relative);
         entry->lru = m_lru.begin();
         m_map.emplace(relative, entry);
+        bump(m_entries);
     }
     return borrow(entry);
 }

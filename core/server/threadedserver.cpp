@@ -29,9 +29,10 @@ bool ThreadedServer::start(std::string *error)
     if (!m_listener.open(m_options.host, m_options.port, m_options.backlog, error))
         return false;
     m_fileCache.reset();
-    if (m_options.openFileCacheEntries > 0)
+    if (m_options.openFileCacheEntries > 0 && !fileCachePerThread())
         m_fileCache = std::make_unique<OpenFileCache>(
-            m_root, std::size_t(m_options.openFileCacheEntries), m_options.openFileCacheValidMs);
+            m_root, std::size_t(m_options.openFileCacheEntries), m_options.openFileCacheValidMs,
+            true);
     m_workers = createWorkers();
     for (auto &worker : m_workers) {
         if (!worker->init(error)) {

@@ -35,7 +35,13 @@ protected:
     virtual std::vector<std::unique_ptr<Worker>> createWorkers() = 0;
     // Connections waiting for a worker right now (a gauge for the live counters).
     virtual std::uint64_t queuedNow() const { return 0; }
-    ServerShared shared() { return {m_root, m_options, *m_limit, m_fileCache.get()}; }
+    // Whether each thread keeps its own open-file cache (no lock) rather than all sharing one:
+    // the event loops, a few threads each serving many connections, as nginx's workers.
+    virtual bool fileCachePerThread() const { return false; }
+    ServerShared shared()
+    {
+        return {m_root, m_options, *m_limit, m_fileCache.get(), fileCachePerThread()};
+    }
 
     const ServerOptions m_options;
     http::DocumentRoot m_root;

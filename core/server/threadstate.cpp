@@ -6,6 +6,15 @@
 namespace servelab::server {
 
 namespace {
+std::unique_ptr<OpenFileCache> ownCacheFor(const ServerShared &shared)
+{
+    const auto &o = shared.options;
+    if (!shared.fileCachePerThread || o.openFileCacheEntries <= 0)
+        return nullptr;
+    return std::make_unique<OpenFileCache>(shared.root, std::size_t(o.openFileCacheEntries),
+                                           o.openFileCacheValidMs, false);
+}
+
 std::unique_ptr<BodyTransfer> transferFor(const ServerOptions &options)
 {
     ServerMode mode;
@@ -22,8 +31,16 @@ std::int64_t monotonicMs()
 ThreadState::ThreadState(const ServerShared &shared)
     : transfer(transferFor(shared.options)),
       acceptGuard(shared.options.acceptStrategy, shared.limit, stats),
-      context{shared.root, *transfer, stats,         shared.options,  {},
-              {},          {},        monotonicMs(), shared.fileCache}
+      ownFileCache(ownCacheFor(shared)),
+      context{shared.root,
+              *transfer,
+              stats,
+              shared.options,
+              {},
+              {},
+              {},
+              monotonicMs(),
+              ownFileCache ? ownFileCache.get() : shared.fileCache}
 {}
 
 } // namespace servelab::server

@@ -15,7 +15,8 @@ struct ServerShared
     const http::DocumentRoot &root;
     const ServerOptions &options;
     ConnectionLimit &limit;
-    OpenFileCache *fileCache; // null when the cache is off
+    OpenFileCache *fileCache; // the shared one; null when the cache is off or per thread
+    bool fileCachePerThread;  // each thread keeps its own (the model's choice)
 };
 
 // Everything one server thread owns, whatever the event model: its counters, its body transfer
@@ -29,6 +30,7 @@ struct ThreadState
     AtomicServerStats stats;
     std::unique_ptr<BodyTransfer> transfer;
     AcceptGuard acceptGuard;
+    std::unique_ptr<OpenFileCache> ownFileCache; // with ServerShared::fileCachePerThread
     LoopContext context;
 };
 

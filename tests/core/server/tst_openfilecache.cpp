@@ -43,6 +43,13 @@ private:
     http::DocumentRoot m_root;
 
 private Q_SLOTS:
+    // Every test twice: shared by threads (one mutex) and one thread's (no lock).
+    void initTestCase_data()
+    {
+        QTest::addColumn<bool>("shared");
+        QTest::newRow("shared") << true;
+        QTest::newRow("one thread's") << false;
+    }
     void initTestCase()
     {
         std::string error;
@@ -53,7 +60,8 @@ private Q_SLOTS:
 
     void hitsShareOneFd()
     {
-        server::OpenFileCache cache(m_root, 8, 1000);
+        QFETCH_GLOBAL(bool, shared);
+        server::OpenFileCache cache(m_root, 8, 1000, shared);
         const int before = countOpenFds();
         auto first = cache.open("a.txt", 0);
         auto second = cache.open("a.txt", 10);
@@ -67,7 +75,9 @@ private Q_SLOTS:
 
     void errorsAreNotCached()
     {
-        server::OpenFileCache cache(m_root, 8, 60000);
+        QFETCH_GLOBAL(bool, shared);
+        server::OpenFileCache cache(m_root, 8, 60000, shared);
+        QFile::remove(m_dir.filePath(QStringLiteral("late.txt"))); // from the other row
         QCOMPARE(cache.open("late.txt", 0).status, 404);
         writeFile(m_dir.filePath(QStringLiteral("late.txt")), "late");
         QCOMPARE(cache.open("late.txt", 1).status, 200);
@@ -76,7 +86,8 @@ private Q_SLOTS:
 
     void revalidatesAfterTheValidity()
     {
-        server::OpenFileCache cache(m_root, 8, 1000);
+        QFETCH_GLOBAL(bool, shared);
+        server::OpenFileCache cache(m_root, 8, 1000, shared);
         writeFile(m_dir.filePath(QStringLiteral("r.txt")), "old");
         auto old = cache.open("r.txt", 0);
         // Replace the file by rename, as deployments do: a new inode at the same path.
@@ -96,7 +107,8 @@ private Q_SLOTS:
     {
         const int before = countOpenFds();
         {
-            server::OpenFileCache cache(m_root, 2, 60000);
+            QFETCH_GLOBAL(bool, shared);
+        server::OpenFileCache cache(m_root, 2, 60000, shared);
             auto a = cache.open("a.txt", 0);
             cache.open("b.txt", 0);
             cache.open("c.txt", 0); // evicts a.txt, the least recently used
