@@ -16,9 +16,9 @@ namespace servelab::server {
 // `validMs` before opening the path again. Either one thread's (the event loops: one per thread,
 // as one per nginx worker, and no lock), or `shared` by the threads of one server (the models
 // with a thread per connection or a pool: one mutex, held for a map lookup; the open itself
-// happens outside it, on a miss only). It holds fds open on
-// purpose — the fd timeline shows them next to the limit. Responses share an entry's fd through
-// OpenedFile::owner, so eviction never closes a file that is being sent.
+// happens outside it, on a miss only). It holds fds open on purpose — the fd timeline shows
+// them next to the limit. Responses share an entry's fd through OpenedFile::owner, so
+// eviction never closes a file that is being sent.
 class OpenFileCache
 {
 public:
