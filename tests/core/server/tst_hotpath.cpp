@@ -1,4 +1,5 @@
 #include "lab/docrootgenerator.h"
+#include "loopback.h"
 #include "server/server.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"
@@ -86,17 +87,8 @@ namespace {
 class BareClient
 {
 public:
-    explicit BareClient(quint16 port)
+    explicit BareClient(quint16 port) : m_fd(connectLoopback(port))
     {
-        m_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(port);
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (::connect(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0) {
-            ::close(m_fd);
-            m_fd = -1;
-        }
         const int one = 1;
         setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }

@@ -1,3 +1,4 @@
+#include "loopback.h"
 #include "server/outgoingresponse.h"
 #include "server/sendfiletransfer.h"
 #include "server/serveroptions.h"
@@ -32,10 +33,8 @@ struct TcpPair
         const bool ok = bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 &&
                         listen(listener, 1) == 0 &&
                         getsockname(listener, reinterpret_cast<sockaddr *>(&address), &length) == 0;
-        client = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        const bool connected =
-            ok && connect(client, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
-        server = connected ? accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK) : -1;
+        client = ok ? connectLoopback(ntohs(address.sin_port)) : -1;
+        server = client >= 0 ? accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK) : -1;
         ::close(listener);
         fcntl(client, F_SETFL, O_NONBLOCK);
         return server >= 0;
