@@ -54,7 +54,7 @@ struct Fixture
             std::abort();
         options.root = dir;
         options.mode = "epoll+copy";
-        server::ServerShared shared{root, options, limit, nullptr};
+        server::ServerShared shared{root, options, limit, nullptr, false};
         state = std::make_unique<server::ThreadState>(shared);
     }
 };

@@ -22,6 +22,12 @@ for target in requestparser:request connection:request responseparser:response e
     dict=()
     [ "$seeds" != spec ] && dict=(-dict="$src/tests/fuzz/http.dict")
     log=$build/fuzz_$name.log
+    if [ ! -x "$bin/fuzz_$name" ]; then
+        echo "$name: $bin/fuzz_$name is not built: add it to the list in tests/fuzz/CMakeLists.txt" \
+            "and build the fuzz preset (cmake --build --preset fuzz)" >&2
+        failed=1
+        continue
+    fi
     # Inputs that once crashed a fuzzer (tests/fuzz/regressions/NAME) run first, every time.
     regressions=()
     [ -d "$src/tests/fuzz/regressions/$name" ] && regressions=("$src/tests/fuzz/regressions/$name")
