@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "commandline.h"
+#include "loadmodelchoice.h"
 #include "loadreport.h"
 
 #include "client/clientsample.h"
@@ -54,8 +55,9 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     p.addOptions({
         {QStringLiteral("model"),
          QStringLiteral("closed (ab), duration (wrk), rate (wrk2) or ramp (faban). Default: "
-                        "closed."),
-         QStringLiteral("model"), QStringLiteral("closed")},
+                        "what the flags ask for (-d: duration, -R: rate, --ramp or --think: "
+                        "ramp), else closed. A flag the model does not take is refused."),
+         QStringLiteral("model")},
         {QStringLiteral("R"),
          QStringLiteral("rate: requests per second offered, whatever the server does (wrk2 -R)."),
          QStringLiteral("rate"), QStringLiteral("0")},
@@ -67,18 +69,21 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("ramp: each user's wait: none, fixed:500ms, uniform:100ms-900ms, "
                         "negexp:500ms, cycle:1s (between starts) or cycle-negexp:1s."),
          QStringLiteral("spec"), QStringLiteral("none")},
-        {QStringLiteral("d"), QStringLiteral("duration, rate: seconds to run (wrk -d)."),
+        {QStringLiteral("d"),
+         QStringLiteral("duration, rate: seconds to run (wrk -d); alone, selects duration."),
          QStringLiteral("seconds"), QStringLiteral("10")},
         {QStringLiteral("threads"),
          QStringLiteral("duration, rate, ramp: client threads the connections are spread over "
                         "(wrk -t)."),
          QStringLiteral("n"), QStringLiteral("1")},
-        {QStringLiteral("n"), QStringLiteral("Requests to make (ab -n)."),
+        {QStringLiteral("n"), QStringLiteral("closed: requests to make (ab -n)."),
          QStringLiteral("requests"), QStringLiteral("1")},
         {QStringLiteral("c"),
          QStringLiteral("Requests in flight at once (ab -c); connections (wrk -c)."),
          QStringLiteral("concurrency"), QStringLiteral("1")},
-        {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
+        {QStringLiteral("k"),
+         QStringLiteral("closed, ramp: keep connections alive (ab -k); duration and rate always "
+                        "do.")},
         {QStringLiteral("ab-reads"),
          QStringLiteral("Read as ab does: 8 KiB per recv() (unless --read-buffer), one recv() per "
                         "wake-up. Reproduces ab's figures where ab is the bottleneck.")},
@@ -91,7 +96,9 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         {QStringLiteral("s"),
          QStringLiteral("Seconds to wait for each connect and response (ab -s)."),
          QStringLiteral("seconds"), QStringLiteral("30")},
-        {QStringLiteral("t"), QStringLiteral("Stop after this many seconds (ab -t); 0: no limit."),
+        {QStringLiteral("t"),
+         QStringLiteral("closed: stop after this many seconds (ab -t); 0: no limit. wrk's -t is "
+                        "--threads."),
          QStringLiteral("seconds"), QStringLiteral("0")},
         {QStringLiteral("read-buffer"),
          QStringLiteral("Bytes per read; 8K reads as ab does (default 256K)."),
@@ -132,14 +139,13 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     QString error;
     if (!optionsFromUrl(urls.first(), &options, &error))
         return cl.usageError(error, err);
-    const QString model = p.value(QStringLiteral("model"));
-    if (model != u"closed" && model != u"duration" && model != u"rate" && model != u"ramp")
-        return cl.usageError(
-            QStringLiteral("--model wants closed, duration, rate or ramp, not '%1'").arg(model),
-            err);
-    const bool rate = model == u"rate";
-    const bool ramp = model == u"ramp";
-    const bool duration = model == u"duration" || rate || ramp;
+    LoadModel chosen = LoadModel::Closed;
+    if (!chooseLoadModel(p, &chosen, &error))
+        return cl.usageError(error, err);
+    const QString model = loadModelName(chosen);
+    const bool rate = chosen == LoadModel::Rate;
+    const bool ramp = chosen == LoadModel::Ramp;
+    const bool duration = chosen != LoadModel::Closed;
     client::RampClient::Phases phases;
     client::ThinkTime think;
     if (ramp) {

@@ -193,6 +193,16 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
                            QStringLiteral("open"), QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("--model wants closed, duration, rate or ramp, not 'open'");
+        QTest::newRow("wrk's -t, without --model")
+            << QStringList{QStringLiteral("load"), QStringLiteral("-d"), QStringLiteral("3"),
+                           QStringLiteral("-c"),   QStringLiteral("64"), QStringLiteral("-t"),
+                           QStringLiteral("1"),    QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("-t is ab's time limit, not wrk's threads (those are --threads)");
+        QTest::newRow("a flag the model does not take")
+            << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
+                           QStringLiteral("duration"), QStringLiteral("-n"),
+                           QStringLiteral("5"), QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("-n does not apply to --model duration: -n is ab's request count");
         QTest::newRow("bad mix") << QStringList{QStringLiteral("load"), QStringLiteral("--mix"),
                                                 QStringLiteral("/4K.bin:x"),
                                                 QStringLiteral("http://127.0.0.1/")}
@@ -303,11 +313,11 @@ private Q_SLOTS:
                                 .toLongLong();
         QVERIFY2(served > 0, qPrintable(load.out));
 
-        load =
-            runCli({QStringLiteral("load"), QStringLiteral("--model"), QStringLiteral("duration"),
-                    QStringLiteral("-d"), QStringLiteral("1"), QStringLiteral("-c"),
-                    QStringLiteral("3"), QStringLiteral("--threads"), QStringLiteral("3"),
-                    QStringLiteral("--json"), serve.url(QStringLiteral("/hello.txt"))});
+        // Typed as for wrk, without --model: -d chooses the duration model.
+        load = runCli({QStringLiteral("load"), QStringLiteral("-d"), QStringLiteral("1"),
+                       QStringLiteral("-c"), QStringLiteral("3"), QStringLiteral("--threads"),
+                       QStringLiteral("3"), QStringLiteral("--json"),
+                       serve.url(QStringLiteral("/hello.txt"))});
         QCOMPARE(load.code, 0);
         const auto wrk = QJsonDocument::fromJson(load.out.toUtf8()).object();
         QCOMPARE(wrk.value(QStringLiteral("model")).toString(), QStringLiteral("duration"));

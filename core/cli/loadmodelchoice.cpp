@@ -1,0 +1,154 @@
+#include "loadmodelchoice.h"
+
+#include <QCommandLineParser>
+#include <QStringList>
+
+#include <algorithm>
+#include <iterator>
+#include <vector>
+
+namespace servelab::cli {
+
+namespace {
+
+constexpr unsigned bit(LoadModel m)
+{
+    return 1u << static_cast<unsigned>(m);
+}
+
+// Every model, in the order a command line without --model tries them.
+struct ModelRow
+{
+    LoadModel model;
+    const char *name;
+};
+constexpr ModelRow models[] = {
+    {LoadModel::Closed, "closed"},
+    {LoadModel::Duration, "duration"},
+    {LoadModel::Rate, "rate"},
+    {LoadModel::Ramp, "ramp"},
+};
+
+// One row per flag that not every model takes: the models that take it, and what it is.
+struct FlagRow
+{
+    const char *flag;
+    unsigned models;
+    const char *what;
+};
+constexpr FlagRow flags[] = {
+    {"n", bit(LoadModel::Closed), "ab's request count; the other models run for a time"},
+    {"t", bit(LoadModel::Closed), "ab's time limit, not wrk's threads (those are --threads)"},
+    {"k", bit(LoadModel::Closed) | bit(LoadModel::Ramp),
+     "ab's keep-alive; duration and rate always keep connections alive"},
+    {"d", bit(LoadModel::Duration) | bit(LoadModel::Rate), "wrk's duration in seconds"},
+    {"threads", bit(LoadModel::Duration) | bit(LoadModel::Rate) | bit(LoadModel::Ramp),
+     "the client threads (wrk -t)"},
+    {"R", bit(LoadModel::Rate), "wrk2's offered rate"},
+    {"ramp", bit(LoadModel::Ramp), "faban's ramp-up/steady/ramp-down"},
+    {"think", bit(LoadModel::Ramp), "faban's think time"},
+};
+
+QString dashed(const char *flag)
+{
+    const QString name = QString::fromLatin1(flag);
+    return (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
+}
+
+// "closed, duration" or, with a last word, "closed, duration, rate or ramp".
+QString modelsTaking(unsigned mask, const QString &last = QStringLiteral(", "))
+{
+    QStringList names;
+    for (const auto &row : models)
+        if (mask & bit(row.model))
+            names << QString::fromLatin1(row.name);
+    const QString tail = names.size() > 1 ? names.takeLast() : QString();
+    return names.join(QStringLiteral(", ")) + (tail.isEmpty() ? QString() : last + tail);
+}
+
+QString described(const FlagRow &row)
+{
+    return QStringLiteral("%1 is %2 (%3)")
+        .arg(dashed(row.flag), QString::fromLatin1(row.what), modelsTaking(row.models));
+}
+
+} // namespace
+
+QString loadModelName(LoadModel model)
+{
+    for (const auto &row : models)
+        if (row.model == model)
+            return QString::fromLatin1(row.name);
+    return {};
+}
+
+bool chooseLoadModel(const QCommandLineParser &parser, LoadModel *model, QString *error)
+{
+    std::vector<const FlagRow *> given;
+    for (const auto &row : flags)
+        if (parser.isSet(QString::fromLatin1(row.flag)))
+            given.push_back(&row);
+    if (parser.isSet(QStringLiteral("model"))) {
+        const QString name = parser.value(QStringLiteral("model"));
+        const auto *found =
+            std::find_if(std::begin(models), std::end(models),
+                         [&](const ModelRow &r) { return name == QLatin1String(r.name); });
+        if (found == std::end(models)) {
+            *error = QStringLiteral("--model wants %1, not '%2'")
+                         .arg(modelsTaking(~0u, QStringLiteral(" or ")), name);
+            return false;
+        }
+        for (const FlagRow *row : given)
+            if (!(row->models & bit(found->model))) {
+                *error = QStringLiteral("%1 does not apply to --model %2: %3")
+                             .arg(dashed(row->flag), name, described(*row));
+                return false;
+            }
+        *model = found->model;
+        return true;
+    }
+    for (const auto &row : models) {
+        bool takesAll = true;
+        for (const FlagRow *flag : given)
+            takesAll = takesAll && (flag->models & bit(row.model));
+        if (takesAll) {
+            *model = row.model;
+            return true;
+        }
+    }
+    // No model takes them all: name the ones that do not fit the model most of them ask for
+    // (on a tie the first of duration, rate, ramp, closed: -d with ab's -t means wrk's model).
+    const LoadModel tieOrder[] = {LoadModel::Duration, LoadModel::Rate, LoadModel::Ramp,
+                                  LoadModel::Closed};
+    LoadModel best = tieOrder[0];
+    int bestCount = -1;
+    for (const LoadModel m : tieOrder) {
+        const auto count = std::count_if(given.begin(), given.end(),
+                                         [&](const FlagRow *f) { return f->models & bit(m); });
+        if (count > bestCount) {
+            best = m;
+            bestCount = static_cast<int>(count);
+        }
+    }
+    QStringList choosing;
+    QStringList refused;
+    QStringList why;
+    for (const FlagRow *row : given) {
+        if (row->models & bit(best)) {
+            choosing << dashed(row->flag);
+        } else {
+            refused << dashed(row->flag);
+            why << described(*row);
+        }
+    }
+    *error = QStringLiteral("%1 %2 not apply to the %3 model that %4 %5 for: %6; or name a model "
+                            "with --model")
+                 .arg(refused.join(QStringLiteral(" and ")),
+                      refused.size() == 1 ? QStringLiteral("does") : QStringLiteral("do"),
+                      loadModelName(best), choosing.join(QStringLiteral(" and ")),
+                      choosing.size() == 1 ? QStringLiteral("asks") : QStringLiteral("ask"),
+                      why.join(QStringLiteral("; ")));
+    return false;
+}
+
+} // namespace servelab::cli

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QString>
+
+class QCommandLineParser;
+
+namespace servelab::cli {
+
+// The client models of `servelab-cli load`, and which of its flags each takes.
+enum class LoadModel
+{
+    Closed,
+    Duration,
+    Rate,
+    Ramp
+};
+
+QString loadModelName(LoadModel model);
+
+// The model a command line asks for. --model names it; without --model the flags choose, as the
+// tool each model reproduces would read them: wrk's -d selects duration, wrk2's -R rate,
+// faban's --ramp or --think ramp, and nothing of those closed (ab). A flag the model does not
+// take is refused, saying what the flag is: `-d 3 -c 64 -t 1` typed for wrk learns that -t is
+// ab's time limit and that wrk's threads are --threads.
+bool chooseLoadModel(const QCommandLineParser &parser, LoadModel *model, QString *error);
+
+} // namespace servelab::cli
