@@ -22,7 +22,8 @@
 # SECONDS and RUNS may also come from the environment (SECONDS=1 RUNS=1 tests/bench/...).
 # MODES="epoll+sendfile epoll+copy" limits the built-in modes (default: epoll+sendfile
 # epoll+copy epoll+mmap uring+sendfile poller+sendfile, those `servelab-cli modes` lists);
-# epoll+sendfile is always measured, as 3 and 4 use it. Each figure is the median of RUNS runs
+# epoll+sendfile is always measured, as 3 and 4 use it. SECTIONS="3" (or "1 4", ...) runs only
+# those sections (default: 1 2 3 4); the rate part of 4 needs 1's capacity. Each figure is the median of RUNS runs
 # of about SECONDS each (the sweep's: SECONDS/3 for each client on each server, so that a size
 # takes about SECONDS a run), the targets interleaved within each run so that the machine's drift
 # hits them all alike. With the defaults and every mode available: about 7 minutes.
@@ -52,6 +53,12 @@ runs=${3:-${RUNS:-3}}
     echo "compare_peers: SECONDS and RUNS are whole numbers from 1, not '$seconds' '$runs'" >&2
     exit 2
 }
+sections=${SECTIONS:-1 2 3 4}
+[[ $sections =~ ^[1-4]( [1-4])*$ ]] || {
+    echo "compare_peers: SECTIONS is a list of 1 to 4 separated by spaces (\"1 2 3 4\"), not '$sections'" >&2
+    exit 2
+}
+want() { [[ " $sections " == *" $1 "* ]]; }
 cli=$build/bin/servelab-cli
 . "$src/tests/bench/benchlib.sh"
 bench_start compare_peers nginx wrk ab curl taskset timeout pgrep getconf python3 /usr/bin/time "$cli"
@@ -91,8 +98,13 @@ sizes=(4K 64K 256K 1M 2M 32M)
 # per size and run, plus a short calibration), the clients (2 servers) and the two rates.
 n1=$((4 + ${#peers[@]} - 1 + 2 * ${#modes[@]}))
 n2=$((2 + ${#peers[@]} - 1 + ${#modes[@]}))
-estimate=$((runs * seconds * (n1 + n2) + ${#sizes[@]} * (4 * runs * seconds / 3 + 1) +
-    2 * ${#clients[@]} * runs * seconds + 2 * runs * seconds + 10))
+want 1 || n1=0
+want 2 || n2=0
+n3=${#sizes[@]}
+want 3 || n3=0
+n4=$((2 * ${#clients[@]} + 2))
+want 4 || n4=0
+estimate=$((runs * seconds * (n1 + n2 + n4) + n3 * (4 * runs * seconds / 3 + 1) + 10))
 estimate=$((estimate + estimate / 10)) # process starts, parsing, the gaps between runs
 
 echo "compare_peers: kernel $(uname -r), $(nproc) CPUs; servers on cpu0, clients on cpu1"
@@ -104,7 +116,7 @@ echo "  wrk           $(wrk -v 2>&1 | head -1 | cut -d' ' -f2)"
 echo "  ab            $(ab -V 2>&1 | head -1 | sed 's/^This is ApacheBench, //')"
 have h2load && echo "  h2load        $(h2load --version 2>&1 | head -1)"
 echo "  GNU time      $(dpkg-query -W -f='${Version}' time 2>/dev/null || echo '?')"
-echo "SECONDS=$seconds RUNS=$runs, modes: ${modes[*]}"
+echo "SECONDS=$seconds RUNS=$runs SECTIONS=\"$sections\", modes: ${modes[*]}"
 for line in "${skipped[@]}"; do echo "  $line"; done
 echo "estimate: about $((estimate / 60)) min $((estimate % 60)) s"
 
@@ -165,6 +177,7 @@ done
 
 # ---- helpers ---------------------------------------------------------------------------------
 declare -A vals  # "target|figure" -> the runs' values, space-separated
+declare -A errs  # target, or target and size -> a note that the client saw errors
 goals=()         # "label|ratio|le or ge or within|bound"
 goal() { goals+=("$1|$2|$3|$4"); }
 progress() { printf '  [%4ds] %s\n' "$SECONDS" "$*" >&2; }
@@ -217,244 +230,253 @@ print(*(round(d[k], 2) if isinstance(d.get(k), float) else d.get(k, "-") for k i
 }
 
 # ---- 1. 4 KiB, keep-alive: req/s and server CPU per request -----------------------------------
-declare -A errs
-for run in $(seq "$runs"); do
-    progress "1. 4 KiB wrk -c64, run $run/$runs"
-    for t in "${targets1[@]}"; do
-        read -r rps _ cpu err < <(wrk_run "$t" /4K.bin 64)
-        vals[$t|rps]+="$rps "
-        vals[$t|cpu]+="$cpu "
-        [ "$err" = 0 ] || errs[$t]=" (wrk saw errors)"
+if want 1; then
+    for run in $(seq "$runs"); do
+        progress "1. 4 KiB wrk -c64, run $run/$runs"
+        for t in "${targets1[@]}"; do
+            read -r rps _ cpu err < <(wrk_run "$t" /4K.bin 64)
+            vals[$t|rps]+="$rps "
+            vals[$t|cpu]+="$cpu "
+            [ "$err" = 0 ] || errs[$t]=" (wrk saw errors)"
+        done
     done
-done
-echo
-echo "== 1. 4 KiB keep-alive, wrk -t1 -c64, median of $runs x ${seconds}s"
-printf '%-28s %12s %20s\n' target req/s "server CPU us/req"
-for t in "${targets1[@]}"; do
-    printf '%-28s %12s %20s%s\n' "$t" "$(fig "$t" rps)" "$(fig "$t" cpu)" "${errs[$t]:-}"
-done
-read -r peer_cpu peer_cpu_t < <(best min cpu "${caching_peers[@]}")
-read -r peer_rps peer_rps_t < <(best max rps "${caching_peers[@]}")
-read -r nginx_cpu nginx_cpu_t < <(best min cpu nginx/sendfile-on nginx/sendfile-off)
-read -r nginx_rps nginx_rps_t < <(best max rps nginx/sendfile-on nginx/sendfile-off)
-echo
-echo "ratios: /cache against the best caching peer ($peer_cpu_t for CPU, $peer_rps_t for req/s);"
-echo "        without cache against the best nginx without open_file_cache ($nginx_cpu_t, $nginx_rps_t)"
-printf '%-28s %12s %20s\n' target req/s "server CPU us/req"
-for t in "${builtin_cache[@]}" "${builtin_plain[@]}"; do
-    if [[ $t == */cache ]]; then r=$peer_rps c=$peer_cpu; else r=$nginx_rps c=$nginx_cpu; fi
-    printf '%-28s %12s %20s\n' "$t" "$(ratio "$(fig "$t" rps)" "$r")" "$(ratio "$(fig "$t" cpu)" "$c")"
-done
-read -r own_cpu own_cpu_t < <(best min cpu "${builtin_cache[@]}")
-read -r own_rps own_rps_t < <(best max rps "${builtin_cache[@]}")
-read -r plain_cpu plain_cpu_t < <(best min cpu "${builtin_plain[@]}")
-goal "1. CPU/req best built-in+cache ($own_cpu_t) / best caching peer ($peer_cpu_t)" "$(ratio "$own_cpu" "$peer_cpu")" le 0.8
-goal "1. req/s best built-in+cache ($own_rps_t) / best caching peer ($peer_rps_t)" "$(ratio "$own_rps" "$peer_rps")" info -
-goal "1. CPU/req best built-in, no cache ($plain_cpu_t) / best nginx, no cache ($nginx_cpu_t)" "$(ratio "$plain_cpu" "$nginx_cpu")" le 1.0
+    echo
+    echo "== 1. 4 KiB keep-alive, wrk -t1 -c64, median of $runs x ${seconds}s"
+    printf '%-28s %12s %20s\n' target req/s "server CPU us/req"
+    for t in "${targets1[@]}"; do
+        printf '%-28s %12s %20s%s\n' "$t" "$(fig "$t" rps)" "$(fig "$t" cpu)" "${errs[$t]:-}"
+    done
+    read -r peer_cpu peer_cpu_t < <(best min cpu "${caching_peers[@]}")
+    read -r peer_rps peer_rps_t < <(best max rps "${caching_peers[@]}")
+    read -r nginx_cpu nginx_cpu_t < <(best min cpu nginx/sendfile-on nginx/sendfile-off)
+    read -r nginx_rps nginx_rps_t < <(best max rps nginx/sendfile-on nginx/sendfile-off)
+    echo
+    echo "ratios: /cache against the best caching peer ($peer_cpu_t for CPU, $peer_rps_t for req/s);"
+    echo "        without cache against the best nginx without open_file_cache ($nginx_cpu_t, $nginx_rps_t)"
+    printf '%-28s %12s %20s\n' target req/s "server CPU us/req"
+    for t in "${builtin_cache[@]}" "${builtin_plain[@]}"; do
+        if [[ $t == */cache ]]; then r=$peer_rps c=$peer_cpu; else r=$nginx_rps c=$nginx_cpu; fi
+        printf '%-28s %12s %20s\n' "$t" "$(ratio "$(fig "$t" rps)" "$r")" "$(ratio "$(fig "$t" cpu)" "$c")"
+    done
+    read -r own_cpu own_cpu_t < <(best min cpu "${builtin_cache[@]}")
+    read -r own_rps own_rps_t < <(best max rps "${builtin_cache[@]}")
+    read -r plain_cpu plain_cpu_t < <(best min cpu "${builtin_plain[@]}")
+    goal "1. CPU/req best built-in+cache ($own_cpu_t) / best caching peer ($peer_cpu_t)" "$(ratio "$own_cpu" "$peer_cpu")" le 0.8
+    goal "1. req/s best built-in+cache ($own_rps_t) / best caching peer ($peer_rps_t)" "$(ratio "$own_rps" "$peer_rps")" info -
+    goal "1. CPU/req best built-in, no cache ($plain_cpu_t) / best nginx, no cache ($nginx_cpu_t)" "$(ratio "$plain_cpu" "$nginx_cpu")" le 1.0
+fi
 
 # ---- 2. 1 MiB, keep-alive: MiB/s ---------------------------------------------------------------
-# wrk reads 8 KiB at a time, and at 1 MiB its core is the limit (100 % busy while the server's
-# idles 20-30 %): what it measures is then partly its own copying. So 2 also gives the server's
-# CPU per MiB, and loads the sendfile targets with servelab-cli load --model duration too, whose
-# 256 KiB reads leave the client core headroom.
-own_1m_run() { # target: "MiB/s server-µs-per-MiB"
-    local before after
-    before=$(cpu_ticks "${spid[$1]}")
-    bounded "$cli" load --model duration -d "$seconds" -c 8 --threads 1 --json "${url[$1]}/1M.bin" \
-        >"$work/own.json" 2>"$work/own.err" || true
-    after=$(cpu_ticks "${spid[$1]}")
-    read -r kib n < <(json "$work/own.json" "$work/own.err" kib_per_s completed)
-    awk -v k="$kib" -v n="$n" -v b="$before" -v a="$after" -v hz="$clk_tck" 'BEGIN {
-        printf "%s %s\n", k == "-" ? "-" : sprintf("%.1f", k / 1024),
-            (n != "-" && n > 0 && b != "-" && a != "-") ? sprintf("%.3f", (a - b) / hz * 1e6 / n) : "-" }'
-}
-sendfile_target() { [[ $1 == *+sendfile/cache || $1 == nginx/sendfile-on/cache ]]; }
-for run in $(seq "$runs"); do
-    progress "2. 1 MiB wrk -c8, run $run/$runs"
+if want 2; then
+    # wrk reads 8 KiB at a time, and at 1 MiB its core is the limit (100 % busy while the server's
+    # idles 20-30 %): what it measures is then partly its own copying. So 2 also gives the server's
+    # CPU per MiB, and loads the sendfile targets with servelab-cli load --model duration too, whose
+    # 256 KiB reads leave the client core headroom.
+    own_1m_run() { # target: "MiB/s server-µs-per-MiB"
+        local before after
+        before=$(cpu_ticks "${spid[$1]}")
+        bounded "$cli" load --model duration -d "$seconds" -c 8 --threads 1 --json "${url[$1]}/1M.bin" \
+            >"$work/own.json" 2>"$work/own.err" || true
+        after=$(cpu_ticks "${spid[$1]}")
+        read -r kib n < <(json "$work/own.json" "$work/own.err" kib_per_s completed)
+        awk -v k="$kib" -v n="$n" -v b="$before" -v a="$after" -v hz="$clk_tck" 'BEGIN {
+            printf "%s %s\n", k == "-" ? "-" : sprintf("%.1f", k / 1024),
+                (n != "-" && n > 0 && b != "-" && a != "-") ? sprintf("%.3f", (a - b) / hz * 1e6 / n) : "-" }'
+    }
+    sendfile_target() { [[ $1 == *+sendfile/cache || $1 == nginx/sendfile-on/cache ]]; }
+    for run in $(seq "$runs"); do
+        progress "2. 1 MiB wrk -c8, run $run/$runs"
+        for t in "${targets2[@]}"; do
+            read -r _ mib cpu _ < <(wrk_run "$t" /1M.bin 8)
+            vals[$t|mib]+="$mib "
+            vals[$t|mibcpu]+="$cpu "
+            if sendfile_target "$t"; then
+                read -r mib cpu < <(own_1m_run "$t")
+                vals[$t|ownmib]+="$mib "
+                vals[$t|owncpu]+="$cpu "
+            fi
+        done
+    done
+    echo
+    echo "== 2. 1 MiB keep-alive, -c8, caching variants, median of $runs x ${seconds}s"
+    echo "   wrk = wrk -t1 -c8; own = servelab-cli load --model duration -c 8 --threads 1 (sendfile targets)"
+    printf '%-28s %10s %10s %16s %10s %10s\n' target "wrk MiB/s" ratio "(against)" "us/MiB" "own MiB/s"
     for t in "${targets2[@]}"; do
-        read -r _ mib cpu _ < <(wrk_run "$t" /1M.bin 8)
-        vals[$t|mib]+="$mib "
-        vals[$t|mibcpu]+="$cpu "
-        if sendfile_target "$t"; then
-            read -r mib cpu < <(own_1m_run "$t")
-            vals[$t|ownmib]+="$mib "
-            vals[$t|owncpu]+="$cpu "
+        ref=- against=
+        case $t in
+        *+sendfile/cache) ref=nginx/sendfile-on/cache want=ge:1.1 ;;
+        *+copy/cache) ref=nginx/sendfile-off/cache want=ge:1.0 ;;
+        *+mmap/cache)
+            # mmap against the best transfer: the same model's other transfers, else any built-in.
+            model=${t%%+*}
+            same=()
+            for o in "${builtin_cache[@]}"; do [[ $o == "$model+"* && $o != "$t" ]] && same+=("$o"); done
+            [ ${#same[@]} = 0 ] && same=("${builtin_cache[@]}")
+            read -r _ ref < <(best max mib "${same[@]}")
+            want=ge:0.9 ;;
+        esac
+        r=-
+        if [ "$ref" != - ]; then
+            r=$(ratio "$(fig "$t" mib)" "$(fig "$ref" mib)")
+            against="($ref)"
+            goal "2. MiB/s $t / $ref, under wrk" "$r" "${want%:*}" "${want#*:}"
+            if [[ $t == *+sendfile/cache ]]; then
+                goal "2. MiB/s $t / $ref, under servelab load" \
+                    "$(ratio "$(fig "$t" ownmib)" "$(fig "$ref" ownmib)")" ge 1.1
+                goal "2. server CPU/MiB $t / $ref, under wrk" \
+                    "$(ratio "$(fig "$t" mibcpu)" "$(fig "$ref" mibcpu)")" info -
+            fi
         fi
-    done
-done
-echo
-echo "== 2. 1 MiB keep-alive, -c8, caching variants, median of $runs x ${seconds}s"
-echo "   wrk = wrk -t1 -c8; own = servelab-cli load --model duration -c 8 --threads 1 (sendfile targets)"
-printf '%-28s %10s %10s %16s %10s %10s\n' target "wrk MiB/s" ratio "(against)" "us/MiB" "own MiB/s"
-for t in "${targets2[@]}"; do
-    ref=- against=
-    case $t in
-    *+sendfile/cache) ref=nginx/sendfile-on/cache want=ge:1.1 ;;
-    *+copy/cache) ref=nginx/sendfile-off/cache want=ge:1.0 ;;
-    *+mmap/cache)
-        # mmap against the best transfer: the same model's other transfers, else any built-in.
-        model=${t%%+*}
-        same=()
-        for o in "${builtin_cache[@]}"; do [[ $o == "$model+"* && $o != "$t" ]] && same+=("$o"); done
-        [ ${#same[@]} = 0 ] && same=("${builtin_cache[@]}")
-        read -r _ ref < <(best max mib "${same[@]}")
-        want=ge:0.9 ;;
-    esac
-    r=-
-    if [ "$ref" != - ]; then
-        r=$(ratio "$(fig "$t" mib)" "$(fig "$ref" mib)")
-        against="($ref)"
-        goal "2. MiB/s $t / $ref, under wrk" "$r" "${want%:*}" "${want#*:}"
-        if [[ $t == *+sendfile/cache ]]; then
-            goal "2. MiB/s $t / $ref, under servelab load" \
-                "$(ratio "$(fig "$t" ownmib)" "$(fig "$ref" ownmib)")" ge 1.1
-            goal "2. server CPU/MiB $t / $ref, under wrk" \
-                "$(ratio "$(fig "$t" mibcpu)" "$(fig "$ref" mibcpu)")" info -
-        fi
-    fi
-    own=-
-    sendfile_target "$t" && own=$(fig "$t" ownmib)
-    printf '%-28s %10s %10s %16s %10s %10s\n' "$t" "$(fig "$t" mib)" "$([ "$ref" = - ] && echo "" || echo "$r")" \
-        "$against" "$(fig "$t" mibcpu)" "$own"
-done
-
-# ---- 3. the seeds' sweep: ab -c 1, no keep-alive ------------------------------------------------
-# N per size from a short ab run on nginx, so that each run lasts about SECONDS/3 (four per run:
-# two clients on two servers; a second at the default, as in compare_ab.sh); at least 20
-# requests, at most 50000.
-sweep_servers=(nginx/sendfile-on epoll+sendfile)
-ab_run() { # url n: "KiB/s failed"
-    bounded ab -q -n "$2" -c 1 "$1" >"$work/ab.out" 2>&1 || true
-    awk '/^Transfer rate:/ { r = $3 } /^Failed requests:/ { f = $3 } /^Non-2xx/ { f += $3 }
-         END { print (r == "" ? "-" : r), (f == "" ? "-" : f) }' "$work/ab.out"
-}
-load_run() { # url n: "KiB/s failed"
-    bounded "$cli" load --http1.0 --ab-reads -n "$2" -c 1 --json "$1" >"$work/load.json" 2>"$work/load.err" || true
-    json "$work/load.json" "$work/load.err" kib_per_s failed
-}
-declare -A sweep_n
-for size in "${sizes[@]}"; do
-    bytes=$(stat -c %s "$work/root/$size.bin")
-    pilot=$((64 * 1048576 / bytes))
-    [ $pilot -gt 2000 ] && pilot=2000
-    [ $pilot -lt 5 ] && pilot=5
-    bounded ab -q -n $pilot -c 1 "${url[nginx/sendfile-on]}/$size.bin" >"$work/ab.out" 2>&1 || true
-    n=$(awk -v p=$pilot -v s="$seconds" '/^Time taken for tests:/ && $5 > 0 { n = int(p / $5 * s / 3) }
-        END { if (n < 20) n = 20; if (n > 50000) n = 50000; print n }' "$work/ab.out")
-    sweep_n[$size]=$n
-    for run in $(seq "$runs"); do
-        progress "3. sweep $size, ab/load -c 1 -n $n, run $run/$runs"
-        for t in "${sweep_servers[@]}"; do
-            read -r kib failed < <(ab_run "${url[$t]}/$size.bin" "$n")
-            vals[$t|ab$size]+="$kib "
-            [ "$failed" = 0 ] || errs[$t$size]=" (failed requests)"
-            read -r kib failed < <(load_run "${url[$t]}/$size.bin" "$n")
-            vals[$t|load$size]+="$kib "
-            [ "$failed" = 0 ] || errs[$t$size]=" (failed requests)"
-        done
-    done
-done
-echo
-echo "== 3. sweep, no keep-alive, -c 1, KiB/s, median of $runs runs of -n N (N: about $(awk -v s="$seconds" 'BEGIN { printf "%.1f", s / 3 }') s a run)"
-echo "   ab = ab -c 1 -n N; load = servelab-cli load --http1.0 --ab-reads -c 1 -n N"
-printf '%-5s %6s %12s %12s %7s %12s %12s %7s %9s %9s\n' size N "ab nginx" "ab servelab" ratio \
-    "load nginx" "load servelab" ratio "load/ab n" "load/ab s"
-for size in "${sizes[@]}"; do
-    an=$(fig nginx/sendfile-on "ab$size") as=$(fig epoll+sendfile "ab$size")
-    ln=$(fig nginx/sendfile-on "load$size") ls=$(fig epoll+sendfile "load$size")
-    rab=$(ratio "$as" "$an") rload=$(ratio "$ls" "$ln") cn=$(ratio "$ln" "$an") cs=$(ratio "$ls" "$as")
-    printf '%-5s %6s %12s %12s %7s %12s %12s %7s %9s %9s%s\n' "$size" "${sweep_n[$size]}" "$an" "$as" \
-        "$rab" "$ln" "$ls" "$rload" "$cn" "$cs" "${errs[nginx/sendfile-on$size]:-}${errs[epoll+sendfile$size]:-}"
-    goal "3. $size KiB/s epoll+sendfile / nginx, under ab" "$rab" ge 1.0
-    goal "3. $size KiB/s epoll+sendfile / nginx, under servelab load" "$rload" ge 1.0
-    goal "3. $size servelab load / ab, on nginx" "$cn" within 0.03
-    goal "3. $size servelab load / ab, on epoll+sendfile" "$cs" within 0.03
-done
-
-# ---- 4. the clients: wrk, servelab load, h2load; then the rate model -----------------------------
-# One client run, under GNU time: "req/s client-µs-per-request". The client's CPU time is its
-# user + system time as wait4() reports it (timeout and taskset add nothing measurable).
-client_run() { # client url
-    local rps=- n=-
-    case $1 in
-    wrk)
-        /usr/bin/time -f '%U %S' -o "$work/time" timeout -k 5 $((seconds + 30)) taskset -c 1 \
-            wrk -t1 -c64 -d"${seconds}s" "$2" >"$work/client.out" 2>&1 || true
-        read -r rps n < <(awk '/Requests\/sec:/ { r = $2 } / requests in / { n = $1 }
-            END { print (r == "" ? "-" : r), (n == "" ? "-" : n) }' "$work/client.out") ;;
-    servelab)
-        /usr/bin/time -f '%U %S' -o "$work/time" timeout -k 5 $((seconds + 30)) taskset -c 1 \
-            "$cli" load --model duration -d "$seconds" -c 64 --threads 1 --json "$2" \
-            >"$work/client.out" 2>"$work/client.err" || true
-        read -r rps n < <(json "$work/client.out" "$work/client.err" requests_per_s completed) ;;
-    h2load)
-        /usr/bin/time -f '%U %S' -o "$work/time" timeout -k 5 $((seconds + 30)) taskset -c 1 \
-            h2load --h1 -c64 -t1 -D "$seconds" "$2" >"$work/client.out" 2>&1 || true
-        read -r rps n < <(awk '/^finished in/ { r = $4 } /^requests:/ { n = $8 }
-            END { print (r == "" ? "-" : r), (n == "" ? "-" : n) }' "$work/client.out") ;;
-    esac
-    # GNU time writes "Command exited with non-zero status" first when it did: the last line.
-    tail -1 "$work/time" | awk -v r="$rps" -v n="$n" '{ printf "%s %s\n", r,
-        (n != "-" && n > 0) ? sprintf("%.3f", ($1 + $2) * 1e6 / n) : "-" }'
-}
-client_servers=(nginx/sendfile-on/cache epoll+sendfile/cache)
-for run in $(seq "$runs"); do
-    progress "4. clients -c64, run $run/$runs"
-    for t in "${client_servers[@]}"; do
-        for c in "${clients[@]}"; do
-            read -r rps cpu < <(client_run "$c" "${url[$t]}/4K.bin")
-            vals[$t|$c-rps]+="$rps "
-            vals[$t|$c-cpu]+="$cpu "
-        done
-    done
-done
-echo
-echo "== 4. clients, 4 KiB keep-alive -c64 one thread, ${seconds}s, median of $runs"
-echo "   wrk -t1 -c64 -d S; servelab = servelab-cli load --model duration -d S -c 64 --threads 1${clients[2]:+; h2load --h1 -c64 -t1 -D S}"
-printf '%-26s %-9s %12s %20s %14s %14s\n' server client req/s "client CPU us/req" "req/s / wrk" "CPU / wrk"
-for t in "${client_servers[@]}"; do
-    for c in "${clients[@]}"; do
-        rr=$(ratio "$(fig "$t" "$c-rps")" "$(fig "$t" wrk-rps)")
-        rc=$(ratio "$(fig "$t" "$c-cpu")" "$(fig "$t" wrk-cpu)")
-        printf '%-26s %-9s %12s %20s %14s %14s\n' "$t" "$c" "$(fig "$t" "$c-rps")" "$(fig "$t" "$c-cpu")" "$rr" "$rc"
-    done
-    goal "4. req/s servelab load / wrk, on $t" "$(ratio "$(fig "$t" servelab-rps)" "$(fig "$t" wrk-rps)")" ge 1.0
-    goal "4. client CPU/req servelab load / wrk, on $t" "$(ratio "$(fig "$t" servelab-cpu)" "$(fig "$t" wrk-cpu)")" le 1.0
-    if [ -n "${clients[2]:-}" ]; then
-        goal "4. req/s servelab load / h2load, on $t" \
-            "$(ratio "$(fig "$t" servelab-rps)" "$(fig "$t" h2load-rps)")" info -
-    fi
-done
-
-# The rate model at 50 % and 90 % of epoll+sendfile's capacity (its 4 KiB wrk figure, cache on).
-rate_target=epoll+sendfile/cache
-capacity=$(fig $rate_target rps)
-declare -A offered
-for pct in 50 90; do
-    offered[$pct]=$(awk -v c="$capacity" -v p=$pct 'BEGIN { print c == "-" ? "-" : int(c * p / 100) }')
-done
-if [ "${offered[50]}" != - ]; then
-    for run in $(seq "$runs"); do
-        progress "4. rate at 50 % and 90 %, run $run/$runs"
-        for pct in 50 90; do
-            bounded "$cli" load --model rate -R "${offered[$pct]}" -d "$seconds" -c 64 --threads 1 --json \
-                "${url[$rate_target]}/4K.bin" >"$work/rate.json" 2>"$work/rate.err" || true
-            read -r achieved late missed < <(json "$work/rate.json" "$work/rate.err" requests_per_s late missed)
-            vals[rate|$pct]+="$achieved "
-            vals[rate|late$pct]+="$late "
-            vals[rate|missed$pct]+="$missed "
-        done
+        own=-
+        sendfile_target "$t" && own=$(fig "$t" ownmib)
+        printf '%-28s %10s %10s %16s %10s %10s\n' "$t" "$(fig "$t" mib)" "$([ "$ref" = - ] && echo "" || echo "$r")" \
+            "$against" "$(fig "$t" mibcpu)" "$own"
     done
 fi
-echo
-echo "rate: servelab-cli load --model rate -R R -d $seconds -c 64 --threads 1 on $rate_target, capacity $capacity req/s"
-printf '%-8s %12s %12s %9s %10s %10s\n' offered "R req/s" achieved ratio late missed
-for pct in 50 90; do
-    r=$(ratio "$(fig rate $pct)" "${offered[$pct]}")
-    printf '%-8s %12s %12s %9s %10s %10s\n' "$pct %" "${offered[$pct]}" "$(fig rate $pct)" "$r" \
-        "$(fig rate late$pct)" "$(fig rate missed$pct)"
-    goal "4. rate achieved / offered at $pct % of capacity" "$r" within 0.02
-done
+
+# ---- 3. the seeds' sweep: ab -c 1, no keep-alive ------------------------------------------------
+if want 3; then
+    # N per size from a short ab run on nginx, so that each run lasts about SECONDS/3 (four per run:
+    # two clients on two servers; a second at the default, as in compare_ab.sh); at least 20
+    # requests, at most 50000.
+    sweep_servers=(nginx/sendfile-on epoll+sendfile)
+    ab_run() { # url n: "KiB/s failed"
+        bounded ab -q -n "$2" -c 1 "$1" >"$work/ab.out" 2>&1 || true
+        awk '/^Transfer rate:/ { r = $3 } /^Failed requests:/ { f = $3 } /^Non-2xx/ { f += $3 }
+             END { print (r == "" ? "-" : r), (f == "" ? "-" : f) }' "$work/ab.out"
+    }
+    load_run() { # url n: "KiB/s failed"
+        bounded "$cli" load --http1.0 --ab-reads -n "$2" -c 1 --json "$1" >"$work/load.json" 2>"$work/load.err" || true
+        json "$work/load.json" "$work/load.err" kib_per_s failed
+    }
+    declare -A sweep_n
+    for size in "${sizes[@]}"; do
+        bytes=$(stat -c %s "$work/root/$size.bin")
+        pilot=$((64 * 1048576 / bytes))
+        [ $pilot -gt 2000 ] && pilot=2000
+        [ $pilot -lt 5 ] && pilot=5
+        bounded ab -q -n $pilot -c 1 "${url[nginx/sendfile-on]}/$size.bin" >"$work/ab.out" 2>&1 || true
+        n=$(awk -v p=$pilot -v s="$seconds" '/^Time taken for tests:/ && $5 > 0 { n = int(p / $5 * s / 3) }
+            END { if (n < 20) n = 20; if (n > 50000) n = 50000; print n }' "$work/ab.out")
+        sweep_n[$size]=$n
+        for run in $(seq "$runs"); do
+            progress "3. sweep $size, ab/load -c 1 -n $n, run $run/$runs"
+            for t in "${sweep_servers[@]}"; do
+                read -r kib failed < <(ab_run "${url[$t]}/$size.bin" "$n")
+                vals[$t|ab$size]+="$kib "
+                [ "$failed" = 0 ] || errs[$t$size]=" (failed requests)"
+                read -r kib failed < <(load_run "${url[$t]}/$size.bin" "$n")
+                vals[$t|load$size]+="$kib "
+                [ "$failed" = 0 ] || errs[$t$size]=" (failed requests)"
+            done
+        done
+    done
+    echo
+    echo "== 3. sweep, no keep-alive, -c 1, KiB/s, median of $runs runs of -n N (N: about $(awk -v s="$seconds" 'BEGIN { printf "%.1f", s / 3 }') s a run)"
+    echo "   ab = ab -c 1 -n N; load = servelab-cli load --http1.0 --ab-reads -c 1 -n N"
+    printf '%-5s %6s %12s %12s %7s %12s %12s %7s %9s %9s\n' size N "ab nginx" "ab servelab" ratio \
+        "load nginx" "load servelab" ratio "load/ab n" "load/ab s"
+    for size in "${sizes[@]}"; do
+        an=$(fig nginx/sendfile-on "ab$size") as=$(fig epoll+sendfile "ab$size")
+        ln=$(fig nginx/sendfile-on "load$size") ls=$(fig epoll+sendfile "load$size")
+        rab=$(ratio "$as" "$an") rload=$(ratio "$ls" "$ln") cn=$(ratio "$ln" "$an") cs=$(ratio "$ls" "$as")
+        printf '%-5s %6s %12s %12s %7s %12s %12s %7s %9s %9s%s\n' "$size" "${sweep_n[$size]}" "$an" "$as" \
+            "$rab" "$ln" "$ls" "$rload" "$cn" "$cs" "${errs[nginx/sendfile-on$size]:-}${errs[epoll+sendfile$size]:-}"
+        goal "3. $size KiB/s epoll+sendfile / nginx, under ab" "$rab" ge 1.0
+        goal "3. $size KiB/s epoll+sendfile / nginx, under servelab load" "$rload" ge 1.0
+        goal "3. $size servelab load / ab, on nginx" "$cn" within 0.03
+        goal "3. $size servelab load / ab, on epoll+sendfile" "$cs" within 0.03
+    done
+fi
+
+# ---- 4. the clients: wrk, servelab load, h2load; then the rate model -----------------------------
+if want 4; then
+    # One client run, under GNU time: "req/s client-µs-per-request". The client's CPU time is its
+    # user + system time as wait4() reports it (timeout and taskset add nothing measurable).
+    client_run() { # client url
+        local rps=- n=-
+        case $1 in
+        wrk)
+            /usr/bin/time -f '%U %S' -o "$work/time" timeout -k 5 $((seconds + 30)) taskset -c 1 \
+                wrk -t1 -c64 -d"${seconds}s" "$2" >"$work/client.out" 2>&1 || true
+            read -r rps n < <(awk '/Requests\/sec:/ { r = $2 } / requests in / { n = $1 }
+                END { print (r == "" ? "-" : r), (n == "" ? "-" : n) }' "$work/client.out") ;;
+        servelab)
+            /usr/bin/time -f '%U %S' -o "$work/time" timeout -k 5 $((seconds + 30)) taskset -c 1 \
+                "$cli" load --model duration -d "$seconds" -c 64 --threads 1 --json "$2" \
+                >"$work/client.out" 2>"$work/client.err" || true
+            read -r rps n < <(json "$work/client.out" "$work/client.err" requests_per_s completed) ;;
+        h2load)
+            /usr/bin/time -f '%U %S' -o "$work/time" timeout -k 5 $((seconds + 30)) taskset -c 1 \
+                h2load --h1 -c64 -t1 -D "$seconds" "$2" >"$work/client.out" 2>&1 || true
+            read -r rps n < <(awk '/^finished in/ { r = $4 } /^requests:/ { n = $8 }
+                END { print (r == "" ? "-" : r), (n == "" ? "-" : n) }' "$work/client.out") ;;
+        esac
+        # GNU time writes "Command exited with non-zero status" first when it did: the last line.
+        tail -1 "$work/time" | awk -v r="$rps" -v n="$n" '{ printf "%s %s\n", r,
+            (n != "-" && n > 0) ? sprintf("%.3f", ($1 + $2) * 1e6 / n) : "-" }'
+    }
+    client_servers=(nginx/sendfile-on/cache epoll+sendfile/cache)
+    for run in $(seq "$runs"); do
+        progress "4. clients -c64, run $run/$runs"
+        for t in "${client_servers[@]}"; do
+            for c in "${clients[@]}"; do
+                read -r rps cpu < <(client_run "$c" "${url[$t]}/4K.bin")
+                vals[$t|$c-rps]+="$rps "
+                vals[$t|$c-cpu]+="$cpu "
+            done
+        done
+    done
+    echo
+    echo "== 4. clients, 4 KiB keep-alive -c64 one thread, ${seconds}s, median of $runs"
+    echo "   wrk -t1 -c64 -d S; servelab = servelab-cli load --model duration -d S -c 64 --threads 1${clients[2]:+; h2load --h1 -c64 -t1 -D S}"
+    printf '%-26s %-9s %12s %20s %14s %14s\n' server client req/s "client CPU us/req" "req/s / wrk" "CPU / wrk"
+    for t in "${client_servers[@]}"; do
+        for c in "${clients[@]}"; do
+            rr=$(ratio "$(fig "$t" "$c-rps")" "$(fig "$t" wrk-rps)")
+            rc=$(ratio "$(fig "$t" "$c-cpu")" "$(fig "$t" wrk-cpu)")
+            printf '%-26s %-9s %12s %20s %14s %14s\n' "$t" "$c" "$(fig "$t" "$c-rps")" "$(fig "$t" "$c-cpu")" "$rr" "$rc"
+        done
+        goal "4. req/s servelab load / wrk, on $t" "$(ratio "$(fig "$t" servelab-rps)" "$(fig "$t" wrk-rps)")" ge 1.0
+        goal "4. client CPU/req servelab load / wrk, on $t" "$(ratio "$(fig "$t" servelab-cpu)" "$(fig "$t" wrk-cpu)")" le 1.0
+        if [ -n "${clients[2]:-}" ]; then
+            goal "4. req/s servelab load / h2load, on $t" \
+                "$(ratio "$(fig "$t" servelab-rps)" "$(fig "$t" h2load-rps)")" info -
+        fi
+    done
+
+    # The rate model at 50 % and 90 % of epoll+sendfile's capacity (its 4 KiB wrk figure, cache on).
+    rate_target=epoll+sendfile/cache
+    capacity=$(fig $rate_target rps)
+    declare -A offered
+    for pct in 50 90; do
+        offered[$pct]=$(awk -v c="$capacity" -v p=$pct 'BEGIN { print c == "-" ? "-" : int(c * p / 100) }')
+    done
+    if [ "${offered[50]}" = - ]; then
+        echo "rate: not measured (it offers shares of section 1's capacity: add 1 to SECTIONS)" >&2
+    else
+        for run in $(seq "$runs"); do
+            progress "4. rate at 50 % and 90 %, run $run/$runs"
+            for pct in 50 90; do
+                bounded "$cli" load --model rate -R "${offered[$pct]}" -d "$seconds" -c 64 --threads 1 --json \
+                    "${url[$rate_target]}/4K.bin" >"$work/rate.json" 2>"$work/rate.err" || true
+                read -r achieved late missed < <(json "$work/rate.json" "$work/rate.err" requests_per_s late missed)
+                vals[rate|$pct]+="$achieved "
+                vals[rate|late$pct]+="$late "
+                vals[rate|missed$pct]+="$missed "
+            done
+        done
+    fi
+    echo
+    echo "rate: servelab-cli load --model rate -R R -d $seconds -c 64 --threads 1 on $rate_target, capacity $capacity req/s"
+    printf '%-8s %12s %12s %9s %10s %10s\n' offered "R req/s" achieved ratio late missed
+    for pct in 50 90; do
+        r=$(ratio "$(fig rate $pct)" "${offered[$pct]}")
+        printf '%-8s %12s %12s %9s %10s %10s\n' "$pct %" "${offered[$pct]}" "$(fig rate $pct)" "$r" \
+            "$(fig rate late$pct)" "$(fig rate missed$pct)"
+        goal "4. rate achieved / offered at $pct % of capacity" "$r" within 0.02
+    done
+fi
 
 # ---- Goals ---------------------------------------------------------------------------------------
 echo
