@@ -59,17 +59,15 @@ for round in $(seq "$rounds"); do
             before=$(ticks "${spid[$name]}")
             nstat -n
             copy=
-            if [ "${PERF:-0}" = 1 ]; then
-                (sleep 1 && perf record -q -e cpu-clock -C 1 -o "$work/perf.data" -- sleep $((seconds - 1 > 0 ? seconds - 1 : 1)) \
-                    >/dev/null 2>&1) &
-                perf_job=$!
-            fi
-            timeout -k 5 $((seconds + 30)) /usr/bin/time -f '%U %S' -o "$work/time.out" taskset -c 1 \
-                wrk -t1 -c8 -d"${seconds}s" "${script[@]}" "http://127.0.0.1:${port[$name]}/1M.bin" >"$work/wrk.out" 2>&1 || true
+            # With PERF=1, perf samples cpu1 for exactly wrk's run: it starts wrk and ends with it.
+            sampler=()
+            [ "${PERF:-0}" = 1 ] && sampler=(perf record -q -e cpu-clock -C 1 -o "$work/perf.data" --)
+            timeout -k 5 $((seconds + 30)) "${sampler[@]}" /usr/bin/time -f '%U %S' -o "$work/time.out" \
+                taskset -c 1 wrk -t1 -c8 -d"${seconds}s" "${script[@]}" "http://127.0.0.1:${port[$name]}/1M.bin" \
+                >"$work/wrk.out" 2>"$work/wrk.err" || true
             nstat >"$work/nstat.out" 2>/dev/null
             after=$(ticks "${spid[$name]}")
             if [ "${PERF:-0}" = 1 ]; then
-                wait "$perf_job" || true
                 copy=$(perf report -i "$work/perf.data" --no-children --sort sym --stdio 2>/dev/null |
                     awk '/_copy_to_iter/ && !f { print $1; f = 1 }')
             fi
