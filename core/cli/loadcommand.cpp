@@ -85,8 +85,9 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("closed, ramp: keep connections alive (ab -k); duration and rate always "
                         "do.")},
         {QStringLiteral("ab-reads"),
-         QStringLiteral("Read as ab does: 8 KiB per recv() (unless --read-buffer), one recv() per "
-                        "wake-up. Reproduces ab's figures where ab is the bottleneck.")},
+         QStringLiteral("Connect and read as ab does: connect() again once writable, 8 KiB per "
+                        "recv() (unless --read-buffer), one recv() per wake-up, a closed "
+                        "response read to its end. Reproduces ab's figures.")},
         {QStringLiteral("http1.0"),
          QStringLiteral("Send HTTP/1.0 requests, as ab does (with -k: Connection: keep-alive).")},
         {QStringLiteral("verify"),

@@ -84,6 +84,9 @@ private:
     };
 
     Outcome connect();
+    Outcome connectAsAb();
+    Outcome finishConnectAsAb();
+    Outcome connectedAsAb();
     Outcome retried(Outcome outcome); // a Retry becomes the same request on a new connection
     Outcome handleEvent(unsigned events);
     void resetExchange();

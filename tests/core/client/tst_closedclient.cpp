@@ -32,7 +32,8 @@ namespace {
 // writes `reply` and closes (or, with an empty reply, holds the connection until stopped).
 // With `reset`, it closes with a TCP reset instead of a FIN. With `endless`, it goes on after
 // the reply sending `endless` every `everyMs` (0: as fast as it goes) until the client leaves
-// (at most 5 s: a client that never gives up fails its test, not the suite).
+// (at most 5 s: a client that never gives up fails its test, not the suite). Each of those
+// sends waits `everyMs` first.
 class ScriptedServer
 {
 public:
@@ -96,10 +97,11 @@ private:
             }
             ::send(c, m_reply.data(), m_reply.size(), MSG_NOSIGNAL);
             const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-            while (!m_endless.isEmpty() && !m_stop && std::chrono::steady_clock::now() < until &&
-                   ::send(c, m_endless.data(), m_endless.size(), MSG_NOSIGNAL) >= 0) {
+            while (!m_endless.isEmpty() && !m_stop && std::chrono::steady_clock::now() < until) {
                 if (m_everyMs > 0) // the stimulus: a server this slow, whatever the machine
                     std::this_thread::sleep_for(std::chrono::milliseconds(m_everyMs));
+                if (::send(c, m_endless.data(), m_endless.size(), MSG_NOSIGNAL) < 0)
+                    break;
             }
             if (m_reset) {
                 const linger abort{1, 0};
@@ -257,9 +259,17 @@ private Q_SLOTS:
         QCOMPARE(r.kibPerSecond(), double(r.bytesRead) / 1024.0 / (double(r.elapsedMicros) / 1e6));
     }
 
+    void refusedConnectionsAreCountedAsSuch_data()
+    {
+        QTest::addColumn<bool>("abReads");
+        QTest::newRow("own connect") << false;
+        QTest::newRow("ab's connect") << true; // the refusal comes from the second connect()
+    }
     void refusedConnectionsAreCountedAsSuch()
     {
+        QFETCH(bool, abReads);
         client::ClientOptions o;
+        o.abReads = abReads;
         o.port = servelab::server::Listener::freeLoopbackPort();
         o.requests = 20;
         o.concurrency = 4;
@@ -344,6 +354,34 @@ private Q_SLOTS:
         QCOMPARE(r.ok, 0u);
         QCOMPARE(r.errorCount(static_cast<ErrorKind>(kind)), 2u);
         QVERIFY(metrics::monotonicMicros() - started < 3'000'000);
+    }
+
+    // ab reads a response its server closes to the end of the connection, so bytes past the
+    // body are seen (wrong length); ServeLab's own reads stop at Content-Length and close.
+    void abReadsReadToTheEnd_data()
+    {
+        QTest::addColumn<bool>("abReads");
+        QTest::addColumn<int>("ok");
+        QTest::newRow("own reads") << false << 2;
+        QTest::newRow("ab's reads") << true << 0;
+    }
+    void abReadsReadToTheEnd()
+    {
+        QFETCH(bool, abReads);
+        QFETCH(int, ok);
+        // The extra byte comes 200 ms after the answer: ServeLab's own reads are long gone.
+        ScriptedServer server("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", false, "x", 200);
+        client::ClientOptions o;
+        o.port = server.port();
+        o.requests = 2;
+        o.http10 = true;
+        o.abReads = abReads;
+        o.readBufferBytes = 8 * 1024;
+        o.timeoutMs = 2000;
+        const auto r = client::ClosedClient(o).run();
+        QCOMPARE(r.completed, 2u);
+        QCOMPARE(r.ok, quint64(ok));
+        QCOMPARE(r.errorCount(ErrorKind::WrongLength), quint64(2 - ok));
     }
 
     // A server that resets the connection in the middle of a body: reset, not a short body.
