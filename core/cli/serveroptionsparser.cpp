@@ -54,6 +54,10 @@ void addServerOptions(CommandLine &commandLine)
                QStringLiteral("sendfile: TCP_CORK from the head to the body's end, so a large "
                               "body leaves in full segments (nginx tcp_nopush)."),
                "on|off", QStringLiteral("off")),
+        option("defer-accept",
+               QStringLiteral("TCP_DEFER_ACCEPT: accept a connection once its request has come "
+                              "(nginx listen ... deferred)."),
+               "on|off", QStringLiteral("off")),
         option("keepalive-timeout", QStringLiteral("Idle time allowed between requests."), "time",
                msText(d.keepAliveTimeoutMs)),
         option("header-timeout",
@@ -120,6 +124,7 @@ bool readServerOptions(CommandLine &cl, server::ServerOptions *o, QTextStream &e
         !cl.onOff(QStringLiteral("nodelay"), &o->tcpNoDelay, err) ||
         !cl.onOff(QStringLiteral("coalesce"), &o->coalesceHeader, err) ||
         !cl.onOff(QStringLiteral("nopush"), &o->tcpNoPush, err) ||
+        !cl.onOff(QStringLiteral("defer-accept"), &o->deferAccept, err) ||
         !cl.duration(QStringLiteral("keepalive-timeout"), 3'600'000, &o->keepAliveTimeoutMs, err) ||
         !cl.duration(QStringLiteral("header-timeout"), 3'600'000, &o->headerTimeoutMs, err) ||
         !cl.duration(QStringLiteral("send-timeout"), 3'600'000, &o->sendTimeoutMs, err))

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -62,6 +63,15 @@ bool Listener::open(const std::string &host, std::uint16_t port, int backlog, st
     m_fd = fd;
     m_port = ntohs(storage.ss_family == AF_INET ? v4->sin_port : v6->sin6_port);
     return true;
+}
+
+bool Listener::deferAccept(int seconds, std::string *error)
+{
+    if (setsockopt(m_fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds) == 0)
+        return true;
+    if (error)
+        *error = std::string("cannot defer accept (TCP_DEFER_ACCEPT): ") + std::strerror(errno);
+    return false;
 }
 
 std::uint16_t Listener::freeLoopbackPort()

@@ -15,6 +15,8 @@ public:
     ~Listener();
 
     bool open(const std::string &host, std::uint16_t port, int backlog, std::string *error);
+    // TCP_DEFER_ACCEPT: connections reach accept() once data came, or after `seconds`.
+    bool deferAccept(int seconds, std::string *error);
     // A loopback port nothing listens on now (bind port 0, read it, close); 0 on failure.
     // Another process may take it before the caller binds: callers report that case clearly.
     static std::uint16_t freeLoopbackPort();

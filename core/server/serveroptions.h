@@ -44,6 +44,11 @@ struct ServerOptions
     // (1 MiB, -c8: 2,470 against 2,453 req/s, mean of 4 interleaved) and cost a third under
     // servelab-cli load, whose 256 KiB reads keep up (3,966 against 5,336, mean of 3).
     bool tcpNoPush = false;
+    // TCP_DEFER_ACCEPT on the listener (nginx's `listen … deferred`): accept() is woken only once
+    // a connection's first bytes are in, so the server finds its request there and does not go
+    // back to sleep between the handshake and the request. A connection that sends nothing is
+    // accepted after the header timeout and then times out as usual.
+    bool deferAccept = false;
     // The copy transfer's read/write buffer (B): one pread and one send per B bytes. 64K was
     // the fastest here at 1 MiB (wrk -c8: 8K 0.83, 32K 2.7, 64K 3.2, 128K 1.4 GB/s; nginx's
     // sendfile off, 32K reads, 2.6): larger buffers meet a full socket more often, and what

@@ -1,5 +1,7 @@
 #include "threadedserver.h"
 
+#include <algorithm>
+
 namespace servelab::server {
 
 ThreadedServer::ThreadedServer(const ServerOptions &options) : m_options(options) {}
@@ -28,6 +30,12 @@ bool ThreadedServer::start(std::string *error)
     m_limit = std::make_unique<ConnectionLimit>(-1);
     if (!m_listener.open(m_options.host, m_options.port, m_options.backlog, error))
         return false;
+    // Up to the header timeout for the first bytes, as any request head gets (at least 1 s).
+    if (m_options.deferAccept &&
+        !m_listener.deferAccept(std::max(1, (m_options.headerTimeoutMs + 999) / 1000), error)) {
+        m_listener.close();
+        return false;
+    }
     m_fileCache.reset();
     if (m_options.openFileCacheEntries > 0 && !fileCachePerThread())
         m_fileCache = std::make_unique<OpenFileCache>(

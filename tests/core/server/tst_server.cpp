@@ -347,6 +347,32 @@ private Q_SLOTS:
         QVERIFY(c.closedByPeer());
     }
 
+    // --defer-accept (TCP_DEFER_ACCEPT): a connection that has sent nothing is not accepted yet,
+    // one whose request has come is. Without it both are, in the order they came.
+    void deferAcceptWaitsForTheRequest_data()
+    {
+        QTest::addColumn<bool>("defer");
+        QTest::addColumn<quint64>("accepted");
+        QTest::newRow("deferred") << true << quint64(1);
+        QTest::newRow("at once") << false << quint64(2);
+    }
+    void deferAcceptWaitsForTheRequest()
+    {
+        QFETCH(bool, defer);
+        QFETCH(quint64, accepted);
+        auto options = defaults(1);
+        options.deferAccept = defer;
+        auto s = startServer(options);
+        QVERIFY(s);
+        RawHttpConnection silent(s->port());
+        RawHttpConnection asking(s->port());
+        QVERIFY(asking.send("GET /1.bin HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"));
+        QByteArray head, body;
+        QVERIFY(asking.readResponse(&head, &body));
+        QVERIFY(head.startsWith("HTTP/1.1 200"));
+        QCOMPARE(s->stats().connectionsAccepted, accepted);
+    }
+
     void keepAliveTimeoutClosesIdleConnections()
     {
         auto options = defaults(1);
