@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Run at every build (cmake -P): writes the git revision of the source into
 # ${OUTPUT} (servelab_revision.h), touching it only when the revision changed, so a new commit
 # recompiles one file. Outside a git checkout (a tarball, a read-only bind mount git refuses)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by packaging/debian13.sh and packaging/package-test.sh: the Debian mirror to use and
 # running a command inside a chroot. Sourced after lib.sh, not run.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Debian 13 leg of packaging/test.sh: builds and tests ServeLab with Qt 6.8 and KF6
 # SyntaxHighlighting inside a debootstrap chroot kept under the cache folder
 # ($SERVELAB_CACHE/debian13, about a minute to create the first time).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared set-up for packaging/run.sh and packaging/test.sh. Sourced, not run.
 # Everything here is idempotent: a second run installs nothing and rebuilds only what changed.
 

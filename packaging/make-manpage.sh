@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes the servelab-cli(1) man page to stdout: the sections below are written here, the
 # COMMANDS section comes from the CLI's own --help of each command (its QCommandLineParser
 # definitions), so the page never drifts from the program. Run by the build:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # packaging/test.sh --package: builds the release preset, makes the Debian package with CPack
 # (dependencies computed by dpkg-shlibdeps), installs it with `apt install ./servelab_*.deb` in a
 # clean Debian 12 chroot — a fresh copy of a debootstrap minbase kept as a tarball under the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Renders resources/icons/servelab.svg to the PNG sizes the hicolor theme installs
 # (resources/icons/servelab-N.png, committed: the build needs no SVG renderer). Run it after
 # changing the SVG. Needs rsvg-convert (Debian: librsvg2-bin).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets ServeLab up on this machine (installs the Debian packages it lacks, configures and builds
 # the release preset) and runs the default experiment: with a display it opens the window with
 # the experiment loaded; without one, or with --headless, it runs the sweep with servelab-cli and

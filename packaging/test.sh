@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds ServeLab and runs the whole test suite with ctest: on this machine (Debian 12, Qt 6.4),
 # then the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer, then the
 # engine's tests (servers, clients, runner, sampler) built with ThreadSanitizer, then the suite

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "resultstablemodel.h"
 
 #include "lab/sizelist.h"

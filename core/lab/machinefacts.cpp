@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "machinefacts.h"
 
 #include "servelab_config.h"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Every server mode this build runs serves byte-identical files to curl and to ab, both with
 # keep-alive: sizes 0, 1, 4K, 48K-1, 48K (the sendfile threshold), 1M+7 and 32M.
 # Usage: realclients.sh SERVELAB_CLI. Needs curl and ab (packaging/packages.txt, set test).

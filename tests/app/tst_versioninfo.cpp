@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `--version` of both programs: version, git revision, Qt, syntax highlighting, io_uring; from a
 // terminal without a display too (the window's binary answers --version and --help before it
 // needs one).

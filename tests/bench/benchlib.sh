@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the benchmarks (sourced): the tools they need, a work folder removed on exit with
 # every server they started, the generated files, and real servers pinned to cpu0, each with one
 # worker (process or thread), no access log and keep-alive with a very high request limit,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark, not a test: never fails on a number. Serves the same generated files with nginx and
 # `servelab-cli serve` (both pinned to cpu0) and loads each with ab and `servelab-cli load`
 # (pinned to cpu1), ab -c 1 as in the seeds. Prints KiB/s, ab's CPU use, and ratios:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark, not a test: never fails on a number. In one command, ServeLab's built-in modes beside
 # real servers (nginx, lighttpd, h2o), every server pinned to cpu0 and every client to cpu1:
 #   1. 4 KiB, keep-alive, wrk -t1 -c64: req/s, and the SERVER's CPU time per request (utime +

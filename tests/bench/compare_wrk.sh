@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark, not a test: never fails on a number. Server pinned to cpu0, wrk to cpu1, as in
 # ../../../shared/docs/field-notes.md. For each built-in mode, with and without the open-file
 # cache, and for nginx (1 worker, same files) with and without open_file_cache:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark, not a test: never fails on a number. The duration model against wrk on the same
 # nginx (1 worker, cpu0; clients on cpu1): 4 KiB, -t1 -c64, keep-alive. Prints each client's
 # req/s and CPU time per request (user + system of the client process, from /proc), and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark, not a test: the GUI load for real — 6 targets × 14 sizes (4K..32M) with
 # 6 s of load each (about 10 minutes) run in the window on the offscreen platform, a 10 ms
 # heartbeat on the GUI thread. Prints the worst gap and RSS every 30 s and at the end.

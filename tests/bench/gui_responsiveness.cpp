@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmark, not a test: runs an experiment in the real window (offscreen or under Xvfb) and
 // measures how long the GUI thread goes without running a 10 ms heartbeat timer, and the
 // process's resident memory, every 30 s and at the end. Never fails on a number.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark diagnosis, not a test: never fails on a number. Why 1 MiB under wrk -t1 -c8 is not a
 # ratio of servers (compare_peers.sh section 2). nginx (sendfile on, tcp_nopush on,
 # open_file_cache) and `servelab-cli serve --mode epoll+sendfile --open-file-cache 1000` on cpu0,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark, not a test: never fails on a number. Does `servelab-cli load --http1.0 --ab-reads`
 # agree with ab? Run to run, a -c 1 figure on this machine moves by ±10 %, more than the ±3 %
 # asked of the agreement, so the clients are compared in rounds of three runs on the same server,

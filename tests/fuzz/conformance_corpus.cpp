@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes the fuzzers' seed corpora: every request of the conformance table (for the request
 // parser and the connection), a few responses (for the client's parser) and the presets (for
 // the spec loader). Each seed starts with the byte that sets its packet sizes (fuzzinput.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness, differential: http::ChunkedDecoder (a state machine fed in packets) against
 // the recursive-descent reference of the same RFC 9112 §7.1 grammar (tests/support). Any
 // disagreement — on Done/Error/NeedMore, on where the body ends, on its size, on the limit —

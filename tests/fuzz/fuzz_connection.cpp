@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the server's connection state machine (Connection, shared by every event
 // model) driven through a socketpair, the input written in packets, the responses read and
 // dropped, as an event loop would drive it. Each input is one connection to its end; a

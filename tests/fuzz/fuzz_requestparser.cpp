@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the request parser fed a connection's bytes in packets, pipelined requests
 // one after another, as the servers feed it. Checks what a server relies on: a finished head is
 // inside what arrived, a target starts with "/" (or is "*"), an error is one of the statuses the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the client's response parser fed a server's bytes in packets. Checks what
 // the client relies on: a finished head is inside what arrived and its status is three digits.
 #include "client/responseparser.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every fuzzer for SECONDS (default 60) from the seed corpora (the conformance table, a few
 # responses, the presets), with the HTTP dictionary. Corpora grow in BUILD/corpus between runs;
 # a crash is kept in BUILD/crashes and fails the run (each one becomes a regression test, and

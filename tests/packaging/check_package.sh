@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The installed layout and its validators, run by ctest (tests/packaging/CMakeLists.txt):
 #   check_package.sh install|desktop|appstream|manpage BUILD_DIR
 # install: `cmake --install` into a scratch DESTDIR puts every file where a desktop expects it.
@@ -24,7 +25,8 @@ install)
     missing=0
     for file in usr/bin/servelab usr/bin/servelab-cli \
         usr/share/applications/$id.desktop usr/share/metainfo/$id.metainfo.xml \
-        usr/share/icons/hicolor/scalable/apps/$id.svg usr/share/man/man1/servelab-cli.1.gz; do
+        usr/share/icons/hicolor/scalable/apps/$id.svg usr/share/man/man1/servelab-cli.1.gz \
+        usr/share/doc/servelab/copyright; do
         [ -f "$dest/$file" ] || { echo "not installed: /$file"; missing=1; }
     done
     for size in 16 24 32 48 64 128 256; do

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Soak: `servelab-cli run --out DIR` killed with SIGKILL at a random moment, 20 times, into one
 // database. Each time: the database passes PRAGMA integrity_check, the experiment reads as
 // interrupted (or done, when the kill came after the end), every file in DIR is whole (no

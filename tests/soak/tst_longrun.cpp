@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Soak: 1,000 experiment points back to back (tiny files, 20 requests each) through the real
 // `servelab-cli run`, watched from outside every 200 ms: no growth of descriptors or threads,
 // resident memory flat (its slope over the points after the first 100), and a database whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Soak: slowloris against every mode. 200 connections dribble a request head that never ends
 // while a normal client (ab -c 4 -k shaped) measures: its p99 (the median of three runs) must
 // stay within twice its unloaded value, and every dribbler must be closed at the header

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "clientpage.h"
 #include "environmentpage.h"
 #include "experimentwizard.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The client tests' server: a built-in server started over generated files of the given sizes.

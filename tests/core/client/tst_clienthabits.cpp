@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/closedclient.h"
 #include "client/durationclient.h"
 #include "client/rateclient.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "childprocess.h"
 #include "client/hdrhistogramlog.h"
 #include "client/latencyhistogram.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "childprocess.h"
 #include "client/clientsample.h"
 #include "client/rateclient.h"

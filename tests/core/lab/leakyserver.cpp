@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A test target that leaks on purpose, as the seeds' servers did ("Too many open files"): a
 // one-thread HTTP server that opens the requested file for every request and never closes it.
 //   leakyserver PORT ROOT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A point with every field set, for the tests of what keeps points (the database, the bundle).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "lab/etaestimator.h"
 #include "lab/experimentrunner.h"
 #include "lab/resultstore.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/closedclient.h"
 #include "lab/docrootgenerator.h"
 #include "lab/externalserver.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "lab/docrootgenerator.h"
 #include "lab/livefeed.h"
 #include "lab/resultexport.h"

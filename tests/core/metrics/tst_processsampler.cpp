@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "metrics/processprobe.h"
 #include "metrics/processsampler.h"
 

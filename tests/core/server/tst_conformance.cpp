@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The conformance table (tests/conformance/requests.table) against every built-in mode: each
 // row's bytes on a fresh connection, the status of the response, and whether the connection
 // stays usable or is closed; the descriptors back to where they were after each mode.

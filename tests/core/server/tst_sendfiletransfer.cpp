@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "loopback.h"
 #include "server/outgoingresponse.h"
 #include "server/sendfiletransfer.h"
