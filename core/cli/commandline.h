@@ -30,6 +30,8 @@ public:
     int usageError(const QString &message, QTextStream &err) const;
 
 private:
+    bool checked(const QString &option, bool ok, const QString &error, QTextStream &err);
+
     QString m_command;
     QCommandLineParser m_parser;
 };

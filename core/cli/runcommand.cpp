@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "commandline.h"
 
-#include "serveroptionsparser.h"
 
 #include "interruptwatch.h"
 #include "lab/experimentrunner.h"
@@ -11,7 +10,6 @@
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
-#include "server/serveroptions.h"
 
 #include <QDir>
 #include <QFile>
@@ -44,32 +42,6 @@ QString formatDuration(qint64 ms)
     if (seconds < 3600)
         return QStringLiteral("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
     return QStringLiteral("%1 h %2 min").arg(seconds / 3600).arg(seconds % 3600 / 60);
-}
-
-// The serve flags of builtin targets, checked by the parser `serve` itself uses, so a wrong
-// value stops the run before anything starts.
-QString checkServerOptions(const QList<lab::SweepSpec> &targets)
-{
-    for (const auto &t : targets) {
-        if (t.serverArguments.isEmpty())
-            continue;
-        CommandLine serve(QStringLiteral("serve"), QString());
-        addServerOptions(serve);
-        QString message;
-        QTextStream sink(&message);
-        int code = 0;
-        server::ServerOptions options;
-        if (!serve.parse(
-                QStringList{QStringLiteral("servelab-cli"), QStringLiteral("--mode"), t.mode} +
-                    t.serverArguments,
-                sink, sink, &code) ||
-            !readServerOptions(serve, &options, sink)) {
-            sink.flush();
-            return QStringLiteral("%1 with %2: %3")
-                .arg(t.mode, t.serverArguments.join(u' '), message.trimmed());
-        }
-    }
-    return {};
 }
 
 // --smoke: the same experiment in seconds (a handful of sizes, few requests and files, two
@@ -236,8 +208,6 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         spec.name += QStringLiteral(" (smoke)");
     }
     const QList<lab::SweepSpec> targets = spec.expanded(); // as the runner expands them
-    if (const QString problem = checkServerOptions(targets); !problem.isEmpty())
-        return cl.usageError(QStringLiteral("%1: %2").arg(source, problem), err);
     const QString outDir = p.value(QStringLiteral("out"));
     if (!outDir.isEmpty() && (!QDir().mkpath(outDir) || !QFileInfo(outDir).isWritable()))
         return cl.usageError(

@@ -4,6 +4,7 @@
 #include "docrootgenerator.h"
 #include "externalserver.h"
 #include "jsonlocator.h"
+#include "serveroptiontable.h"
 #include "sizelist.h"
 
 #include <QJsonArray>
@@ -127,6 +128,14 @@ public:
         if (own.contains(name)) {
             fail(path,
                  QStringLiteral("'%1' is set by the target itself (builtin, threads, fd_limit)")
+                     .arg(name),
+                 atKey);
+            return false;
+        }
+        if (!ServerOptionTable::find(name)) {
+            fail(path,
+                 QStringLiteral("'%1' is not a server option (servelab-cli serve --help lists "
+                                "them)")
                      .arg(name),
                  atKey);
             return false;
@@ -409,6 +418,14 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                 r.fail(path, problem);
         out.targets << sweep;
     }
+    // Each target as the runner expands it, with the swept option's values: a value the
+    // server would refuse is refused here, before anything runs.
+    if (errors->isEmpty() && !out.sweepOption.isEmpty())
+        for (const SweepSpec &variant : out.expanded())
+            if (const QString problem = variant.validate(); !problem.isEmpty()) {
+                r.fail(QStringLiteral("sweep"), QStringLiteral("%1 (%2)").arg(problem, variant.label()));
+                break;
+            }
     if (!errors->isEmpty())
         return false;
     *spec = out;

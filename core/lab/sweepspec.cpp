@@ -4,6 +4,8 @@
 #include "docrootgenerator.h"
 #include "externalserver.h"
 #include "server/servermode.h"
+#include "server/serveroptions.h"
+#include "serveroptiontable.h"
 #include "sizelist.h"
 
 #include <QDir>
@@ -65,6 +67,12 @@ QString SweepSpec::validate() const
         return QStringLiteral("timeouts must be positive");
     if (!serverArguments.isEmpty() && target != u"builtin")
         return QStringLiteral("server options apply to builtin targets");
+    if (!serverArguments.isEmpty()) { // checked by the rows `serve` reads its flags with
+        server::ServerOptions options;
+        options.mode = mode.toStdString();
+        if (QString problem; !ServerOptionTable::apply(&options, serverArguments, &problem))
+            return problem;
+    }
     if (DocRootGenerator::Content kind; !DocRootGenerator::parseContent(content, &kind))
         return QStringLiteral("the content of the files is random or zeros, not '%1'").arg(content);
     if (filesPerSize < 1 || filesPerSize > 100000)

@@ -628,7 +628,7 @@ private Q_SLOTS:
         QTest::newRow("bad server option value")
             << QByteArray("{\"servelab\": 1, \"targets\": [{\"builtin\": \"epoll+copy\", "
                           "\"options\": {\"chunk\": \"lots\"}}]}")
-            << QString() << 2 << QStringLiteral("epoll+copy with --chunk lots:");
+            << QString() << 2 << QStringLiteral("targets[0]: --chunk wants a size");
         QTest::newRow("not a database")
             << QByteArray("{\"servelab\": 1, \"targets\": [{\"builtin\": \"epoll+copy\"}]}")
             << QString() << 1 << QStringLiteral("not a readable SQLite database");

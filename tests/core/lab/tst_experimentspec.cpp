@@ -95,7 +95,7 @@ private Q_SLOTS:
   "targets": [{"builtin": "multiplex+copy", "threads": 8,
                "options": {"max-downloads": 1000, "chunk": "81000", "nodelay": false}},
               {"external": "nginx"}],
-  "sweep": {"option": "sendfile-threshold", "values": ["0", 65536]},
+  "sweep": {"option": "sendfile-threshold", "values": ["1", 65536]},
   "warmup_requests": 50, "cooldown_ms": 200})";
         ExperimentSpec spec;
         QStringList errors;
@@ -112,7 +112,7 @@ private Q_SLOTS:
         QCOMPARE(t.cooldownMs, 200);
         const auto runs = spec.expanded();
         QCOMPARE(runs.size(), 3); // two thresholds for the builtin target, nginx once
-        QCOMPARE(runs[0].variant, QStringLiteral("sendfile-threshold=0"));
+        QCOMPARE(runs[0].variant, QStringLiteral("sendfile-threshold=1"));
         QCOMPARE(runs[1].serverArguments.mid(6),
                  (QStringList{QStringLiteral("--sendfile-threshold"), QStringLiteral("65536")}));
         QCOMPARE(runs[2].target, QStringLiteral("nginx"));
@@ -203,7 +203,8 @@ private Q_SLOTS:
     void badOptionsAreNamed()
     {
         const QByteArray text = R"({"servelab": 1,
-  "targets": [{"builtin": "epoll+copy", "options": {"port": 80, "--chunk": 1, "buffer": 1.5}},
+  "targets": [{"builtin": "epoll+copy", "options": {"port": 80, "--chunk": 1, "buffer": 1.5,
+                                                    "banana": 1}},
               {"external": "nginx", "options": {"chunk": 1}}],
   "sweep": {"option": "threads", "values": [1]}})";
         ExperimentSpec spec;
@@ -227,6 +228,38 @@ private Q_SLOTS:
         QVERIFY2(
             all.contains(QStringLiteral("sweep.option: 'threads' is set by the target itself")),
             qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("targets[0].options.banana: 'banana' is not a server "
+                                             "option (servelab-cli serve --help lists them)")),
+                 qPrintable(all));
+    }
+
+    // A value the server would refuse, in an option or in the values swept over, is refused
+    // when the spec is read, with the words `serve` uses.
+    void badOptionValuesAreRefusedBeforeTheRun()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+copy", "options": {"sendfile-threshold": "abc"}}]})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "s.json:2:15: targets[0]: --sendfile-threshold wants a size from 1")),
+                 qPrintable(errors.join(u'\n')));
+        errors.clear();
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "sweep": {"option": "sendfile-threshold", "values": ["64K", "abc"]}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "sweep: --sendfile-threshold wants a size from 1 to 64M (like 8K or 81000), "
+                     "not 'abc' (epoll+copy)")),
+                 qPrintable(errors.join(u'\n')));
+        errors.clear();
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "sweep": {"option": "banana", "values": [1]}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "sweep.option: 'banana' is not a server option")),
+                 qPrintable(errors.join(u'\n')));
     }
 
     // Every mistake at once, each with the line and column to fix.
@@ -365,7 +398,7 @@ private Q_SLOTS:
         QVERIFY2(ExperimentSpec::parse(
                      "{\"servelab\": 1, \"targets\": [{\"url\": \"http://127.0.0.1:8080/files/\",\n"
                      " \"pid\": 4242}, {\"builtin\": \"epoll+copy\"}], \"sweep\": {\"option\": "
-                     "\"chunk\", \"values\": [1, 2]}}",
+                     "\"chunk\", \"values\": [4096, 8192]}}",
                      QStringLiteral("s.json"), &spec, &errors),
                  qPrintable(errors.join(u'\n')));
         QVERIFY(spec.targets[0].isUrl());

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "serveroptiontable.h"
+
+#include "optionvalue.h"
+#include "sizelist.h"
+#include "server/serveroptions.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace servelab::lab {
+
+namespace {
+
+using server::ServerOptions;
+
+template <typename T>
+bool whole(const QString &text, qint64 min, qint64 max, T *field, QString *error)
+{
+    qint64 value = 0;
+    if (!OptionValue::wholeNumber(text, min, max, &value, error))
+        return false;
+    *field = static_cast<T>(value);
+    return true;
+}
+
+template <typename T>
+bool bytes(const QString &text, quint64 min, quint64 max, T *field, QString *error)
+{
+    quint64 value = 0;
+    if (!OptionValue::size(text, min, max, &value, error))
+        return false;
+    *field = static_cast<T>(value);
+    return true;
+}
+
+QString onOffText(bool on)
+{
+    return on ? QStringLiteral("on") : QStringLiteral("off");
+}
+
+constexpr qint64 hourMs = 3'600'000;
+
+// An enumeration's names, in the order of its values.
+template <typename E, std::size_t N>
+bool choice(const QString &text, const char *const (&names)[N], E *field, const char *what,
+            QString *error)
+{
+    for (std::size_t i = 0; i < N; ++i) {
+        if (text == QLatin1String(names[i])) {
+            *field = static_cast<E>(i);
+            return true;
+        }
+    }
+    *error = QStringLiteral("wants %1, not '%2'").arg(QLatin1String(what), text);
+    return false;
+}
+constexpr const char *strategyNames[] = {"reserve-fd", "backoff", "none"}; // AcceptStrategy
+constexpr const char *handoffNames[] = {"mutex", "lockfree"};              // Handoff
+
+using Row = ServerOptionTable::Row;
+
+// In `serve --help` order. Each row's text() of a default ServerOptions is the default shown.
+const Row table[] = {
+    {"threads", "n", "Event-loop threads.",
+     [](const ServerOptions &o) { return QString::number(o.threads); },
+     [](ServerOptions *o, const QString &t, QString *e) { return whole(t, 1, 1024, &o->threads, e); }},
+    {"backlog", "n", "Listen backlog.",
+     [](const ServerOptions &o) { return QString::number(o.backlog); },
+     [](ServerOptions *o, const QString &t, QString *e) { return whole(t, 1, 65535, &o->backlog, e); }},
+    {"buffer", "size", "Buffer of the copy transfer (the seeds also use 81000).",
+     [](const ServerOptions &o) { return formatSize(o.bufferSize); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return bytes(t, 512, 64 << 20, &o->bufferSize, e);
+     }},
+    {"sendfile-threshold", "size",
+     "Below this size head and body go out in one writev (Tomcat: 48K).",
+     [](const ServerOptions &o) { return formatSize(o.sendfileThreshold); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return bytes(t, 1, 64 << 20, &o->sendfileThreshold, e);
+     }},
+    {"chunk", "size", "Most bytes one connection sends per turn (nginx sendfile_max_chunk).",
+     [](const ServerOptions &o) { return formatSize(o.sendfileChunk); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return bytes(t, 4096, quint64(1) << 31, &o->sendfileChunk, e);
+     }},
+    {"nodelay", "on|off", "TCP_NODELAY on accepted sockets.",
+     [](const ServerOptions &o) { return onOffText(o.tcpNoDelay); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return OptionValue::onOff(t, &o->tcpNoDelay, e);
+     }},
+    {"coalesce", "on|off",
+     "Head and body in one segment (MSG_MORE); off with --nodelay off shows the 40 ms Nagle "
+     "stall.",
+     [](const ServerOptions &o) { return onOffText(o.coalesceHeader); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return OptionValue::onOff(t, &o->coalesceHeader, e);
+     }},
+    {"nopush", "on|off",
+     "sendfile: TCP_CORK from the head to the body's end, so a large body leaves in full "
+     "segments (nginx tcp_nopush).",
+     [](const ServerOptions &o) { return onOffText(o.tcpNoPush); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return OptionValue::onOff(t, &o->tcpNoPush, e);
+     }},
+    {"defer-accept", "on|off",
+     "TCP_DEFER_ACCEPT: accept a connection once its request has come (nginx listen ... "
+     "deferred).",
+     [](const ServerOptions &o) { return onOffText(o.deferAccept); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return OptionValue::onOff(t, &o->deferAccept, e);
+     }},
+    {"keepalive-timeout", "time", "Idle time allowed between requests.",
+     [](const ServerOptions &o) { return OptionValue::durationText(o.keepAliveTimeoutMs); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return OptionValue::duration(t, hourMs, &o->keepAliveTimeoutMs, e);
+     }},
+    {"header-timeout", "time", "Time for a whole request head, from its first byte (slowloris).",
+     [](const ServerOptions &o) { return OptionValue::durationText(o.headerTimeoutMs); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return OptionValue::duration(t, hourMs, &o->headerTimeoutMs, e);
+     }},
+    {"send-timeout", "time", "Time a response may make no progress.",
+     [](const ServerOptions &o) { return OptionValue::durationText(o.sendTimeoutMs); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return OptionValue::duration(t, hourMs, &o->sendTimeoutMs, e);
+     }},
+    {"max-requests", "n", "Requests per connection before it is closed; 0: no limit.",
+     [](const ServerOptions &o) { return QString::number(o.maxRequestsPerConnection); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return whole(t, 0, 1'000'000'000, &o->maxRequestsPerConnection, e);
+     }},
+    {"max-body", "size", "Largest request body accepted (then 413).",
+     [](const ServerOptions &o) { return formatSize(o.maxBodyBytes); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return bytes(t, 1, quint64(1) << 40, &o->maxBodyBytes, e);
+     }},
+    {"max-connections", "n|auto|unlimited",
+     "Open connections allowed; beyond, new ones are closed at once. auto: half the free fds "
+     "(each may also hold a file); unlimited: let accept() hit EMFILE.",
+     [](const ServerOptions &o) {
+         return o.maxConnections == 0    ? QStringLiteral("auto")
+                : o.maxConnections == -1 ? QStringLiteral("unlimited")
+                                         : QString::number(o.maxConnections);
+     },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         if (t == u"auto" || t == u"unlimited") {
+             o->maxConnections = t == u"auto" ? 0 : -1;
+             return true;
+         }
+         if (whole(t, 1, 10'000'000, &o->maxConnections, e))
+             return true;
+         *e = QStringLiteral("wants auto, unlimited or a whole number from 1 to 10000000, not "
+                             "'%1'")
+                  .arg(t);
+         return false;
+     }},
+    {"accept-strategy", "strategy",
+     "On EMFILE: reserve-fd (accept-and-close with a spare fd, pause), backoff (pause 100 ms) "
+     "or none (retry at once, as the seed's flood).",
+     [](const ServerOptions &o) {
+         return QString::fromLatin1(strategyNames[int(o.acceptStrategy)]);
+     },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return choice(t, strategyNames, &o->acceptStrategy, "reserve-fd, backoff or none", e);
+     }},
+    {"max-downloads", "n",
+     "multiplex: downloads written at once; the rest wait in a queue (grizzly-sendfile "
+     "--concur-download-max).",
+     [](const ServerOptions &o) { return QString::number(o.maxDownloads); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return whole(t, 1, 1'000'000, &o->maxDownloads, e);
+     }},
+    {"handoff", "queue",
+     "poller: the queue from the watcher to the pool: mutex (a deque and a condition variable) "
+     "or lockfree (moodycamel's queue).",
+     [](const ServerOptions &o) { return QString::fromLatin1(handoffNames[int(o.handoff)]); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return choice(t, handoffNames, &o->handoff, "mutex or lockfree", e);
+     }},
+    {"open-file-cache", "entries",
+     "Files kept open (nginx open_file_cache): per thread for epoll and uring, per server for "
+     "the others; 0: open each request's file anew.",
+     [](const ServerOptions &o) { return QString::number(o.openFileCacheEntries); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return whole(t, 0, 1'000'000, &o->openFileCacheEntries, e);
+     }},
+    {"open-file-valid", "time", "How long a cached file is trusted.",
+     [](const ServerOptions &o) { return OptionValue::durationText(o.openFileCacheValidMs); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return OptionValue::duration(t, hourMs, &o->openFileCacheValidMs, e);
+     }},
+};
+
+} // namespace
+
+std::span<const ServerOptionTable::Row> ServerOptionTable::rows()
+{
+    return table;
+}
+
+const ServerOptionTable::Row *ServerOptionTable::find(QStringView name)
+{
+    const auto row = std::find_if(std::begin(table), std::end(table),
+                                  [&](const Row &r) { return name == QLatin1String(r.name); });
+    return row == std::end(table) ? nullptr : row;
+}
+
+bool ServerOptionTable::set(ServerOptions *options, QStringView name, const QString &text,
+                            QString *error)
+{
+    const Row *row = find(name);
+    if (!row) {
+        *error = QStringLiteral("--%1 is not a server option (servelab-cli serve --help lists "
+                                "them)")
+                     .arg(name);
+        return false;
+    }
+    QString problem;
+    if (row->set(options, text, &problem))
+        return true;
+    *error = QStringLiteral("--%1 %2").arg(name, problem);
+    return false;
+}
+
+bool ServerOptionTable::check(const ServerOptions &options, QString *error)
+{
+    if (options.handoff == server::Handoff::LockFree && !options.mode.starts_with("poller")) {
+        *error = QStringLiteral("--handoff lockfree applies to the poller model, not '%1'")
+                     .arg(QString::fromStdString(options.mode));
+        return false;
+    }
+    return true;
+}
+
+bool ServerOptionTable::apply(ServerOptions *options, const QStringList &arguments,
+                              QString *error)
+{
+    for (qsizetype i = 0; i < arguments.size(); i += 2) {
+        const QString &flag = arguments[i];
+        if (!flag.startsWith(QStringLiteral("--")) || i + 1 == arguments.size()) {
+            *error = QStringLiteral("'%1' is not --name value").arg(flag);
+            return false;
+        }
+        if (!set(options, QStringView(flag).mid(2), arguments[i + 1], error))
+            return false;
+    }
+    return check(*options, error);
+}
+
+} // namespace servelab::lab
