@@ -80,6 +80,16 @@ private Q_SLOTS:
         options->setText(QStringLiteral("chunk"));
         QVERIFY(!page->addFormTarget());
         QVERIFY(page->problem().contains(QStringLiteral("'chunk' is not an option")));
+        // What serve would refuse is refused here, in serve's words.
+        options->setText(QStringLiteral("frobnicate=yes"));
+        QVERIFY(!page->addFormTarget());
+        QVERIFY2(page->problem().contains(QStringLiteral("--frobnicate is not a server option")),
+                 qPrintable(page->problem()));
+        options->setText(QStringLiteral("sendfile-threshold=abc"));
+        QVERIFY(!page->addFormTarget());
+        QVERIFY2(page->problem().contains(
+                     QStringLiteral("--sendfile-threshold wants a size from 1 to 64M")),
+                 qPrintable(page->problem()));
         options->setText(QStringLiteral("chunk=81000"));
         QVERIFY(page->addFormTarget());
         lab::ExperimentSpec spec;
