@@ -84,9 +84,10 @@ for mode in ${MODES:-epoll+sendfile epoll+copy epoll+mmap uring+sendfile poller+
 done
 grep -qx epoll+sendfile <<<"$available" || { echo "compare_peers: this build cannot run epoll+sendfile" >&2; exit 2; }
 [[ " ${modes[*]} " == *" epoll+sendfile "* ]] || modes=(epoll+sendfile "${modes[@]}")
-# A 'bare' ceiling (the least a server can do per request) is measured only when the CLI has it.
-bare=$(grep '^bare' <<<"$available" || true)
-if [ -n "$bare" ]; then modes+=($bare); else skipped+=("bare ceiling: skipped (servelab-cli modes lists no bare mode)"); fi
+# The ceiling of section 1: bare_server (tests/bench/bare_server.cpp, built with the tests) answers
+# every request with 4 KiB from memory, the least a server can do per request.
+bare=$build/bin/bench/bare_server
+[ -x "$bare" ] || { bare=; skipped+=("bare ceiling: skipped (no $build/bin/bench/bare_server: build the tests)"); }
 peers=(nginx)
 for peer in lighttpd h2o; do
     if have $peer; then peers+=($peer); else skipped+=("$peer: skipped (not installed; apt-get install $peer)"); fi
@@ -98,6 +99,7 @@ sizes=(4K 64K 256K 1M 2M 32M)
 # The estimate: sections 1 and 2 (one wrk run per target and run), the sweep (4 runs of SECONDS/3
 # per size and run, plus a short calibration), the clients (2 servers) and the two rates.
 n1=$((4 + ${#peers[@]} - 1 + 2 * ${#modes[@]}))
+[ -n "$bare" ] && n1=$((n1 + 1))
 n2=$((2 + ${#peers[@]} - 1 + ${#modes[@]}))
 want 1 || n1=0
 want 2 || n2=0
@@ -152,6 +154,15 @@ for peer in "${peers[@]:1}"; do
     fi
     port=$((port + 1))
 done
+if [ -n "$bare" ] && want 1; then
+    taskset -c 0 "$bare" 19499 4096 >"$work/bare.log" 2>&1 &
+    pids+=($!)
+    if bench_wait_http 19499 bare_server "$work/bare.log"; then
+        add_target bare 19499 "${pids[-1]}" no
+    else
+        bare=
+    fi
+fi
 builtin_plain=()
 builtin_cache=()
 port=19500
@@ -265,6 +276,9 @@ if want 1; then
     goal "1. CPU/req best built-in+cache ($own_cpu_t) / best caching peer ($peer_cpu_t)" "$(ratio "$own_cpu" "$peer_cpu")" le 0.8
     goal "1. req/s best built-in+cache ($own_rps_t) / best caching peer ($peer_rps_t)" "$(ratio "$own_rps" "$peer_rps")" info -
     goal "1. CPU/req best built-in, no cache ($plain_cpu_t) / best nginx, no cache ($nginx_cpu_t)" "$(ratio "$plain_cpu" "$nginx_cpu")" le 1.0
+    if [ -n "$bare" ]; then
+        goal "1. req/s best built-in+cache ($own_rps_t) / bare ceiling (4 KiB from memory)" "$(ratio "$own_rps" "$(fig bare rps)")" ge 0.97
+    fi
 fi
 
 # ---- 2. 1 MiB, keep-alive: MiB/s ---------------------------------------------------------------
