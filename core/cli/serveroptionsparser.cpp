@@ -22,10 +22,10 @@ void addServerOptions(CommandLine &commandLine)
         QStringLiteral("mode"), QString::fromStdString(defaults.mode)));
     for (const auto &row : lab::ServerOptionTable::rows()) {
         const QString value = row.text(defaults);
-        parser.addOption(QCommandLineOption(
-            QString::fromLatin1(row.name),
-            QString::fromUtf8(row.help) + QStringLiteral(" Default: %1.").arg(value),
-            QString::fromLatin1(row.syntax), value));
+        parser.addOption(QCommandLineOption(QString::fromLatin1(row.name),
+                                            QString::fromUtf8(row.help) +
+                                                QStringLiteral(" Default: %1.").arg(value),
+                                            QString::fromLatin1(row.syntax), value));
     }
 }
 

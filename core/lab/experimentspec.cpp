@@ -423,7 +423,8 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     if (errors->isEmpty() && !out.sweepOption.isEmpty())
         for (const SweepSpec &variant : out.expanded())
             if (const QString problem = variant.validate(); !problem.isEmpty()) {
-                r.fail(QStringLiteral("sweep"), QStringLiteral("%1 (%2)").arg(problem, variant.label()));
+                r.fail(QStringLiteral("sweep"),
+                       QStringLiteral("%1 (%2)").arg(problem, variant.label()));
                 break;
             }
     if (!errors->isEmpty())

@@ -16,8 +16,7 @@ public:
     static bool wholeNumber(const QString &text, qint64 min, qint64 max, qint64 *value,
                             QString *error);
     // A size like 8K or 81000, in [min, max] bytes.
-    static bool size(const QString &text, quint64 min, quint64 max, quint64 *bytes,
-                     QString *error);
+    static bool size(const QString &text, quint64 min, quint64 max, quint64 *bytes, QString *error);
     // A duration: "500ms", "5s" or plain seconds ("2.5"); at least 1 ms, at most maxMs.
     static bool duration(const QString &text, qint64 maxMs, int *ms, QString *error);
     // "on"/"off" (also yes/no, true/false, 1/0), in any case.

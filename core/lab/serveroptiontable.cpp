@@ -2,8 +2,8 @@
 #include "serveroptiontable.h"
 
 #include "optionvalue.h"
-#include "sizelist.h"
 #include "server/serveroptions.h"
+#include "sizelist.h"
 
 #include <algorithm>
 #include <iterator>
@@ -14,7 +14,7 @@ namespace {
 
 using server::ServerOptions;
 
-template <typename T>
+template<typename T>
 bool whole(const QString &text, qint64 min, qint64 max, T *field, QString *error)
 {
     qint64 value = 0;
@@ -24,7 +24,7 @@ bool whole(const QString &text, qint64 min, qint64 max, T *field, QString *error
     return true;
 }
 
-template <typename T>
+template<typename T>
 bool bytes(const QString &text, quint64 min, quint64 max, T *field, QString *error)
 {
     quint64 value = 0;
@@ -42,7 +42,7 @@ QString onOffText(bool on)
 constexpr qint64 hourMs = 3'600'000;
 
 // An enumeration's names, in the order of its values.
-template <typename E, std::size_t N>
+template<typename E, std::size_t N>
 bool choice(const QString &text, const char *const (&names)[N], E *field, const char *what,
             QString *error)
 {
@@ -64,10 +64,14 @@ using Row = ServerOptionTable::Row;
 const Row table[] = {
     {"threads", "n", "Event-loop threads.",
      [](const ServerOptions &o) { return QString::number(o.threads); },
-     [](ServerOptions *o, const QString &t, QString *e) { return whole(t, 1, 1024, &o->threads, e); }},
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return whole(t, 1, 1024, &o->threads, e);
+     }},
     {"backlog", "n", "Listen backlog.",
      [](const ServerOptions &o) { return QString::number(o.backlog); },
-     [](ServerOptions *o, const QString &t, QString *e) { return whole(t, 1, 65535, &o->backlog, e); }},
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return whole(t, 1, 65535, &o->backlog, e);
+     }},
     {"buffer", "size", "Buffer of the copy transfer (the seeds also use 81000).",
      [](const ServerOptions &o) { return formatSize(o.bufferSize); },
      [](ServerOptions *o, const QString &t, QString *e) {
@@ -233,8 +237,7 @@ bool ServerOptionTable::check(const ServerOptions &options, QString *error)
     return true;
 }
 
-bool ServerOptionTable::apply(ServerOptions *options, const QStringList &arguments,
-                              QString *error)
+bool ServerOptionTable::apply(ServerOptions *options, const QStringList &arguments, QString *error)
 {
     for (qsizetype i = 0; i < arguments.size(); i += 2) {
         const QString &flag = arguments[i];

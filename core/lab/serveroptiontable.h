@@ -39,8 +39,7 @@ public:
     // What no single row can check: the ones that depend on the mode (options->mode).
     static bool check(const server::ServerOptions &options, QString *error);
     // "--name value" pairs (SweepSpec::serverArguments) set in order, then check().
-    static bool apply(server::ServerOptions *options, const QStringList &arguments,
-                      QString *error);
+    static bool apply(server::ServerOptions *options, const QStringList &arguments, QString *error);
 };
 
 } // namespace servelab::lab

@@ -25,8 +25,8 @@ namespace {
 struct Client
 {
     int fd = -1;
-    std::string pending; // request bytes after the last complete head
-    std::size_t unsent = 0; // bytes of the answer still to write (a full socket)
+    std::string pending;     // request bytes after the last complete head
+    std::size_t unsent = 0;  // bytes of the answer still to write (a full socket)
     std::size_t answers = 0; // answers owed after those
 };
 
@@ -40,8 +40,8 @@ bool flush(Client &c)
             c.unsent = response.size();
             --c.answers;
         }
-        const ssize_t n = ::send(c.fd, response.data() + (response.size() - c.unsent), c.unsent,
-                                 MSG_NOSIGNAL);
+        const ssize_t n =
+            ::send(c.fd, response.data() + (response.size() - c.unsent), c.unsent, MSG_NOSIGNAL);
         if (n < 0)
             return errno == EAGAIN;
         c.unsent -= static_cast<std::size_t>(n);

@@ -41,19 +41,17 @@ private Q_SLOTS:
         server::ServerOptions o;
         o.mode = "poller+sendfile";
         QString error;
-        QVERIFY2(ServerOptionTable::apply(&o,
-                                          {QStringLiteral("--chunk"), QStringLiteral("81000"),
-                                           QStringLiteral("--nopush"), QStringLiteral("on"),
-                                           QStringLiteral("--max-connections"),
-                                           QStringLiteral("unlimited"),
-                                           QStringLiteral("--handoff"), QStringLiteral("lockfree"),
-                                           QStringLiteral("--accept-strategy"),
-                                           QStringLiteral("backoff"),
-                                           QStringLiteral("--keepalive-timeout"),
-                                           QStringLiteral("250ms"),
-                                           QStringLiteral("--defer-accept"), QStringLiteral("yes")},
-                                          &error),
-                 qPrintable(error));
+        QVERIFY2(
+            ServerOptionTable::apply(
+                &o,
+                {QStringLiteral("--chunk"), QStringLiteral("81000"), QStringLiteral("--nopush"),
+                 QStringLiteral("on"), QStringLiteral("--max-connections"),
+                 QStringLiteral("unlimited"), QStringLiteral("--handoff"),
+                 QStringLiteral("lockfree"), QStringLiteral("--accept-strategy"),
+                 QStringLiteral("backoff"), QStringLiteral("--keepalive-timeout"),
+                 QStringLiteral("250ms"), QStringLiteral("--defer-accept"), QStringLiteral("yes")},
+                &error),
+            qPrintable(error));
         QCOMPARE(o.sendfileChunk, std::size_t(81000));
         QVERIFY(o.tcpNoPush);
         QCOMPARE(o.maxConnections, -1);
@@ -69,21 +67,30 @@ private Q_SLOTS:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("error");
-        QTest::newRow("number") << "threads" << "0"
+        QTest::newRow("number") << "threads"
+                                << "0"
                                 << "--threads wants a whole number from 1 to 1024, not '0'";
-        QTest::newRow("size") << "sendfile-threshold" << "abc"
+        QTest::newRow("size") << "sendfile-threshold"
+                              << "abc"
                               << "--sendfile-threshold wants a size from 1 to 64M (like 8K or "
                                  "81000), not 'abc'";
-        QTest::newRow("on or off") << "nodelay" << "maybe" << "--nodelay wants on or off, not 'maybe'";
-        QTest::newRow("duration") << "header-timeout" << "soon"
+        QTest::newRow("on or off") << "nodelay"
+                                   << "maybe"
+                                   << "--nodelay wants on or off, not 'maybe'";
+        QTest::newRow("duration") << "header-timeout"
+                                  << "soon"
                                   << "--header-timeout wants a duration like 500ms or 5s (at most "
                                      "3600 s), not 'soon'";
-        QTest::newRow("choice") << "accept-strategy" << "pray"
-                                << "--accept-strategy wants reserve-fd, backoff or none, not 'pray'";
-        QTest::newRow("number or word") << "max-connections" << "lots"
+        QTest::newRow("choice")
+            << "accept-strategy"
+            << "pray"
+            << "--accept-strategy wants reserve-fd, backoff or none, not 'pray'";
+        QTest::newRow("number or word") << "max-connections"
+                                        << "lots"
                                         << "--max-connections wants auto, unlimited or a whole "
                                            "number from 1 to 10000000, not 'lots'";
-        QTest::newRow("unknown") << "frobnicate" << "yes"
+        QTest::newRow("unknown") << "frobnicate"
+                                 << "yes"
                                  << "--frobnicate is not a server option (servelab-cli serve "
                                     "--help lists them)";
     }
@@ -103,8 +110,8 @@ private Q_SLOTS:
         server::ServerOptions o;
         o.mode = "epoll+sendfile";
         QString error;
-        QVERIFY(!ServerOptionTable::apply(&o, {QStringLiteral("--handoff"), QStringLiteral("lockfree")},
-                                          &error));
+        QVERIFY(!ServerOptionTable::apply(
+            &o, {QStringLiteral("--handoff"), QStringLiteral("lockfree")}, &error));
         QCOMPARE(error, QStringLiteral("--handoff lockfree applies to the poller model, not "
                                        "'epoll+sendfile'"));
         QVERIFY(!ServerOptionTable::apply(&o, {QStringLiteral("--chunk")}, &error));
