@@ -157,12 +157,12 @@ bool ProcessProbe::listTypes(ProcessSample &s)
     return listed;
 }
 
-ProcessSample ProcessProbe::sample()
+ProcessSample ProcessProbe::sample(bool byType)
 {
     ProcessSample s;
     s.atMicros = monotonicMicros();
     bool read = false;
-    if (!m_statCounts || ++m_sinceListing >= m_listEvery) {
+    if (!m_statCounts || byType || ++m_sinceListing >= m_listEvery) {
         // Its cost in CPU time: a busy machine that makes the listing wait does not make it
         // dearer.
         const std::int64_t started = threadCpuMicros();

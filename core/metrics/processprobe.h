@@ -61,7 +61,9 @@ public:
     // Opens /proc/<pid>; false with *error set (no such process, no permission).
     bool open(pid_t pid, std::string *error);
     pid_t pid() const { return m_pid; }
-    ProcessSample sample();
+    // The process now. The types of its descriptors are listed when their budget allows
+    // (ProcessSample::byType; else the total alone), or always with `byType`.
+    ProcessSample sample(bool byType = false);
     // Every descriptor with its target, by number: the leak detector's before and after.
     std::vector<OpenFd> openFds();
 

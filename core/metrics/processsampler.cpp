@@ -54,7 +54,7 @@ void ProcessSampler::sampleNow()
     ProcessSample sample;
     {
         std::lock_guard lock(m_probeMutex);
-        sample = m_probe.sample();
+        sample = m_probe.sample(true);
     }
     std::lock_guard lock(m_mutex);
     m_samples.push_back(sample);

@@ -35,7 +35,8 @@ public:
     bool running() const { return m_thread.joinable(); }
     std::vector<ProcessSample> drain();
     // A sample taken now, on the caller's thread, added to the others (a point's first and
-    // last, however short the point).
+    // last, however short the point). It always lists the descriptors' types, whatever the
+    // periodic samples' budget: a point's timeline ends with what it left open, by type.
     void sampleNow();
     // The descriptors now, on the caller's thread (the leak check between points).
     std::vector<OpenFd> openFds();
