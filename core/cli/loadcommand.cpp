@@ -60,31 +60,33 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
                         "ramp), else closed. A flag the model does not take is refused."),
          QStringLiteral("model")},
         {QStringLiteral("R"),
-         QStringLiteral("rate: requests per second offered, whatever the server does (wrk2 -R)."),
+         loadFlagHelp("R", QStringLiteral("requests per second offered, whatever the server "
+                                          "does (wrk2 -R).")),
          QStringLiteral("rate"), QStringLiteral("0")},
         {QStringLiteral("ramp"),
-         QStringLiteral("ramp: seconds of ramp-up/steady state/ramp-down (fhb -r 60/600/10); only "
-                        "the steady state counts."),
+         loadFlagHelp("ramp", QStringLiteral("seconds of ramp-up/steady state/ramp-down (fhb "
+                                             "-r 60/600/10); only the steady state counts.")),
          QStringLiteral("up/steady/down"), QStringLiteral("5/30/5")},
         {QStringLiteral("think"),
-         QStringLiteral("ramp: each user's wait: none, fixed:500ms, uniform:100ms-900ms, "
-                        "negexp:500ms, cycle:1s (between starts) or cycle-negexp:1s."),
+         loadFlagHelp("think", QStringLiteral("each user's wait: none, fixed:500ms, "
+                                              "uniform:100ms-900ms, negexp:500ms, cycle:1s "
+                                              "(between starts) or cycle-negexp:1s.")),
          QStringLiteral("spec"), QStringLiteral("none")},
         {QStringLiteral("d"),
-         QStringLiteral("duration, rate: seconds to run (wrk -d); alone, selects duration."),
+         loadFlagHelp("d", QStringLiteral("seconds to run (wrk -d); alone, selects duration.")),
          QStringLiteral("seconds"), QStringLiteral("10")},
         {QStringLiteral("threads"),
-         QStringLiteral("duration, rate, ramp: client threads the connections are spread over "
-                        "(wrk -t)."),
+         loadFlagHelp("threads",
+                      QStringLiteral("client threads the connections are spread over (wrk -t).")),
          QStringLiteral("n"), QStringLiteral("1")},
-        {QStringLiteral("n"), QStringLiteral("closed: requests to make (ab -n)."),
+        {QStringLiteral("n"), loadFlagHelp("n", QStringLiteral("requests to make (ab -n).")),
          QStringLiteral("requests"), QStringLiteral("1")},
         {QStringLiteral("c"),
          QStringLiteral("Requests in flight at once (ab -c); connections (wrk -c)."),
          QStringLiteral("concurrency"), QStringLiteral("1")},
         {QStringLiteral("k"),
-         QStringLiteral("closed, ramp: keep connections alive (ab -k); duration and rate always "
-                        "do.")},
+         loadFlagHelp("k", QStringLiteral("keep connections alive (ab -k); duration and rate "
+                                          "always do."))},
         {QStringLiteral("ab-reads"),
          QStringLiteral("Connect and read as ab does: connect() again once writable, 8 KiB per "
                         "recv() (unless --read-buffer), one recv() per wake-up, a closed "
@@ -99,8 +101,8 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("Seconds to wait for each connect and response (ab -s)."),
          QStringLiteral("seconds"), QStringLiteral("30")},
         {QStringLiteral("t"),
-         QStringLiteral("closed: stop after this many seconds (ab -t); 0: no limit. wrk's -t is "
-                        "--threads."),
+         loadFlagHelp("t", QStringLiteral("stop after this many seconds (ab -t); 0: no limit. "
+                                          "wrk's -t is --threads.")),
          QStringLiteral("seconds"), QStringLiteral("0")},
         {QStringLiteral("read-buffer"),
          QStringLiteral("Bytes per read; 8K reads as ab does (default 256K)."),
@@ -113,8 +115,9 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("Close a kept-alive connection after a response with this probability."),
          QStringLiteral("p"), QStringLiteral("0")},
         {QStringLiteral("keepalive-think"),
-         QStringLiteral("closed, duration: wait between requests on a kept-alive connection "
-                        "(fixed:50ms, uniform:10ms-90ms, negexp:50ms)."),
+         loadFlagHelp("keepalive-think",
+                      QStringLiteral("wait between requests on a kept-alive connection "
+                                     "(fixed:50ms, uniform:10ms-90ms, negexp:50ms).")),
          QStringLiteral("spec"), QStringLiteral("none")},
         {QStringLiteral("mix"),
          QStringLiteral("Spread requests over paths by weight instead of the URL's path: "

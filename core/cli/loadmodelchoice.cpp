@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string_view>
 #include <vector>
 
 namespace servelab::cli {
@@ -48,6 +49,8 @@ constexpr FlagRow flags[] = {
     {"R", bit(LoadModel::Rate), "wrk2's offered rate"},
     {"ramp", bit(LoadModel::Ramp), "faban's ramp-up/steady/ramp-down"},
     {"think", bit(LoadModel::Ramp), "faban's think time"},
+    {"keepalive-think", bit(LoadModel::Closed) | bit(LoadModel::Duration),
+     "a wait between requests on a kept-alive connection; rate and ramp keep their own schedule"},
 };
 
 QString dashed(const char *flag)
@@ -81,6 +84,14 @@ QString loadModelName(LoadModel model)
         if (row.model == model)
             return QString::fromLatin1(row.name);
     return {};
+}
+
+QString loadFlagHelp(const char *flag, const QString &help)
+{
+    const auto *row = std::find_if(std::begin(flags), std::end(flags), [&](const FlagRow &r) {
+        return std::string_view(r.flag) == flag;
+    });
+    return row == std::end(flags) ? help : modelsTaking(row->models) + QStringLiteral(": ") + help;
 }
 
 bool chooseLoadModel(const QCommandLineParser &parser, LoadModel *model, QString *error)

@@ -24,5 +24,8 @@ QString loadModelName(LoadModel model);
 // take is refused, saying what the flag is: `-d 3 -c 64 -t 1` typed for wrk learns that -t is
 // ab's time limit and that wrk's threads are --threads.
 bool chooseLoadModel(const QCommandLineParser &parser, LoadModel *model, QString *error);
+// A flag's --help text, after the models that take it ("duration, rate: ") when not all do:
+// the same rows chooseLoadModel() reads.
+QString loadFlagHelp(const char *flag, const QString &help);
 
 } // namespace servelab::cli

@@ -204,6 +204,20 @@ private Q_SLOTS:
                            QStringLiteral("duration"), QStringLiteral("-n"),
                            QStringLiteral("5"), QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("-n does not apply to --model duration: -n is ab's request count");
+        // The rate client keeps its own schedule: a think time between requests it would ignore.
+        QTest::newRow("rate with a keep-alive think")
+            << QStringList{QStringLiteral("load"),
+                           QStringLiteral("--model"),
+                           QStringLiteral("rate"),
+                           QStringLiteral("-R"),
+                           QStringLiteral("100"),
+                           QStringLiteral("--keepalive-think"),
+                           QStringLiteral("fixed:50ms"),
+                           QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("--keepalive-think does not apply to --model rate: "
+                              "--keepalive-think is a wait between requests on a kept-alive "
+                              "connection; rate and ramp keep their own schedule (closed, "
+                              "duration)");
         QTest::newRow("bad mix") << QStringList{QStringLiteral("load"), QStringLiteral("--mix"),
                                                 QStringLiteral("/4K.bin:x"),
                                                 QStringLiteral("http://127.0.0.1/")}
