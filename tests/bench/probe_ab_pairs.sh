@@ -13,6 +13,8 @@
 #   tests/bench/probe_ab_pairs.sh [BUILD_DIR] [PAIRS] [SIZES...]
 #       (default: build/release, 7 pairs, 4K 64K 256K 1M 2M 32M)
 #   SERVE_FLAGS="--defer-accept on" ...   flags for the built-in server (epoll+sendfile)
+#   COMPARE=servers ...   the servers instead, under each client: rounds of nginx, ServeLab,
+#                         nginx, and ServeLab over the nginx runs beside nginx against nginx
 # Servers on cpu0 (nginx 1 worker, sendfile and tcp_nopush on; servelab-cli serve), clients on
 # cpu1; each run lasts about a second (N from the size), no keep-alive.
 set -euo pipefail
@@ -33,54 +35,63 @@ taskset -c 0 "$cli" serve --root "$work/root" --port 18383 --max-requests 0 ${SE
 pids+=($!)
 bench_wait_http 18383 "servelab-cli serve" "$work/serve.log"
 declare -A spid=([nginx]=$(bench_serving_pid nginx) [servelab]=${pids[-1]})
+declare -A port=([nginx]=18382 [servelab]=18383)
 
 # The server's voluntary context switches, all its threads.
 sleeps() { cat /proc/"$1"/task/*/status | awk '/^voluntary_ctxt_switches/ { s += $2 } END { print s }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# One run: "KiB/s sleeps-per-request".
-one() { # client url n pid
-    local before after kib
-    before=$(sleeps "$4")
+# One run: "KiB/s sleeps-per-request" of CLIENT (ab, or load: --http1.0 --ab-reads) on SERVER.
+one() { # client server size n
+    local url=http://127.0.0.1:${port[$2]}/$3.bin before after kib
+    before=$(sleeps "${spid[$2]}")
     if [ "$1" = ab ]; then
-        kib=$(taskset -c 1 ab -q -n "$3" -c 1 "$2" | awk '/^Transfer rate:/ { print $3 }')
+        kib=$(taskset -c 1 ab -q -n "$4" -c 1 "$url" | awk '/^Transfer rate:/ { print $3 }')
     else
-        kib=$(taskset -c 1 "$cli" load --http1.0 --ab-reads -n "$3" -c 1 "$2" |
+        kib=$(taskset -c 1 "$cli" load --http1.0 --ab-reads -n "$4" -c 1 "$url" |
             awk '/^Transfer rate:/ { print $3 }')
     fi
-    after=$(sleeps "$4")
-    awk -v k="$kib" -v d=$((after - before)) -v n="$3" 'BEGIN { printf "%s %.2f\n", k, d / n }'
+    after=$(sleeps "${spid[$2]}")
+    awk -v k="$kib" -v d=$((after - before)) -v n="$4" 'BEGIN { printf "%s %.2f\n", k, d / n }'
 }
-
-echo "probe_ab_pairs: $pairs rounds per row (ab, load --http1.0 --ab-reads, ab), -c 1, KiB/s;" \
-    "serve flags: ${SERVE_FLAGS:-none}"
-printf '%-5s %-9s %5s %11s %11s %7s %13s %7s %13s %6s %6s\n' size server N ab load load/ab range \
-    ab/ab range "sl ab" "sl ld"
 # "median lowest..highest" of the values given.
 spread() { printf '%s %s..%s\n' "$(median "$@")" "$(printf '%s\n' "$@" | sort -g | head -1)" \
     "$(printf '%s\n' "$@" | sort -g | tail -1)"; }
+
+# What a row compares: A is run before and after B; "row-label A B" with A and B client@server.
+rows=()
+if [ "${COMPARE:-clients}" = servers ]; then
+    rows=("ab ab@nginx ab@servelab" "load load@nginx load@servelab")
+    head="client nginx servelab servelab/nginx range nginx/nginx range"
+else
+    rows=("nginx ab@nginx load@nginx" "servelab ab@servelab load@servelab")
+    head="server ab load load/ab range ab/ab range"
+fi
+read -r h1 h2 h3 h4 h5 h6 h7 <<<"$head"
+echo "probe_ab_pairs: $pairs rounds per row (A, B, A again), -c 1, KiB/s; load is" \
+    "load --http1.0 --ab-reads; serve flags: ${SERVE_FLAGS:-none}"
+printf '%-5s %-9s %5s %11s %11s %14s %13s %13s %13s %6s %6s\n' size "$h1" N "$h2" "$h3" "$h4" \
+    "$h5" "$h6" "$h7" "sl A" "sl B"
 for size in "${sizes[@]}"; do
     bytes=$(stat -c %s "$work/root/$size.bin")
     # About a second a run: ~8,000 requests a second at 4K, ~1.3 GB/s at 32M, here.
     n=$((1300000000 / bytes))
     [ $n -gt 8000 ] && n=8000
     [ $n -lt 40 ] && n=40
-    for server in nginx servelab; do
-        port=18382
-        [ $server = servelab ] && port=18383
-        url=http://127.0.0.1:$port/$size.bin
-        as=() ls=() rs=() aa=() sa=() sl=()
+    for row in "${rows[@]}"; do
+        read -r label a b <<<"$row"
+        as=() bs=() rs=() aa=() sa=() sb=()
         for _ in $(seq "$pairs"); do
-            read -r a1 s1 < <(one ab "$url" $n "${spid[$server]}")
-            read -r l s2 < <(one load "$url" $n "${spid[$server]}")
-            read -r a2 _ < <(one ab "$url" $n "${spid[$server]}")
-            as+=("$a1" "$a2") ls+=("$l") sa+=("$s1") sl+=("$s2")
-            rs+=("$(awk -v l="$l" -v a="$a1" -v b="$a2" 'BEGIN { printf "%.3f", 2 * l / (a + b) }')")
+            read -r a1 s1 < <(one "${a%@*}" "${a#*@}" "$size" $n)
+            read -r b1 s2 < <(one "${b%@*}" "${b#*@}" "$size" $n)
+            read -r a2 _ < <(one "${a%@*}" "${a#*@}" "$size" $n)
+            as+=("$a1" "$a2") bs+=("$b1") sa+=("$s1") sb+=("$s2")
+            rs+=("$(awk -v l="$b1" -v a="$a1" -v b="$a2" 'BEGIN { printf "%.3f", 2 * l / (a + b) }')")
             aa+=("$(awk -v a="$a1" -v b="$a2" 'BEGIN { printf "%.3f", b / a }')")
         done
         read -r rm rr < <(spread "${rs[@]}")
         read -r am ar < <(spread "${aa[@]}")
-        printf '%-5s %-9s %5s %11s %11s %7s %13s %7s %13s %6s %6s\n' "$size" $server $n \
-            "$(median "${as[@]}")" "$(median "${ls[@]}")" "$rm" "$rr" "$am" "$ar" \
-            "$(median "${sa[@]}")" "$(median "${sl[@]}")"
+        printf '%-5s %-9s %5s %11s %11s %14s %13s %13s %13s %6s %6s\n' "$size" "$label" $n \
+            "$(median "${as[@]}")" "$(median "${bs[@]}")" "$rm" "$rr" "$am" "$ar" \
+            "$(median "${sa[@]}")" "$(median "${sb[@]}")"
     done
 done
