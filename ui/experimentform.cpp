@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "experimentform.h"
 
+#include "fieldspinbox.h"
+
 #include "lab/externalserver.h"
 #include "lab/sizelist.h"
+#include "lab/specfield.h"
 #include "server/servermode.h"
 
 #include <QCheckBox>
@@ -36,25 +39,22 @@ ExperimentForm::ExperimentForm(QWidget *parent) : QWidget(parent)
     m_isolated = new QCheckBox(tr("Separate process"));
     m_isolated->setToolTip(tr("Run the built-in server as a child servelab-cli serve, with its own "
                               "fd table"));
-    m_fdLimit = new QSpinBox;
-    m_fdLimit->setRange(0, 1 << 20);
+    namespace F = lab::SpecFields;
+    constexpr auto label = lab::FieldNaming::Label;
+    m_fdLimit = new FieldSpinBox(F::fdLimit);
     m_fdLimit->setSpecialValueText(tr("inherit"));
     m_fdLimit->setToolTip(tr("ulimit -n of the server process (implies a separate process); the "
                              "seeds used 1024"));
     m_mode = new QComboBox;
     for (const auto &mode : server::availableModes())
         m_mode->addItem(QString::fromStdString(mode.name()));
-    m_threads = new QSpinBox;
-    m_threads->setRange(1, 1024);
-    m_requests = new QSpinBox;
-    m_requests->setRange(1, 10'000'000);
+    m_threads = new FieldSpinBox(F::serverThreads);
+    m_requests = new FieldSpinBox(F::requests);
     m_requests->setToolTip(tr("Requests per file size, like ab -n"));
-    m_concurrency = new QSpinBox;
-    m_concurrency->setRange(1, 100000);
+    m_concurrency = new FieldSpinBox(F::concurrency);
     m_concurrency->setToolTip(tr("Requests in flight at once, like ab -c"));
     m_keepAlive = new QCheckBox(tr("Keep-alive (ab -k)"));
-    m_repetitions = new QSpinBox;
-    m_repetitions->setRange(1, 100);
+    m_repetitions = new FieldSpinBox(F::repetitions);
     m_repetitions->setToolTip(tr("Each point measured this many times: mean, deviation and a 95 % "
                                  "confidence interval"));
     auto *form = new QFormLayout;
@@ -62,16 +62,17 @@ ExperimentForm::ExperimentForm(QWidget *parent) : QWidget(parent)
     form->addRow(tr("Target"), m_target);
     form->addRow(tr("Server mode"), m_mode);
     form->addRow(QString(), m_isolated);
-    form->addRow(tr("fd limit"), m_fdLimit);
-    form->addRow(tr("Server threads"), m_threads);
-    form->addRow(tr("Requests per size"), m_requests);
-    form->addRow(tr("Concurrency"), m_concurrency);
+    form->addRow(F::fdLimit.name(label), m_fdLimit);
+    form->addRow(F::serverThreads.name(label), m_threads);
+    form->addRow(F::requests.name(label), m_requests);
+    form->addRow(F::concurrency.name(label), m_concurrency);
     form->addRow(QString(), m_keepAlive);
-    form->addRow(tr("Repetitions"), m_repetitions);
+    form->addRow(F::repetitions.name(label), m_repetitions);
     setLayout(form);
 
     connect(m_sizes, &QLineEdit::textChanged, this, &ExperimentForm::changed);
-    for (auto *spin : {m_threads, m_requests, m_concurrency, m_repetitions, m_fdLimit})
+    for (QSpinBox *spin : std::initializer_list<QSpinBox *>{m_threads, m_requests, m_concurrency,
+                                                            m_repetitions, m_fdLimit})
         connect(spin, &QSpinBox::valueChanged, this, &ExperimentForm::changed);
     for (auto *box : {m_keepAlive, m_isolated})
         connect(box, &QCheckBox::toggled, this, &ExperimentForm::changed);
@@ -87,7 +88,7 @@ void ExperimentForm::setSpec(const lab::SweepSpec &spec)
     if (mode >= 0)
         m_mode->setCurrentIndex(mode);
     m_threads->setValue(spec.serverThreads);
-    m_requests->setValue(static_cast<int>(std::min<quint64>(spec.requests, 10'000'000)));
+    m_requests->setFieldValue(qint64(spec.requests));
     m_concurrency->setValue(spec.concurrency);
     m_keepAlive->setChecked(spec.keepAlive);
     const int target = m_target->findData(spec.target);

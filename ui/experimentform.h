@@ -12,6 +12,8 @@ class QSpinBox;
 
 namespace servelab::ui {
 
+class FieldSpinBox;
+
 // The window's quick form: one target (a built-in mode or a real server), the sizes, ab's
 // settings and the repetitions. Says when anything changed; spec() says what is wrong.
 class ExperimentForm : public QWidget
@@ -39,7 +41,7 @@ private:
     QCheckBox *m_isolated;
     QSpinBox *m_fdLimit;
     QSpinBox *m_threads;
-    QSpinBox *m_requests;
+    FieldSpinBox *m_requests;
     QSpinBox *m_concurrency;
     QCheckBox *m_keepAlive;
     QSpinBox *m_repetitions;

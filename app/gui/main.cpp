@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "apptheme.h"
 #include "lab/buildinfo.h"
+#include "lab/clientrules.h"
+#include "lab/optionvalue.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "mainwindow.h"
@@ -133,21 +135,28 @@ int main(int argc, char *argv[])
         err << "servelab: " << error << '\n';
         return 2;
     }
-    for (const auto &[name, field] :
-         {std::pair{QStringLiteral("n"), 0}, std::pair{QStringLiteral("c"), 1}}) {
+    // -n and -c are the spec's fields: their ranges and rules are those of `load` and the form.
+    namespace F = lab::SpecFields;
+    constexpr auto flag = lab::FieldNaming::Flag;
+    for (const lab::SpecField *field : {&F::requests, &F::concurrency}) {
+        const QString name = QString::fromLatin1(field->flag);
         if (!parser.isSet(name))
             continue;
-        bool ok = false;
-        const qint64 value = parser.value(name).toLongLong(&ok);
-        if (!ok || value < 1) {
-            err << "servelab: -" << name << " wants a positive whole number, not '"
-                << parser.value(name) << "'\n";
+        qint64 value = 0;
+        if (!lab::OptionValue::wholeNumber(parser.value(name), field->low, field->high, &value,
+                                           &error)) {
+            err << "servelab: " << field->name(flag) << ' ' << error << '\n';
             return 2;
         }
-        if (field == 0)
+        if (field == &F::requests)
             spec.requests = static_cast<quint64>(value);
         else
             spec.concurrency = static_cast<int>(value);
+    }
+    if (const auto problem =
+            lab::ClientRules::check({true, qint64(spec.requests), spec.concurrency, 1}, flag)) {
+        err << "servelab: " << problem.text(flag) << '\n';
+        return 2;
     }
     if (const QString problem = spec.validate(); !problem.isEmpty()) {
         err << "servelab: " << problem << '\n';

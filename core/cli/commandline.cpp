@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "lab/optionvalue.h"
+#include "lab/specfield.h"
 
 #include <QTextStream>
 
@@ -64,6 +65,11 @@ bool CommandLine::number(const QString &option, qint64 min, qint64 max, qint64 *
     return checked(option,
                    lab::OptionValue::wholeNumber(m_parser.value(option), min, max, value, &error),
                    error, err);
+}
+
+bool CommandLine::number(const lab::SpecField &field, qint64 *value, QTextStream &err)
+{
+    return number(QString::fromLatin1(field.flag), field.low, field.high, value, err);
 }
 
 bool CommandLine::size(const QString &option, quint64 min, quint64 max, quint64 *bytes,

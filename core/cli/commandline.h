@@ -6,6 +6,10 @@
 
 class QTextStream;
 
+namespace servelab::lab {
+struct SpecField;
+}
+
 namespace servelab::cli {
 
 // QCommandLineParser plus the checks every command repeats: one-line errors naming the
@@ -21,6 +25,8 @@ public:
     bool parse(const QStringList &arguments, QTextStream &out, QTextStream &err, int *exitCode);
     // The value of `option` as a whole number in [min, max]; false after printing a line.
     bool number(const QString &option, qint64 min, qint64 max, qint64 *value, QTextStream &err);
+    // The value of the field's flag, within the field's range (lab/specfield.h).
+    bool number(const lab::SpecField &field, qint64 *value, QTextStream &err);
     // A size like 8K or 81000, within [min, max] bytes.
     bool size(const QString &option, quint64 min, quint64 max, quint64 *bytes, QTextStream &err);
     // A duration: "500ms", "5s" or plain seconds ("2.5"); at least 1 ms, at most maxMs.

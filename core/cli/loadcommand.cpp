@@ -9,6 +9,7 @@
 #include "client/durationclient.h"
 #include "client/rampclient.h"
 #include "client/rateclient.h"
+#include "lab/clientrules.h"
 #include "lab/resultexport.h"
 #include "lab/sizelist.h"
 
@@ -176,12 +177,11 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     qint64 limit = 0;
     qint64 seconds = 10;
     qint64 threads = 1;
-    if (!cl.number(QStringLiteral("n"), 1, qint64(1) << 40, &requests, err) ||
-        !cl.number(QStringLiteral("c"), 1, 100000, &concurrency, err) ||
-        !cl.number(QStringLiteral("s"), 1, 3600, &timeout, err) ||
-        !cl.number(QStringLiteral("t"), 0, 86400, &limit, err) ||
-        !cl.number(QStringLiteral("d"), 1, 86400, &seconds, err) ||
-        !cl.number(QStringLiteral("threads"), 1, 256, &threads, err))
+    namespace F = lab::SpecFields;
+    if (!cl.number(F::requests, &requests, err) || !cl.number(F::concurrency, &concurrency, err) ||
+        !cl.number(QStringLiteral("s"), 1, F::timeoutMs.high / 1000, &timeout, err) ||
+        !cl.number(QStringLiteral("t"), 0, F::seconds.high, &limit, err) ||
+        !cl.number(F::seconds, &seconds, err) || !cl.number(F::clientThreads, &threads, err))
         return exitUsage;
     bool rateOk = false;
     const double offered = p.value(QStringLiteral("R")).toDouble(&rateOk);
@@ -189,16 +189,9 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         return cl.usageError(QStringLiteral("-R wants a rate above 0 requests per second, not '%1'")
                                  .arg(p.value(QStringLiteral("R"))),
                              err);
-    if (duration && threads > concurrency)
-        return cl.usageError(QStringLiteral("--threads %1 needs at least as many connections, not "
-                                            "-c %2 (as wrk)")
-                                 .arg(threads)
-                                 .arg(concurrency),
-                             err);
-    if (!duration && concurrency > requests)
-        return cl.usageError(
-            QStringLiteral("-c %1 cannot exceed -n %2, as in ab").arg(concurrency).arg(requests),
-            err);
+    if (const auto problem = lab::ClientRules::check({!duration, requests, concurrency, threads},
+                                                     lab::FieldNaming::Flag))
+        return cl.usageError(problem.text(lab::FieldNaming::Flag), err);
     quint64 readBuffer = 0;
     if (!lab::parseSize(p.value(QStringLiteral("read-buffer")), &readBuffer, &error) ||
         readBuffer > (64u << 20))

@@ -3,6 +3,7 @@
 #include "commandline.h"
 #include "serveroptionsparser.h"
 
+#include "lab/specfield.h"
 #include "server/server.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"
@@ -73,7 +74,8 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     qint64 port = 0;
     qint64 fdLimit = 0;
     if (!cl.number(QStringLiteral("port"), 0, 65535, &port, err) ||
-        !cl.number(QStringLiteral("fd-limit"), 0, 1 << 20, &fdLimit, err) ||
+        !cl.number(QStringLiteral("fd-limit"), lab::SpecFields::fdLimit.low,
+                   lab::SpecFields::fdLimit.high, &fdLimit, err) ||
         !readServerOptions(cl, &options, err))
         return exitUsage;
     if (fdLimit != 0 && fdLimit < minimumFdLimit)

@@ -5,6 +5,7 @@
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
+#include "lab/specfield.h"
 #include "lab/sweeprunner.h"
 #include "server/servermode.h"
 
@@ -78,11 +79,10 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     qint64 requests = 1;
     qint64 concurrency = 1;
     qint64 fdLimit = 0;
-    if (!cl.number(QStringLiteral("fd-limit"), 0, 1 << 20, &fdLimit, err))
-        return exitUsage;
-    if (!cl.number(QStringLiteral("threads"), 1, 1024, &threads, err) ||
-        !cl.number(QStringLiteral("n"), 1, qint64(1) << 40, &requests, err) ||
-        !cl.number(QStringLiteral("c"), 1, 100000, &concurrency, err))
+    namespace F = lab::SpecFields;
+    if (!cl.number(QStringLiteral("fd-limit"), F::fdLimit.low, F::fdLimit.high, &fdLimit, err) ||
+        !cl.number(F::serverThreads, &threads, err) || !cl.number(F::requests, &requests, err) ||
+        !cl.number(F::concurrency, &concurrency, err))
         return exitUsage;
     spec.mode = p.value(QStringLiteral("mode"));
     spec.serverThreads = static_cast<int>(threads);

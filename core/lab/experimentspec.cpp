@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "experimentspec.h"
 
+#include "clientrules.h"
 #include "docrootgenerator.h"
 #include "externalserver.h"
 #include "jsonlocator.h"
@@ -69,6 +70,15 @@ public:
             return fallback;
         }
         return n;
+    }
+
+    // One of SpecFields: its range and default are the row's; `path` may place it
+    // ("targets[2].threads").
+    qint64 integer(const QJsonObject &object, const SpecField &field, const QString &path)
+    {
+        const QString full = QString::fromLatin1(field.path);
+        return integer(object, full.mid(full.lastIndexOf(u'.') + 1), path.isEmpty() ? full : path,
+                       field.fallback, field.low, field.high);
     }
 
     bool boolean(const QJsonObject &object, const QString &key, const QString &path, bool fallback)
@@ -185,12 +195,10 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
 
     ExperimentSpec out;
     out.name = r.text(root, QStringLiteral("name"), QStringLiteral("name"), QString());
-    out.repetitions = int(
-        r.integer(root, QStringLiteral("repetitions"), QStringLiteral("repetitions"), 1, 1, 1000));
+    namespace F = SpecFields;
+    out.repetitions = int(r.integer(root, F::repetitions, {}));
     SweepSpec shared = SweepSpec::defaults();
-    shared.pointDeadlineMs = int(r.integer(root, QStringLiteral("point_deadline_ms"),
-                                           QStringLiteral("point_deadline_ms"),
-                                           shared.pointDeadlineMs, 100, 86'400'000));
+    shared.pointDeadlineMs = int(r.integer(root, F::pointDeadlineMs, {}));
     // The document root: a folder to generate into, or how to generate it, or one to use as is.
     if (const QJsonValue docroot = root.value(QStringLiteral("document_root"));
         docroot.isString()) {
@@ -211,8 +219,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                    QStringLiteral("wants \"random\" (incompressible) or \"zeros\""));
             shared.content = QStringLiteral("random");
         }
-        shared.filesPerSize = int(r.integer(o, QStringLiteral("files_per_size"),
-                                            at + QStringLiteral("files_per_size"), 1, 1, 100000));
+        shared.filesPerSize = int(r.integer(o, F::filesPerSize, {}));
         shared.generateRoot =
             r.boolean(o, QStringLiteral("generate"), at + QStringLiteral("generate"), true);
         if (!shared.generateRoot && shared.root.isEmpty())
@@ -223,11 +230,8 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                QStringLiteral("wants a folder, or {\"path\": DIR, \"content\": \"random\" or "
                               "\"zeros\", \"files_per_size\": N, \"generate\": true}"));
     }
-    shared.warmupRequests =
-        quint64(r.integer(root, QStringLiteral("warmup_requests"),
-                          QStringLiteral("warmup_requests"), 0, 0, qint64(1) << 40));
-    shared.cooldownMs = int(r.integer(root, QStringLiteral("cooldown_ms"),
-                                      QStringLiteral("cooldown_ms"), 0, 0, 3'600'000));
+    shared.warmupRequests = quint64(r.integer(root, F::warmupRequests, {}));
+    shared.cooldownMs = int(r.integer(root, F::cooldownMs, {}));
     if (const QJsonValue sweep = root.value(QStringLiteral("sweep")); !sweep.isUndefined()) {
         const QJsonObject o = sweep.toObject();
         r.onlyKnown(o, QStringLiteral("sweep"),
@@ -293,13 +297,9 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         if (!duration && client.contains(QLatin1String(field)))
             r.fail(QStringLiteral("client.") + QLatin1String(field),
                    QStringLiteral("applies to \"model\": \"duration\""), true);
-    shared.durationMs = int(1000 * r.integer(client, QStringLiteral("seconds"),
-                                             QStringLiteral("client.seconds"), 10, 1, 86400));
-    shared.clientThreads = int(
-        r.integer(client, QStringLiteral("threads"), QStringLiteral("client.threads"), 1, 1, 256));
-    shared.requests =
-        quint64(r.integer(client, QStringLiteral("requests"), QStringLiteral("client.requests"),
-                          qint64(shared.requests), 1, qint64(1) << 40));
+    shared.durationMs = int(1000 * r.integer(client, F::seconds, {}));
+    shared.clientThreads = int(r.integer(client, F::clientThreads, {}));
+    shared.requests = quint64(r.integer(client, F::requests, {}));
     // One concurrency, or a list to sweep over: every target is run at each.
     if (const QJsonValue levels = client.value(QStringLiteral("concurrency")); levels.isArray()) {
         const QJsonArray list = levels.toArray();
@@ -308,9 +308,9 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                    QStringLiteral("wants a number or a list of numbers, as [1, 10, 100]"));
         for (qsizetype i = 0; i < list.size(); ++i) {
             const QJsonObject one{{QStringLiteral("c"), list[i]}};
-            const int c =
-                int(r.integer(one, QStringLiteral("c"),
-                              QStringLiteral("client.concurrency[%1]").arg(i), -1, 1, 100000));
+            const int c = int(r.integer(one, QStringLiteral("c"),
+                                        QStringLiteral("client.concurrency[%1]").arg(i), -1,
+                                        F::concurrency.low, F::concurrency.high));
             if (c > 0 && !out.concurrencies.contains(c))
                 out.concurrencies << c;
         }
@@ -320,31 +320,21 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         if (out.concurrencies.size() == 1)
             out.concurrencies.clear();
     } else {
-        shared.concurrency =
-            int(r.integer(client, QStringLiteral("concurrency"),
-                          QStringLiteral("client.concurrency"), shared.concurrency, 1, 100000));
+        shared.concurrency = int(r.integer(client, F::concurrency, {}));
     }
     shared.keepAlive = r.boolean(client, QStringLiteral("keep_alive"),
                                  QStringLiteral("client.keep_alive"), shared.keepAlive);
-    shared.timeoutMs =
-        int(r.integer(client, QStringLiteral("timeout_ms"), QStringLiteral("client.timeout_ms"),
-                      shared.timeoutMs, 1, 3'600'000));
+    shared.timeoutMs = int(r.integer(client, F::timeoutMs, {}));
     if (duration)
         shared.keepAlive = true;
     const int fewest = out.concurrencies.isEmpty()
                            ? shared.concurrency
                            : *std::min_element(out.concurrencies.begin(), out.concurrencies.end());
-    if (duration && shared.clientThreads > fewest)
-        r.fail(QStringLiteral("client.threads"),
-               QStringLiteral("%1 threads need at least as many connections (client.concurrency "
-                              "%2), as wrk")
-                   .arg(shared.clientThreads)
-                   .arg(fewest));
-    if (!duration && quint64(shared.concurrency) > shared.requests)
-        r.fail(QStringLiteral("client.concurrency"),
-               QStringLiteral("%1 cannot exceed client.requests (%2), as in ab")
-                   .arg(shared.concurrency)
-                   .arg(shared.requests));
+    if (const auto problem =
+            ClientRules::check({!duration, qint64(shared.requests),
+                                duration ? fewest : shared.concurrency, shared.clientThreads},
+                               FieldNaming::Spec))
+        r.fail(QString::fromLatin1(problem.field->path), problem.what);
 
     const QJsonValue targets = root.value(QStringLiteral("targets"));
     if (!targets.isArray() || targets.toArray().isEmpty())
@@ -386,18 +376,16 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
             sweep.target = QStringLiteral("url:") + r.text(t, QStringLiteral("url"),
                                                            path + QStringLiteral(".url"),
                                                            QStringLiteral("http://127.0.0.1/"));
-            sweep.watchPid = r.integer(t, QStringLiteral("pid"), path + QStringLiteral(".pid"), 0,
-                                       1, std::numeric_limits<int>::max());
+            sweep.watchPid = r.integer(t, F::pid, path + QStringLiteral(".pid"));
         } else {
             sweep.target = r.text(t, QStringLiteral("external"), path + QStringLiteral(".external"),
                                   QStringLiteral("nginx"));
         }
-        sweep.serverThreads = int(
-            r.integer(t, QStringLiteral("threads"), path + QStringLiteral(".threads"), 1, 1, 1024));
+        sweep.serverThreads =
+            int(r.integer(t, F::serverThreads, path + QStringLiteral(".threads")));
         sweep.isolated =
             r.boolean(t, QStringLiteral("isolated"), path + QStringLiteral(".isolated"), false);
-        sweep.fdLimit = int(r.integer(t, QStringLiteral("fd_limit"),
-                                      path + QStringLiteral(".fd_limit"), 0, 0, 1 << 20));
+        sweep.fdLimit = int(r.integer(t, F::fdLimit, path + QStringLiteral(".fd_limit")));
         if (const QJsonValue options = t.value(QStringLiteral("options")); !options.isUndefined()) {
             if (!options.isObject())
                 r.fail(path + QStringLiteral(".options"),

@@ -4,6 +4,7 @@
 #include "optionvalue.h"
 #include "server/serveroptions.h"
 #include "sizelist.h"
+#include "specfield.h"
 
 #include <algorithm>
 #include <iterator>
@@ -65,7 +66,8 @@ const Row table[] = {
     {"threads", "n", "Event-loop threads.",
      [](const ServerOptions &o) { return QString::number(o.threads); },
      [](ServerOptions *o, const QString &t, QString *e) {
-         return whole(t, 1, 1024, &o->threads, e);
+         return whole(t, SpecFields::serverThreads.low, SpecFields::serverThreads.high, &o->threads,
+                      e);
      }},
     {"backlog", "n", "Listen backlog.",
      [](const ServerOptions &o) { return QString::number(o.backlog); },

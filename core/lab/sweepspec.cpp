@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sweepspec.h"
 
+#include "clientrules.h"
 #include "docrootgenerator.h"
 #include "externalserver.h"
 #include "server/servermode.h"
@@ -16,6 +17,8 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QUrl>
+
+#include <utility>
 
 namespace servelab::lab {
 
@@ -45,26 +48,23 @@ QString SweepSpec::validate() const
     server::ServerMode parsed;
     if (!server::parseServerMode(mode.toStdString(), &parsed, &error))
         return QString::fromStdString(error);
-    if (serverThreads < 1 || serverThreads > 1024)
-        return QStringLiteral("server threads must be between 1 and 1024");
-    if (requests < 1)
-        return QStringLiteral("requests per point must be at least 1");
-    if (concurrency < 1 || concurrency > 100000)
-        return QStringLiteral("concurrency must be between 1 and 100000");
+    namespace F = SpecFields;
+    constexpr auto label = FieldNaming::Label;
+    if (QString problem = F::serverThreads.problem(serverThreads, label); !problem.isEmpty())
+        return problem;
     if (model != u"closed" && model != u"duration")
         return QStringLiteral("the client model is closed or duration, not '%1'").arg(model);
-    if (model == u"duration" &&
-        (durationMs < 100 || clientThreads < 1 || clientThreads > concurrency))
-        return QStringLiteral("a duration client needs 0.1 s or more and between 1 and %1 "
-                              "threads (its connections)")
-            .arg(concurrency);
-    if (model == u"closed" && quint64(concurrency) > requests)
-        return QStringLiteral(
-                   "concurrency (%1) cannot exceed the requests per point (%2), as in ab")
-            .arg(concurrency)
-            .arg(requests);
-    if (timeoutMs < 1 || pointDeadlineMs < 1)
-        return QStringLiteral("timeouts must be positive");
+    const qint64 asked =
+        requests > quint64(F::requests.high) ? F::requests.high + 1 : qint64(requests);
+    if (const auto problem =
+            ClientRules::check({model == u"closed", asked, concurrency, clientThreads}, label))
+        return problem.text(label);
+    if (model == u"duration" && durationMs < 100)
+        return QStringLiteral("a duration client needs 0.1 s or more per point");
+    for (const auto &[field, value] :
+         {std::pair{&F::timeoutMs, timeoutMs}, std::pair{&F::pointDeadlineMs, pointDeadlineMs}})
+        if (QString problem = field->problem(value, label); !problem.isEmpty())
+            return problem;
     if (!serverArguments.isEmpty() && target != u"builtin")
         return QStringLiteral("server options apply to builtin targets");
     if (!serverArguments.isEmpty()) { // checked by the rows `serve` reads its flags with
@@ -75,8 +75,8 @@ QString SweepSpec::validate() const
     }
     if (DocRootGenerator::Content kind; !DocRootGenerator::parseContent(content, &kind))
         return QStringLiteral("the content of the files is random or zeros, not '%1'").arg(content);
-    if (filesPerSize < 1 || filesPerSize > 100000)
-        return QStringLiteral("files per size must be between 1 and 100000");
+    if (QString problem = F::filesPerSize.problem(filesPerSize, label); !problem.isEmpty())
+        return problem;
     if (!generateRoot && root.isEmpty())
         return QStringLiteral("a document root that is not generated needs its path");
     if (watchPid != 0 && !isUrl())

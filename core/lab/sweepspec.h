@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "specfield.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -13,18 +15,20 @@ struct SweepSpec
 {
     QList<quint64> sizes;
     QString mode = QStringLiteral("epoll+sendfile");
-    int serverThreads = 1;
-    QString model = QStringLiteral("closed"); // or "duration" (wrk)
-    int durationMs = 10000;                   // duration: how long each point runs (wrk -d)
-    int clientThreads = 1;                    // duration: client threads (wrk -t)
-    quint64 requests = 200;                   // per point (ab -n)
-    int concurrency = 1;                      // ab -c
-    bool keepAlive = false;                   // ab -k
-    int timeoutMs = 30000;
-    int pointDeadlineMs = 120000; // a point still running then is DNF
+    int serverThreads = int(SpecFields::serverThreads.fallback);
+    QString model = QStringLiteral("closed");                    // or "duration" (wrk)
+    int durationMs = int(SpecFields::seconds.fallback * 1000);   // duration: per point (wrk -d)
+    int clientThreads = int(SpecFields::clientThreads.fallback); // duration: wrk -t
+    quint64 requests = SpecFields::requests.fallback;            // per point (ab -n)
+    int concurrency = int(SpecFields::concurrency.fallback);     // ab -c, wrk -c
+    bool keepAlive = false;                                      // ab -k
+    int timeoutMs = int(SpecFields::timeoutMs.fallback);
+    int pointDeadlineMs = int(SpecFields::pointDeadlineMs.fallback); // then a point is DNF
     QString root; // the document root; empty: a folder in the user's cache (per content)
     QString content = QStringLiteral("random"); // of the generated files: random or zeros
-    int filesPerSize = 1; // several files of each size, requested in turn (defeats one-file caches)
+    int filesPerSize = int(
+        SpecFields::filesPerSize
+            .fallback); // several files of each size, requested in turn (defeats one-file caches)
     bool generateRoot = true; // false: `root` is used as it is, and must hold the files already
     // "builtin" (the mode above), an external template ("nginx", "lighttpd", "apache", "h2o"),
     // "command:<command line with {port} and {root}>", or "url:http://HOST:PORT/PATH/" for a

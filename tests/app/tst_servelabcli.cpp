@@ -61,7 +61,8 @@ QList<qint64> childrenOf(qint64 pid)
     QList<qint64> children;
     const QString tasks = QStringLiteral("/proc/%1/task/").arg(pid);
     for (const QString &task : QDir(tasks).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QString list = QString::fromLatin1(readFile(tasks + task + QStringLiteral("/children")));
+        const QString list =
+            QString::fromLatin1(readFile(tasks + task + QStringLiteral("/children")));
         for (const QString &child : list.split(u' ', Qt::SkipEmptyParts))
             children << child.toLongLong();
     }
@@ -189,31 +190,28 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("load"), QStringLiteral("-n"),
                            QStringLiteral("2"),    QStringLiteral("-c"),
                            QStringLiteral("3"),    QStringLiteral("http://127.0.0.1/")}
-            << QStringLiteral("-c 3");
+            << QStringLiteral("-c 3 cannot exceed -n (2), as in ab");
         QTest::newRow("unknown model")
             << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
                            QStringLiteral("open"), QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("--model wants closed, duration, rate or ramp, not 'open'");
         QTest::newRow("wrk's -t, without --model")
-            << QStringList{QStringLiteral("load"), QStringLiteral("-d"), QStringLiteral("3"),
-                           QStringLiteral("-c"),   QStringLiteral("64"), QStringLiteral("-t"),
+            << QStringList{QStringLiteral("load"), QStringLiteral("-d"),
+                           QStringLiteral("3"),    QStringLiteral("-c"),
+                           QStringLiteral("64"),   QStringLiteral("-t"),
                            QStringLiteral("1"),    QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("-t is ab's time limit, not wrk's threads (those are --threads)");
         QTest::newRow("a flag the model does not take")
-            << QStringList{QStringLiteral("load"), QStringLiteral("--model"),
+            << QStringList{QStringLiteral("load"),     QStringLiteral("--model"),
                            QStringLiteral("duration"), QStringLiteral("-n"),
-                           QStringLiteral("5"), QStringLiteral("http://127.0.0.1/")}
+                           QStringLiteral("5"),        QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("-n does not apply to --model duration: -n is ab's request count");
         // The rate client keeps its own schedule: a think time between requests it would ignore.
         QTest::newRow("rate with a keep-alive think")
-            << QStringList{QStringLiteral("load"),
-                           QStringLiteral("--model"),
-                           QStringLiteral("rate"),
-                           QStringLiteral("-R"),
-                           QStringLiteral("100"),
-                           QStringLiteral("--keepalive-think"),
-                           QStringLiteral("fixed:50ms"),
-                           QStringLiteral("http://127.0.0.1/")}
+            << QStringList{QStringLiteral("load"),       QStringLiteral("--model"),
+                           QStringLiteral("rate"),       QStringLiteral("-R"),
+                           QStringLiteral("100"),        QStringLiteral("--keepalive-think"),
+                           QStringLiteral("fixed:50ms"), QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("--keepalive-think does not apply to --model rate: "
                               "--keepalive-think is a wait between requests on a kept-alive "
                               "connection; rate and ramp keep their own schedule (closed, "
@@ -246,7 +244,8 @@ private Q_SLOTS:
                            QStringLiteral("duration"), QStringLiteral("--threads"),
                            QStringLiteral("4"),        QStringLiteral("-c"),
                            QStringLiteral("2"),        QStringLiteral("http://127.0.0.1/")}
-            << QStringLiteral("--threads 4");
+            << QStringLiteral("--threads 4 cannot exceed -c (2): each thread needs its own "
+                              "connection, as in wrk");
         QTest::newRow("verify without a directory")
             << QStringList{QStringLiteral("load"), QStringLiteral("--verify"),
                            QStringLiteral("/nonexistent/root"), QStringLiteral("http://127.0.0.1/")}
@@ -746,13 +745,14 @@ private Q_SLOTS:
             (err += QString::fromUtf8(run.readAllStandardError())).contains(u"10 points"), 20000);
         // Into the first point, however long the server's start takes here: its client has
         // connected (the point starts before its warm-up, so this is inside it). Kept alive,
-        // so that the connection is there to be seen: without keep-alive each request's connection lives
-        // a few microseconds, and under load a 50 ms poll missed every one of them for 30 s.
-        QTRY_VERIFY2_WITH_TIMEOUT(childIsServing(run.processId()),
-                                  qPrintable(QStringLiteral("children %1; stderr: %2")
-                                                 .arg(QString::number(childrenOf(run.processId()).size()),
-                                                      err + QString::fromUtf8(run.readAllStandardError()))),
-                                  30000);
+        // so that the connection is there to be seen: without keep-alive each request's connection
+        // lives a few microseconds, and under load a 50 ms poll missed every one of them for 30 s.
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            childIsServing(run.processId()),
+            qPrintable(QStringLiteral("children %1; stderr: %2")
+                           .arg(QString::number(childrenOf(run.processId()).size()),
+                                err + QString::fromUtf8(run.readAllStandardError()))),
+            30000);
         ::kill(static_cast<pid_t>(run.processId()), SIGINT);
         QVERIFY(run.waitForFinished(10000));
         err += QString::fromUtf8(run.readAllStandardError());

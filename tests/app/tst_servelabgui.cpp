@@ -92,7 +92,11 @@ private Q_SLOTS:
         QTest::newRow("bad sizes") << QStringList{QStringLiteral("--sizes"), QStringLiteral("huge")}
                                    << QStringLiteral("'huge'");
         QTest::newRow("bad -n") << QStringList{QStringLiteral("-n"), QStringLiteral("0")}
-                                << QStringLiteral("-n");
+                                << QStringLiteral("-n wants a whole number from 1 to");
+        QTest::newRow("c above n")
+            << QStringList{QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("-c"),
+                           QStringLiteral("3")}
+            << QStringLiteral("servelab: -c 3 cannot exceed -n (2), as in ab");
         QTest::newRow("bad chart") << QStringList{QStringLiteral("--chart"), QStringLiteral("pie")}
                                    << QStringLiteral("'pie'");
         QTest::newRow("bad preset")

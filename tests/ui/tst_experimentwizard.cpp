@@ -116,14 +116,25 @@ private Q_SLOTS:
         QCOMPARE(client->equivalent(), QStringLiteral("ab -n 200 -c 1 -s 30 URL"));
         auto *concurrency = client->findChild<QLineEdit *>(QStringLiteral("concurrency"));
         concurrency->setText(QStringLiteral("1,x"));
-        QVERIFY(client->problem().contains(QStringLiteral("'x' is not a number")));
+        QCOMPARE(client->problem(),
+                 QStringLiteral("Concurrency wants a whole number from 1 to 100000, not 'x'"));
         concurrency->setText(QStringLiteral("1,10,500"));
-        QVERIFY(client->problem().contains(QStringLiteral("cannot exceed the 200 requests")));
+        QCOMPARE(
+            client->problem(),
+            QStringLiteral("Concurrency 500 cannot exceed Requests per point (200), as in ab"));
         concurrency->setText(QStringLiteral("1,10,100"));
         QVERIFY(client->isComplete());
         auto *model = client->findChild<QComboBox *>();
         model->setCurrentIndex(1); // wrk
         QCOMPARE(client->equivalent(), QStringLiteral("wrk -d 10s -c 96 -t 8 URL"));
+        auto *connections = client->findChild<QSpinBox *>(QStringLiteral("connections"));
+        connections->setValue(4);
+        QCOMPARE(client->problem(),
+                 QStringLiteral("Client threads 8 cannot exceed Concurrency (4): "
+                                "each thread needs its own connection, as in wrk"));
+        QVERIFY(!client->isComplete());
+        connections->setValue(96);
+        QVERIFY(client->isComplete());
         lab::ExperimentSpec spec;
         spec.targets = {lab::SweepSpec::defaults()};
         client->apply(spec);

@@ -129,7 +129,8 @@ private Q_SLOTS:
         spec.requests = 10;
         window.setSpec(spec);
         window.spec(&problem);
-        QVERIFY(problem.contains(QStringLiteral("concurrency")));
+        QCOMPARE(problem, QStringLiteral("Concurrency 500 cannot exceed Requests per point (10), "
+                                         "as in ab"));
         const auto buttons = window.findChildren<QPushButton *>();
         auto runButton = std::find_if(buttons.begin(), buttons.end(),
                                       [](auto *b) { return b->text() == QStringLiteral("Run"); });
@@ -137,7 +138,7 @@ private Q_SLOTS:
         QVERIFY(!(*runButton)->isEnabled());
         QVERIFY(!window.startRun());
         auto *label = window.findChild<QLabel *>(QStringLiteral("problem"));
-        QVERIFY(label && label->text().contains(QStringLiteral("concurrency")));
+        QVERIFY(label && label->text().contains(problem));
     }
 
     // Pause holds the run between points, resume goes on; the run is kept in the database
@@ -632,8 +633,8 @@ private Q_SLOTS:
             window.setSpec(spec);
             QVERIFY(window.startRun());
             // Into the point, however long the start takes here: a measurement to stop.
-            QTRY_VERIFY_WITH_TIMEOUT(
-                window.statusMessage().startsWith(QStringLiteral("Measuring")), 30000);
+            QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().startsWith(QStringLiteral("Measuring")),
+                                     30000);
             clock.start();
         } // the destructor cancels and joins the worker
         QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientpage.h"
 
+#include "fieldspinbox.h"
+#include "lab/clientrules.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -14,17 +17,19 @@ namespace servelab::ui {
 
 ClientPage::ClientPage(QWidget *parent)
     : WizardPage(parent), m_model(new QComboBox), m_forms(new QStackedWidget),
-      m_requests(new QSpinBox), m_concurrency(new QLineEdit), m_keepAlive(new QCheckBox),
-      m_seconds(new QSpinBox), m_connections(new QSpinBox), m_threads(new QSpinBox),
-      m_timeout(new QSpinBox), m_equivalent(new QLabel)
+      m_requests(new FieldSpinBox(lab::SpecFields::requests)), m_concurrency(new QLineEdit),
+      m_keepAlive(new QCheckBox), m_seconds(new FieldSpinBox(lab::SpecFields::seconds)),
+      m_connections(new FieldSpinBox(lab::SpecFields::concurrency)),
+      m_threads(new FieldSpinBox(lab::SpecFields::clientThreads)),
+      m_timeout(new FieldSpinBox(lab::SpecFields::timeoutMs)), m_equivalent(new QLabel)
 {
+    namespace F = lab::SpecFields;
+    constexpr auto label = lab::FieldNaming::Label;
     setTitle(tr("Client"));
     setSubTitle(tr("How the load is made. Each point is one run of this client."));
     m_model->addItem(tr("Closed: n requests, c at a time (ab)"), QStringLiteral("closed"));
     m_model->addItem(tr("Duration: d seconds over c connections (wrk)"),
                      QStringLiteral("duration"));
-    m_requests->setRange(1, 100'000'000);
-    m_requests->setValue(200);
     m_requests->setToolTip(tr("Requests per point: ab -n"));
     m_concurrency->setObjectName(QStringLiteral("concurrency"));
     m_concurrency->setText(QStringLiteral("1"));
@@ -33,29 +38,25 @@ ClientPage::ClientPage(QWidget *parent)
     m_keepAlive->setText(tr("Keep connections alive (ab -k)"));
     auto *closed = new QWidget;
     auto *closedForm = new QFormLayout(closed);
-    closedForm->addRow(tr("Requests per point"), m_requests);
-    closedForm->addRow(tr("Concurrency"), m_concurrency);
+    closedForm->addRow(F::requests.name(label), m_requests);
+    closedForm->addRow(F::concurrency.name(label), m_concurrency);
     closedForm->addRow(QString(), m_keepAlive);
 
-    m_seconds->setRange(1, 86400);
-    m_seconds->setValue(10);
     m_seconds->setToolTip(tr("Seconds per point: wrk -d"));
-    m_connections->setRange(1, 100000);
+    m_connections->setObjectName(QStringLiteral("connections"));
     m_connections->setValue(96);
     m_connections->setToolTip(tr("Connections, kept alive: wrk -c"));
-    m_threads->setRange(1, 256);
+    m_threads->setObjectName(QStringLiteral("clientThreads"));
     m_threads->setValue(8);
     m_threads->setToolTip(tr("Client threads: wrk -t"));
     auto *duration = new QWidget;
     auto *durationForm = new QFormLayout(duration);
-    durationForm->addRow(tr("Seconds per point"), m_seconds);
-    durationForm->addRow(tr("Connections"), m_connections);
-    durationForm->addRow(tr("Threads"), m_threads);
+    durationForm->addRow(F::seconds.name(label), m_seconds);
+    durationForm->addRow(F::concurrency.name(label), m_connections);
+    durationForm->addRow(F::clientThreads.name(label), m_threads);
     m_forms->addWidget(closed);
     m_forms->addWidget(duration);
 
-    m_timeout->setRange(1, 3'600'000);
-    m_timeout->setValue(30000);
     m_timeout->setSuffix(tr(" ms"));
     m_timeout->setToolTip(tr("Connect and each response: ab -s"));
     m_equivalent->setObjectName(QStringLiteral("equivalent"));
@@ -67,7 +68,7 @@ ClientPage::ClientPage(QWidget *parent)
     layout->addLayout(form);
     layout->addWidget(m_forms);
     auto *timeout = new QFormLayout;
-    timeout->addRow(tr("Timeout"), m_timeout);
+    timeout->addRow(F::timeoutMs.name(label), m_timeout);
     layout->addLayout(timeout);
     layout->addWidget(m_equivalent);
     layout->addStretch();
@@ -86,19 +87,21 @@ ClientPage::ClientPage(QWidget *parent)
 
 QList<int> ClientPage::concurrencies(QString *why) const
 {
+    const lab::SpecField &field = lab::SpecFields::concurrency;
+    const QString name = field.name(lab::FieldNaming::Label);
     QList<int> out;
     for (const QString &part : m_concurrency->text().split(u',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int c = part.trimmed().toInt(&ok);
-        if (!ok || c < 1 || c > 100000) {
-            *why = tr("Concurrency: '%1' is not a number from 1 to 100000").arg(part.trimmed());
+        if (!ok || !field.contains(c)) {
+            *why = tr("%1 %2, not '%3'").arg(name, field.wants(), part.trimmed());
             return {};
         }
         if (!out.contains(c))
             out << c;
     }
     if (out.isEmpty())
-        *why = tr("Concurrency: give a number, or a list as 1,10,100");
+        *why = tr("%1: give a number, or a list as 1,10,100").arg(name);
     return out;
 }
 
@@ -124,7 +127,7 @@ void ClientPage::load(const lab::ExperimentSpec &spec)
         return;
     const lab::SweepSpec &t = spec.targets.first();
     m_model->setCurrentIndex(std::max(0, m_model->findData(t.model)));
-    m_requests->setValue(int(std::min<quint64>(t.requests, 100'000'000)));
+    m_requests->setFieldValue(qint64(t.requests));
     QStringList levels;
     for (int c : spec.concurrencies)
         levels << QString::number(c);
@@ -165,18 +168,13 @@ QString ClientPage::problem() const
     const QList<int> levels = concurrencies(&why);
     if (!why.isEmpty())
         return why;
-    if (m_model->currentData().toString() == u"duration") {
-        if (m_threads->value() > m_connections->value())
-            return tr("%1 threads need at least as many connections, as in wrk")
-                .arg(m_threads->value());
-        return {};
-    }
+    constexpr auto label = lab::FieldNaming::Label;
+    if (m_model->currentData().toString() == u"duration")
+        return lab::ClientRules::check({false, 1, m_connections->value(), m_threads->value()},
+                                       label)
+            .text(label);
     const int most = *std::max_element(levels.begin(), levels.end());
-    if (most > m_requests->value())
-        return tr("Concurrency %1 cannot exceed the %2 requests per point, as in ab")
-            .arg(most)
-            .arg(m_requests->value());
-    return {};
+    return lab::ClientRules::check({true, m_requests->value(), most, 1}, label).text(label);
 }
 
 } // namespace servelab::ui

@@ -7,10 +7,11 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSpinBox;
 class QStackedWidget;
 
 namespace servelab::ui {
+
+class FieldSpinBox;
 
 // The load: ab's closed model (n requests, c at once, keep-alive) or wrk's duration model (d
 // seconds over c connections and t threads), with the equivalent command line shown as it is
@@ -31,13 +32,13 @@ private:
 
     QComboBox *m_model;
     QStackedWidget *m_forms;
-    QSpinBox *m_requests;
+    FieldSpinBox *m_requests;
     QLineEdit *m_concurrency;
     QCheckBox *m_keepAlive;
-    QSpinBox *m_seconds;
-    QSpinBox *m_connections;
-    QSpinBox *m_threads;
-    QSpinBox *m_timeout;
+    FieldSpinBox *m_seconds;
+    FieldSpinBox *m_connections;
+    FieldSpinBox *m_threads;
+    FieldSpinBox *m_timeout;
     QLabel *m_equivalent;
 };
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "environmentpage.h"
 
+#include "fieldspinbox.h"
+#include "lab/specfield.h"
+
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -11,22 +14,21 @@
 namespace servelab::ui {
 
 EnvironmentPage::EnvironmentPage(QWidget *parent)
-    : WizardPage(parent), m_repetitions(new QSpinBox), m_warmup(new QSpinBox),
-      m_cooldown(new QSpinBox), m_deadline(new QSpinBox), m_sweepOption(new QLineEdit),
-      m_sweepValues(new QLineEdit)
+    : WizardPage(parent), m_repetitions(new FieldSpinBox(lab::SpecFields::repetitions)),
+      m_warmup(new FieldSpinBox(lab::SpecFields::warmupRequests)),
+      m_cooldown(new FieldSpinBox(lab::SpecFields::cooldownMs)),
+      m_deadline(new FieldSpinBox(lab::SpecFields::pointDeadlineMs, 1000)),
+      m_sweepOption(new QLineEdit), m_sweepValues(new QLineEdit)
 {
+    namespace F = lab::SpecFields;
+    constexpr auto label = lab::FieldNaming::Label;
     setTitle(tr("Environment"));
     setSubTitle(tr("How each point is measured and repeated."));
-    m_repetitions->setRange(1, 1000);
     m_repetitions->setToolTip(tr("Each point this many times: mean, deviation, 95 % confidence "
                                  "interval; above 5 % variation a point is flagged noisy"));
-    m_warmup->setRange(0, 100'000'000);
     m_warmup->setToolTip(tr("Requests made before each point and not counted"));
-    m_cooldown->setRange(0, 3'600'000);
     m_cooldown->setSuffix(tr(" ms"));
     m_cooldown->setToolTip(tr("Rest after each point"));
-    m_deadline->setRange(1, 86400);
-    m_deadline->setValue(120);
     m_deadline->setSuffix(tr(" s"));
     m_deadline->setToolTip(tr("A point still running then is DNF, and the experiment goes on"));
     m_sweepOption->setObjectName(QStringLiteral("sweepOption"));
@@ -35,10 +37,10 @@ EnvironmentPage::EnvironmentPage(QWidget *parent)
     m_sweepValues->setPlaceholderText(tr("0,64K,1M: each builtin target once per value"));
 
     auto *form = new QFormLayout;
-    form->addRow(tr("Repetitions"), m_repetitions);
-    form->addRow(tr("Warm-up requests"), m_warmup);
-    form->addRow(tr("Cool-down"), m_cooldown);
-    form->addRow(tr("Point deadline"), m_deadline);
+    form->addRow(F::repetitions.name(label), m_repetitions);
+    form->addRow(F::warmupRequests.name(label), m_warmup);
+    form->addRow(F::cooldownMs.name(label), m_cooldown);
+    form->addRow(F::pointDeadlineMs.name(label), m_deadline);
     form->addRow(tr("Sweep over option"), m_sweepOption);
     form->addRow(tr("Its values"), m_sweepValues);
     auto *layout = new QVBoxLayout(this);
@@ -54,9 +56,9 @@ void EnvironmentPage::load(const lab::ExperimentSpec &spec)
     m_repetitions->setValue(spec.repetitions);
     if (!spec.targets.isEmpty()) {
         const lab::SweepSpec &t = spec.targets.first();
-        m_warmup->setValue(int(std::min<quint64>(t.warmupRequests, 100'000'000)));
-        m_cooldown->setValue(t.cooldownMs);
-        m_deadline->setValue(std::max(1, t.pointDeadlineMs / 1000));
+        m_warmup->setFieldValue(qint64(t.warmupRequests));
+        m_cooldown->setFieldValue(t.cooldownMs);
+        m_deadline->setFieldValue(t.pointDeadlineMs);
     }
     m_sweepOption->setText(spec.sweepOption);
     m_sweepValues->setText(spec.sweepValues.join(u','));

@@ -4,9 +4,10 @@
 #include "wizardpage.h"
 
 class QLineEdit;
-class QSpinBox;
 
 namespace servelab::ui {
+
+class FieldSpinBox;
 
 // How each point is measured: repetitions (for confidence intervals), warm-up and cool-down,
 // the per-point deadline, and an optional sweep over one server option.
@@ -21,10 +22,10 @@ public:
     QString problem() const override;
 
 private:
-    QSpinBox *m_repetitions;
-    QSpinBox *m_warmup;
-    QSpinBox *m_cooldown;
-    QSpinBox *m_deadline;
+    FieldSpinBox *m_repetitions;
+    FieldSpinBox *m_warmup;
+    FieldSpinBox *m_cooldown;
+    FieldSpinBox *m_deadline;
     QLineEdit *m_sweepOption;
     QLineEdit *m_sweepValues;
 };

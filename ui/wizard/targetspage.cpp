@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "targetspage.h"
 
+#include "fieldspinbox.h"
 #include "lab/externalserver.h"
+#include "lab/specfield.h"
 #include "server/servermode.h"
 
 #include <QCheckBox>
@@ -58,9 +60,11 @@ QString describe(const lab::SweepSpec &t)
 
 TargetsPage::TargetsPage(QWidget *parent)
     : WizardPage(parent), m_kind(new QComboBox), m_forms(new QStackedWidget), m_mode(new QComboBox),
-      m_threads(new QSpinBox), m_isolated(new QCheckBox), m_fdLimit(new QSpinBox),
-      m_options(new QLineEdit), m_external(new QComboBox), m_externalThreads(new QSpinBox),
-      m_url(new QLineEdit), m_pid(new QSpinBox), m_list(new QListWidget)
+      m_threads(new FieldSpinBox(lab::SpecFields::serverThreads)), m_isolated(new QCheckBox),
+      m_fdLimit(new FieldSpinBox(lab::SpecFields::fdLimit)), m_options(new QLineEdit),
+      m_external(new QComboBox),
+      m_externalThreads(new FieldSpinBox(lab::SpecFields::serverThreads)), m_url(new QLineEdit),
+      m_pid(new QSpinBox), m_list(new QListWidget)
 {
     setTitle(tr("Targets"));
     setSubTitle(tr("What to measure: ServeLab's own server modes, real servers it configures "
@@ -70,9 +74,7 @@ TargetsPage::TargetsPage(QWidget *parent)
 
     for (const auto &mode : server::availableModes())
         m_mode->addItem(QString::fromStdString(mode.name()));
-    m_threads->setRange(1, 1024);
     m_isolated->setText(tr("Own process (servelab-cli serve)"));
-    m_fdLimit->setRange(0, 1 << 20);
     m_fdLimit->setSpecialValueText(tr("inherit"));
     m_fdLimit->setToolTip(tr("ulimit -n of the server process, as the seeds' 1024; implies its "
                              "own process"));
@@ -88,7 +90,6 @@ TargetsPage::TargetsPage(QWidget *parent)
     for (const QString &name : lab::ExternalServer::templates())
         if (!lab::ExternalServer::binaryFor(name).isEmpty())
             m_external->addItem(name);
-    m_externalThreads->setRange(1, 1024);
     auto *external = new QWidget;
     auto *externalForm = new QFormLayout(external);
     externalForm->addRow(tr("Server"), m_external);
@@ -98,7 +99,7 @@ TargetsPage::TargetsPage(QWidget *parent)
                                            "tomcat10 to measure them.")));
 
     m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:8080/files/"));
-    m_pid->setRange(0, std::numeric_limits<int>::max());
+    m_pid->setRange(0, lab::SpecFields::pid.spinHigh()); // 0: none
     m_pid->setSpecialValueText(tr("none"));
     m_pid->setToolTip(tr("The server's process, to sample its descriptors, threads and CPU"));
     auto *url = new QWidget;

@@ -153,8 +153,8 @@ private Q_SLOTS:
             all.contains(QStringLiteral("s.json:2:35: client.requests: a duration client runs for "
                                         "client.seconds")),
             qPrintable(all));
-        QVERIFY2(all.contains(QStringLiteral("client.threads: 8 threads need at least as many "
-                                             "connections")),
+        QVERIFY2(all.contains(QStringLiteral("client.threads: 8 cannot exceed client.concurrency "
+                                             "(4): each thread needs its own connection")),
                  qPrintable(all));
         QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "poller+copy"}],
   "client": {"seconds": 5}})",
@@ -257,8 +257,8 @@ private Q_SLOTS:
         QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
   "sweep": {"option": "banana", "values": [1]}})",
                                        QStringLiteral("s.json"), &spec, &errors));
-        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
-                     "sweep.option: 'banana' is not a server option")),
+        QVERIFY2(errors.join(u'\n').contains(
+                     QStringLiteral("sweep.option: 'banana' is not a server option")),
                  qPrintable(errors.join(u'\n')));
     }
 
