@@ -105,47 +105,57 @@ QString formatSeedTsv(const QList<PointResult> &points)
     return out;
 }
 
+namespace {
+
+// The columns of runs.csv, one row each: the header and the cell of a point.
+struct CsvColumn
+{
+    const char *header;
+    QString (*cell)(const PointResult &);
+};
+
+// clang-format off
+const CsvColumn csvTable[] = {
+    {"size_bytes",      [](const PointResult &p) { return QString::number(p.sizeBytes); }},
+    {"size",            [](const PointResult &p) { return formatSize(p.sizeBytes); }},
+    {"target",          [](const PointResult &p) { return csvField(p.target); }},
+    {"status",          [](const PointResult &p) { return p.dnf ? QStringLiteral("dnf") : QStringLiteral("ok"); }},
+    {"repetition",      [](const PointResult &p) { return QString::number(p.repetition + 1); }},
+    {"concurrency",     [](const PointResult &p) { return QString::number(p.load.concurrency); }},
+    {"completed",       [](const PointResult &p) { return QString::number(p.load.completed); }},
+    {"ok",              [](const PointResult &p) { return QString::number(p.load.ok); }},
+    {"failed",          [](const PointResult &p) { return QString::number(p.load.failed()); }},
+    {"bytes_read",      [](const PointResult &p) { return QString::number(p.load.bytesRead); }},
+    {"body_bytes",      [](const PointResult &p) { return QString::number(p.load.bodyBytes); }},
+    {"elapsed_s",       [](const PointResult &p) { return QString::number(p.load.elapsedSeconds(), 'f', 6); }},
+    {"requests_per_s",  [](const PointResult &p) { return QString::number(p.load.requestsPerSecond(), 'f', 2); }},
+    {"kib_per_s",       [](const PointResult &p) { return p.dnf ? QString() : QString::number(p.load.kibPerSecond(), 'f', 2); }},
+    {"latency_mean_ms", [](const PointResult &p) { return ms(p.load.latency.mean()); }},
+    {"latency_p50_ms",  [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(50))); }},
+    {"latency_p90_ms",  [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(90))); }},
+    {"latency_p99_ms",  [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(99))); }},
+    {"latency_max_ms",  [](const PointResult &p) { return ms(double(p.load.latency.max())); }},
+    {"reason",          [](const PointResult &p) { return csvField(p.reason); }},
+};
+// clang-format on
+
+} // namespace
+
 QStringList csvColumns()
 {
-    return {QStringLiteral("size_bytes"),      QStringLiteral("size"),
-            QStringLiteral("target"),          QStringLiteral("status"),
-            QStringLiteral("repetition"),      QStringLiteral("concurrency"),
-            QStringLiteral("completed"),       QStringLiteral("ok"),
-            QStringLiteral("failed"),          QStringLiteral("bytes_read"),
-            QStringLiteral("body_bytes"),      QStringLiteral("elapsed_s"),
-            QStringLiteral("requests_per_s"),  QStringLiteral("kib_per_s"),
-            QStringLiteral("latency_mean_ms"), QStringLiteral("latency_p50_ms"),
-            QStringLiteral("latency_p90_ms"),  QStringLiteral("latency_p99_ms"),
-            QStringLiteral("latency_max_ms"),  QStringLiteral("reason")};
+    QStringList out;
+    for (const auto &c : csvTable)
+        out << QString::fromLatin1(c.header);
+    return out;
 }
 
 QString formatCsv(const QList<PointResult> &points)
 {
     QString out = csvColumns().join(u',') + u'\n';
     for (const auto &p : points) {
-        const auto &l = p.load;
-        const QStringList row{
-            QString::number(p.sizeBytes),
-            formatSize(p.sizeBytes),
-            csvField(p.target),
-            p.dnf ? QStringLiteral("dnf") : QStringLiteral("ok"),
-            QString::number(p.repetition + 1),
-            QString::number(l.concurrency),
-            QString::number(l.completed),
-            QString::number(l.ok),
-            QString::number(l.failed()),
-            QString::number(l.bytesRead),
-            QString::number(l.bodyBytes),
-            QString::number(l.elapsedSeconds(), 'f', 6),
-            QString::number(l.requestsPerSecond(), 'f', 2),
-            p.dnf ? QString() : QString::number(l.kibPerSecond(), 'f', 2),
-            ms(l.latency.mean()),
-            ms(double(l.latency.valueAtPercentile(50))),
-            ms(double(l.latency.valueAtPercentile(90))),
-            ms(double(l.latency.valueAtPercentile(99))),
-            ms(double(l.latency.max())),
-            csvField(p.reason),
-        };
+        QStringList row;
+        for (const auto &c : csvTable)
+            row << c.cell(p);
         out += row.join(u',') + u'\n';
     }
     return out;

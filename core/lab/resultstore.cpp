@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resultstore.h"
 
+#include "resultcolumns.h"
+
 #include "client/hdrhistogramlog.h"
 
 #include <QDir>
@@ -117,6 +119,24 @@ QString processStart(qint64 pid)
 QString text(const QString &value)
 {
     return value.isNull() ? QStringLiteral("") : value;
+}
+
+// "INSERT INTO table (a, b) VALUES (?, ?)".
+QString insertInto(const QString &table, const QStringList &columns)
+{
+    QStringList marks;
+    marks.fill(QStringLiteral("?"), columns.size());
+    return QStringLiteral("INSERT INTO %1 (%2) VALUES (%3)")
+        .arg(table, columns.join(QStringLiteral(", ")), marks.join(QStringLiteral(", ")));
+}
+
+// `count` values of the current row of `q`, from column `first`.
+QVariantList values(const QSqlQuery &q, int first, qsizetype count)
+{
+    QVariantList out;
+    for (qsizetype i = 0; i < count; ++i)
+        out << q.value(first + int(i));
+    return out;
 }
 
 QString now()
@@ -348,44 +368,22 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
     }
     const auto &l = p.load;
     QSqlQuery q(db);
-    q.prepare(QStringLiteral(
-        "INSERT INTO points (experiment_id, idx, repetition, target, size_bytes, dnf, reason, "
-        "concurrency, "
-        "completed, ok, unfinished, connects, bytes_read, body_bytes, elapsed_us, kib_per_s, "
-        "requests_per_s, latency_min_us, latency_max_us, latency_sum, latency_sum_squares, "
-        "latency_hdr, fds_left_open, started_at_us, server_counted, server_requests, "
-        "server_emfile, handoffs, handoff_wait_us) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    // The point's scalars are ResultColumns' rows; its latency and fds left open are kept here.
+    const QStringList columns =
+        QStringList{QStringLiteral("experiment_id")} +
+        ResultColumns::sqlNames(ResultColumns::point()) +
+        QStringList{QStringLiteral("latency_min_us"), QStringLiteral("latency_max_us"),
+                    QStringLiteral("latency_sum"),    QStringLiteral("latency_sum_squares"),
+                    QStringLiteral("latency_hdr"),    QStringLiteral("fds_left_open")};
+    q.prepare(insertInto(QStringLiteral("points"), columns));
+    q.addBindValue(experiment);
+    for (const QVariant &v : ResultColumns::sqlValues(ResultColumns::point(), p))
+        q.addBindValue(v);
     for (const QVariant &v :
-         {QVariant(experiment),
-          QVariant(p.index),
-          QVariant(p.repetition),
-          QVariant(p.target),
-          QVariant(quint64(p.sizeBytes)),
-          QVariant(p.dnf),
-          QVariant(text(p.reason)),
-          QVariant(l.concurrency),
-          QVariant(quint64(l.completed)),
-          QVariant(quint64(l.ok)),
-          QVariant(quint64(l.unfinished)),
-          QVariant(quint64(l.connects)),
-          QVariant(quint64(l.bytesRead)),
-          QVariant(quint64(l.bodyBytes)),
-          QVariant(qint64(l.elapsedMicros)),
-          QVariant(p.kibPerSecond()),
-          QVariant(l.requestsPerSecond()),
-          QVariant(qint64(l.latency.min())),
-          QVariant(qint64(l.latency.max())),
-          QVariant(l.latency.sum()),
-          QVariant(l.latency.sumSquares()),
+         {QVariant(qint64(l.latency.min())), QVariant(qint64(l.latency.max())),
+          QVariant(l.latency.sum()), QVariant(l.latency.sumSquares()),
           QVariant(QString::fromStdString(client::HdrHistogramLog::encode(l.latency))),
-          QVariant(text(p.fdsLeftOpen.join(u'\n'))),
-          QVariant(qint64(p.startedAtMicros)),
-          QVariant(p.serverCounted),
-          QVariant(quint64(p.serverRequests)),
-          QVariant(quint64(p.serverEmfile)),
-          QVariant(quint64(p.handoffs)),
-          QVariant(quint64(p.handoffWaitMicros))})
+          QVariant(text(p.fdsLeftOpen.join(u'\n')))})
         q.addBindValue(v);
     if (!q.exec())
         return fail(q);
@@ -401,31 +399,25 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
         if (!q.exec())
             return fail(q);
     }
-    q.prepare(QStringLiteral("INSERT INTO client_samples (point_id, end_us, interval_us, "
-                             "completed, ok, failed, bytes_read, open_connections, latency_hdr) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(insertInto(QStringLiteral("client_samples"),
+                         QStringList{QStringLiteral("point_id")} +
+                             ResultColumns::sqlNames(ResultColumns::clientSample()) +
+                             QStringList{QStringLiteral("latency_hdr")}));
     for (const auto &s : p.clientSamples) {
-        for (const QVariant &v :
-             {QVariant(point), QVariant(qint64(s.endMicros)), QVariant(qint64(s.intervalMicros)),
-              QVariant(quint64(s.completed)), QVariant(quint64(s.ok)), QVariant(quint64(s.failed)),
-              QVariant(quint64(s.bytesRead)), QVariant(s.openConnections),
-              QVariant(QString::fromStdString(client::HdrHistogramLog::encode(s.latency)))})
+        q.addBindValue(point);
+        for (const QVariant &v : ResultColumns::sqlValues(ResultColumns::clientSample(), s))
             q.addBindValue(v);
+        q.addBindValue(QString::fromStdString(client::HdrHistogramLog::encode(s.latency)));
         if (!q.exec())
             return fail(q);
     }
-    q.prepare(
-        QStringLiteral("INSERT INTO server_samples (point_id, at_us, alive, total, by_type, "
-                       "sockets, files, pipes, anon_inodes, other, fd_limit, threads, "
-                       "rss_bytes, user_s, system_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                       "?, ?, ?, ?)"));
-    for (const auto &s : p.serverSamples) {
-        for (const QVariant &v :
-             {QVariant(point), QVariant(qint64(s.atMicros - p.startedAtMicros)), QVariant(s.alive),
-              QVariant(s.total), QVariant(s.byType), QVariant(s.sockets), QVariant(s.files),
-              QVariant(s.pipes), QVariant(s.anonInodes), QVariant(s.other), QVariant(s.fdLimit),
-              QVariant(s.threads), QVariant(qint64(s.rssBytes)), QVariant(s.userSeconds),
-              QVariant(s.systemSeconds)})
+    q.prepare(insertInto(QStringLiteral("server_samples"),
+                         QStringList{QStringLiteral("point_id")} +
+                             ResultColumns::sqlNames(ResultColumns::serverSample())));
+    for (metrics::ProcessSample s : p.serverSamples) {
+        s.atMicros -= p.startedAtMicros; // kept from the point's start
+        q.addBindValue(point);
+        for (const QVariant &v : ResultColumns::sqlValues(ResultColumns::serverSample(), s))
             q.addBindValue(v);
         if (!q.exec())
             return fail(q);
@@ -470,12 +462,11 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
     QList<PointResult> out;
     QSqlDatabase db = QSqlDatabase::database(m_connection);
     QSqlQuery q(db);
-    q.prepare(QStringLiteral(
-        "SELECT id, idx, target, size_bytes, dnf, reason, concurrency, completed, ok, "
-        "unfinished, connects, bytes_read, body_bytes, elapsed_us, latency_min_us, "
-        "latency_max_us, latency_sum, latency_sum_squares, latency_hdr, fds_left_open, "
-        "started_at_us, repetition, server_counted, server_requests, server_emfile, handoffs, "
-        "handoff_wait_us FROM points WHERE experiment_id = ? ORDER BY idx, repetition"));
+    const QStringList pointColumns = ResultColumns::sqlNames(ResultColumns::point());
+    q.prepare(QStringLiteral("SELECT id, %1, latency_min_us, latency_max_us, latency_sum, "
+                             "latency_sum_squares, latency_hdr, fds_left_open FROM points WHERE "
+                             "experiment_id = ? ORDER BY idx, repetition")
+                  .arg(pointColumns.join(QStringLiteral(", "))));
     q.addBindValue(experiment);
     if (!q.exec()) {
         if (error)
@@ -486,35 +477,18 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
     while (q.next()) {
         PointResult p;
         const qint64 id = q.value(0).toLongLong();
-        p.index = q.value(1).toInt();
-        p.target = q.value(2).toString();
-        p.sizeBytes = q.value(3).toULongLong();
-        p.dnf = q.value(4).toBool();
-        p.reason = q.value(5).toString();
+        ResultColumns::fromSql(ResultColumns::point(), values(q, 1, pointColumns.size()), &p);
         auto &l = p.load;
-        l.concurrency = q.value(6).toInt();
-        l.completed = q.value(7).toULongLong();
-        l.ok = q.value(8).toULongLong();
-        l.unfinished = q.value(9).toULongLong();
-        l.connects = q.value(10).toULongLong();
-        l.bytesRead = q.value(11).toULongLong();
-        l.bodyBytes = q.value(12).toULongLong();
-        l.elapsedMicros = q.value(13).toLongLong();
-        if (auto h = client::HdrHistogramLog::decode(q.value(18).toString().toStdString())) {
+        const int more = 1 + int(pointColumns.size());
+        if (auto h = client::HdrHistogramLog::decode(q.value(more + 4).toString().toStdString())) {
             l.latency = std::move(*h);
             if (l.latency.count() > 0)
-                l.latency.restoreMoments(q.value(14).toLongLong(), q.value(15).toLongLong(),
-                                         q.value(16).toDouble(), q.value(17).toDouble());
+                l.latency.restoreMoments(q.value(more).toLongLong(), q.value(more + 1).toLongLong(),
+                                         q.value(more + 2).toDouble(),
+                                         q.value(more + 3).toDouble());
         }
-        const QString open = q.value(19).toString();
+        const QString open = q.value(more + 5).toString();
         p.fdsLeftOpen = open.isEmpty() ? QStringList() : open.split(u'\n');
-        p.startedAtMicros = q.value(20).toLongLong();
-        p.repetition = q.value(21).toInt();
-        p.serverCounted = q.value(22).toBool();
-        p.serverRequests = q.value(23).toULongLong();
-        p.serverEmfile = q.value(24).toULongLong();
-        p.handoffs = q.value(25).toULongLong();
-        p.handoffWaitMicros = q.value(26).toULongLong();
 
         part.prepare(QStringLiteral("SELECT kind, count FROM point_errors WHERE point_id = ?"));
         part.addBindValue(id);
@@ -525,47 +499,33 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
                     QString::fromUtf8(client::errorKindKey(client::ErrorKind(k))))
                     l.errors[k] = part.value(1).toULongLong();
 
-        part.prepare(QStringLiteral("SELECT end_us, interval_us, completed, ok, failed, "
-                                    "bytes_read, open_connections, latency_hdr FROM "
-                                    "client_samples WHERE point_id = ? ORDER BY end_us"));
+        const QStringList clientColumns = ResultColumns::sqlNames(ResultColumns::clientSample());
+        part.prepare(QStringLiteral("SELECT %1, latency_hdr FROM client_samples WHERE point_id = ? "
+                                    "ORDER BY end_us")
+                         .arg(clientColumns.join(QStringLiteral(", "))));
         part.addBindValue(id);
         part.exec();
         while (part.next()) {
             client::ClientSample s;
             s.thread = -1;
-            s.endMicros = part.value(0).toLongLong();
-            s.intervalMicros = part.value(1).toLongLong();
-            s.completed = part.value(2).toULongLong();
-            s.ok = part.value(3).toULongLong();
-            s.failed = part.value(4).toULongLong();
-            s.bytesRead = part.value(5).toULongLong();
-            s.openConnections = part.value(6).toInt();
-            if (auto h = client::HdrHistogramLog::decode(part.value(7).toString().toStdString()))
+            ResultColumns::fromSql(ResultColumns::clientSample(),
+                                   values(part, 0, clientColumns.size()), &s);
+            if (auto h = client::HdrHistogramLog::decode(
+                    part.value(int(clientColumns.size())).toString().toStdString()))
                 s.latency = std::move(*h);
             p.clientSamples.push_back(std::move(s));
         }
+        const QStringList serverColumns = ResultColumns::sqlNames(ResultColumns::serverSample());
         part.prepare(
-            QStringLiteral("SELECT at_us, alive, sockets, files, pipes, anon_inodes, "
-                           "other, fd_limit, threads, rss_bytes, user_s, system_s, total, "
-                           "by_type FROM server_samples WHERE point_id = ? ORDER BY at_us"));
+            QStringLiteral("SELECT %1 FROM server_samples WHERE point_id = ? ORDER BY at_us")
+                .arg(serverColumns.join(QStringLiteral(", "))));
         part.addBindValue(id);
         part.exec();
         while (part.next()) {
             metrics::ProcessSample s;
-            s.atMicros = p.startedAtMicros + part.value(0).toLongLong();
-            s.alive = part.value(1).toBool();
-            s.sockets = part.value(2).toInt();
-            s.files = part.value(3).toInt();
-            s.pipes = part.value(4).toInt();
-            s.anonInodes = part.value(5).toInt();
-            s.other = part.value(6).toInt();
-            s.fdLimit = part.value(7).toInt();
-            s.threads = part.value(8).toInt();
-            s.rssBytes = part.value(9).toLongLong();
-            s.userSeconds = part.value(10).toDouble();
-            s.systemSeconds = part.value(11).toDouble();
-            s.total = part.value(12).toInt();
-            s.byType = part.value(13).toBool();
+            ResultColumns::fromSql(ResultColumns::serverSample(),
+                                   values(part, 0, serverColumns.size()), &s);
+            s.atMicros += p.startedAtMicros;
             p.serverSamples.push_back(s);
         }
         out << p;

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "resultcolumns.h"
+
+#include <QJsonValue>
+
+namespace servelab::lab {
+
+namespace {
+
+// Counters leave as qint64: a bundle's JSON keeps those exactly (a quint64 would become a
+// double), and SQLite's INTEGER is signed.
+template<typename N>
+QVariant whole(N n)
+{
+    return QVariant(qint64(n));
+}
+
+// Qt binds a null QString as SQL NULL; the text columns are NOT NULL.
+QVariant text(const QString &s)
+{
+    return QVariant(s.isNull() ? QStringLiteral("") : s);
+}
+
+using client::ClientSample;
+using metrics::ProcessSample;
+
+// clang-format off
+const ResultColumn<PointResult> pointColumns[] = {
+    {"idx", "index",
+     [](const PointResult &p) { return QVariant(p.index); },
+     [](PointResult *p, const QVariant &v) { p->index = v.toInt(); }},
+    {"repetition", "repetition",
+     [](const PointResult &p) { return QVariant(p.repetition); },
+     [](PointResult *p, const QVariant &v) { p->repetition = v.toInt(); }},
+    {"target", "target",
+     [](const PointResult &p) { return text(p.target); },
+     [](PointResult *p, const QVariant &v) { p->target = v.toString(); }},
+    {"size_bytes", "size_bytes",
+     [](const PointResult &p) { return whole(p.sizeBytes); },
+     [](PointResult *p, const QVariant &v) { p->sizeBytes = v.toULongLong(); }},
+    {"dnf", "dnf",
+     [](const PointResult &p) { return QVariant(p.dnf); },
+     [](PointResult *p, const QVariant &v) { p->dnf = v.toBool(); }},
+    {"reason", "reason",
+     [](const PointResult &p) { return text(p.reason); },
+     [](PointResult *p, const QVariant &v) { p->reason = v.toString(); }},
+    {"concurrency", "concurrency",
+     [](const PointResult &p) { return QVariant(p.load.concurrency); },
+     [](PointResult *p, const QVariant &v) { p->load.concurrency = v.isValid() ? v.toInt() : 1; }},
+    {"completed", "completed",
+     [](const PointResult &p) { return whole(p.load.completed); },
+     [](PointResult *p, const QVariant &v) { p->load.completed = v.toULongLong(); }},
+    {"ok", "ok",
+     [](const PointResult &p) { return whole(p.load.ok); },
+     [](PointResult *p, const QVariant &v) { p->load.ok = v.toULongLong(); }},
+    {"unfinished", "unfinished",
+     [](const PointResult &p) { return whole(p.load.unfinished); },
+     [](PointResult *p, const QVariant &v) { p->load.unfinished = v.toULongLong(); }},
+    {"connects", "connects",
+     [](const PointResult &p) { return whole(p.load.connects); },
+     [](PointResult *p, const QVariant &v) { p->load.connects = v.toULongLong(); }},
+    {"bytes_read", "bytes_read",
+     [](const PointResult &p) { return whole(p.load.bytesRead); },
+     [](PointResult *p, const QVariant &v) { p->load.bytesRead = v.toULongLong(); }},
+    {"body_bytes", "body_bytes",
+     [](const PointResult &p) { return whole(p.load.bodyBytes); },
+     [](PointResult *p, const QVariant &v) { p->load.bodyBytes = v.toULongLong(); }},
+    {"elapsed_us", "elapsed_us",
+     [](const PointResult &p) { return whole(p.load.elapsedMicros); },
+     [](PointResult *p, const QVariant &v) { p->load.elapsedMicros = v.toLongLong(); }},
+    {"kib_per_s", "kib_per_s",
+     [](const PointResult &p) { return QVariant(p.kibPerSecond()); }, nullptr},
+    {"requests_per_s", nullptr,
+     [](const PointResult &p) { return QVariant(p.load.requestsPerSecond()); }, nullptr},
+    // On the machine's monotonic clock: where the point sits in the run's timelines.
+    {"started_at_us", "started_at_us",
+     [](const PointResult &p) { return whole(p.startedAtMicros); },
+     [](PointResult *p, const QVariant &v) { p->startedAtMicros = v.toLongLong(); }},
+    {"server_counted", "server_counted",
+     [](const PointResult &p) { return QVariant(p.serverCounted); },
+     [](PointResult *p, const QVariant &v) { p->serverCounted = v.toBool(); }},
+    {"server_requests", "server_requests",
+     [](const PointResult &p) { return whole(p.serverRequests); },
+     [](PointResult *p, const QVariant &v) { p->serverRequests = v.toULongLong(); }},
+    {"server_emfile", "server_emfile",
+     [](const PointResult &p) { return whole(p.serverEmfile); },
+     [](PointResult *p, const QVariant &v) { p->serverEmfile = v.toULongLong(); }},
+    {"handoffs", "handoffs",
+     [](const PointResult &p) { return whole(p.handoffs); },
+     [](PointResult *p, const QVariant &v) { p->handoffs = v.toULongLong(); }},
+    {"handoff_wait_us", "handoff_wait_us",
+     [](const PointResult &p) { return whole(p.handoffWaitMicros); },
+     [](PointResult *p, const QVariant &v) { p->handoffWaitMicros = v.toULongLong(); }},
+};
+
+const ResultColumn<ClientSample> clientSampleColumns[] = {
+    {"end_us", "end_us",
+     [](const ClientSample &s) { return whole(s.endMicros); },
+     [](ClientSample *s, const QVariant &v) { s->endMicros = v.toLongLong(); }},
+    {"interval_us", "interval_us",
+     [](const ClientSample &s) { return whole(s.intervalMicros); },
+     [](ClientSample *s, const QVariant &v) { s->intervalMicros = v.toLongLong(); }},
+    {"completed", "completed",
+     [](const ClientSample &s) { return whole(s.completed); },
+     [](ClientSample *s, const QVariant &v) { s->completed = v.toULongLong(); }},
+    {"ok", "ok",
+     [](const ClientSample &s) { return whole(s.ok); },
+     [](ClientSample *s, const QVariant &v) { s->ok = v.toULongLong(); }},
+    {"failed", "failed",
+     [](const ClientSample &s) { return whole(s.failed); },
+     [](ClientSample *s, const QVariant &v) { s->failed = v.toULongLong(); }},
+    {"bytes_read", "bytes_read",
+     [](const ClientSample &s) { return whole(s.bytesRead); },
+     [](ClientSample *s, const QVariant &v) { s->bytesRead = v.toULongLong(); }},
+    {"open_connections", "open",
+     [](const ClientSample &s) { return QVariant(s.openConnections); },
+     [](ClientSample *s, const QVariant &v) { s->openConnections = v.toInt(); }},
+};
+
+const ResultColumn<ProcessSample> serverSampleColumns[] = {
+    {"at_us", "at_us",
+     [](const ProcessSample &s) { return whole(s.atMicros); },
+     [](ProcessSample *s, const QVariant &v) { s->atMicros = v.toLongLong(); }},
+    {"alive", "alive",
+     [](const ProcessSample &s) { return QVariant(s.alive); },
+     [](ProcessSample *s, const QVariant &v) { s->alive = v.toBool(); }},
+    {"total", "total",
+     [](const ProcessSample &s) { return QVariant(s.total); },
+     [](ProcessSample *s, const QVariant &v) { s->total = v.toInt(); }},
+    {"by_type", "by_type",
+     [](const ProcessSample &s) { return QVariant(s.byType); },
+     [](ProcessSample *s, const QVariant &v) { s->byType = v.toBool(); }},
+    {"sockets", "sockets",
+     [](const ProcessSample &s) { return QVariant(s.sockets); },
+     [](ProcessSample *s, const QVariant &v) { s->sockets = v.toInt(); }},
+    {"files", "files",
+     [](const ProcessSample &s) { return QVariant(s.files); },
+     [](ProcessSample *s, const QVariant &v) { s->files = v.toInt(); }},
+    {"pipes", "pipes",
+     [](const ProcessSample &s) { return QVariant(s.pipes); },
+     [](ProcessSample *s, const QVariant &v) { s->pipes = v.toInt(); }},
+    {"anon_inodes", "anon_inodes",
+     [](const ProcessSample &s) { return QVariant(s.anonInodes); },
+     [](ProcessSample *s, const QVariant &v) { s->anonInodes = v.toInt(); }},
+    {"other", "other",
+     [](const ProcessSample &s) { return QVariant(s.other); },
+     [](ProcessSample *s, const QVariant &v) { s->other = v.toInt(); }},
+    {"fd_limit", "fd_limit",
+     [](const ProcessSample &s) { return QVariant(s.fdLimit); },
+     [](ProcessSample *s, const QVariant &v) { s->fdLimit = v.isValid() ? v.toInt() : -1; }},
+    {"threads", "threads",
+     [](const ProcessSample &s) { return QVariant(s.threads); },
+     [](ProcessSample *s, const QVariant &v) { s->threads = v.toInt(); }},
+    {"rss_bytes", "rss_bytes",
+     [](const ProcessSample &s) { return whole(s.rssBytes); },
+     [](ProcessSample *s, const QVariant &v) { s->rssBytes = v.toLongLong(); }},
+    {"user_s", "user_s",
+     [](const ProcessSample &s) { return QVariant(s.userSeconds); },
+     [](ProcessSample *s, const QVariant &v) { s->userSeconds = v.toDouble(); }},
+    {"system_s", "system_s",
+     [](const ProcessSample &s) { return QVariant(s.systemSeconds); },
+     [](ProcessSample *s, const QVariant &v) { s->systemSeconds = v.toDouble(); }},
+};
+// clang-format on
+
+} // namespace
+
+std::span<const ResultColumn<PointResult>> ResultColumns::point()
+{
+    return pointColumns;
+}
+
+std::span<const ResultColumn<client::ClientSample>> ResultColumns::clientSample()
+{
+    return clientSampleColumns;
+}
+
+std::span<const ResultColumn<metrics::ProcessSample>> ResultColumns::serverSample()
+{
+    return serverSampleColumns;
+}
+
+template<typename T>
+QStringList ResultColumns::sqlNames(std::span<const ResultColumn<T>> columns)
+{
+    QStringList out;
+    for (const auto &c : columns)
+        if (c.sql)
+            out << QString::fromLatin1(c.sql);
+    return out;
+}
+
+template<typename T>
+QVariantList ResultColumns::sqlValues(std::span<const ResultColumn<T>> columns, const T &value)
+{
+    QVariantList out;
+    for (const auto &c : columns)
+        if (c.sql)
+            out << c.get(value);
+    return out;
+}
+
+template<typename T>
+void ResultColumns::fromSql(std::span<const ResultColumn<T>> columns, const QVariantList &row,
+                            T *value)
+{
+    qsizetype i = 0;
+    for (const auto &c : columns) {
+        if (!c.sql)
+            continue;
+        if (c.set)
+            c.set(value, row.value(i));
+        ++i;
+    }
+}
+
+template<typename T>
+void ResultColumns::toJson(std::span<const ResultColumn<T>> columns, const T &value,
+                           QJsonObject *out)
+{
+    for (const auto &c : columns)
+        if (c.json)
+            out->insert(QLatin1String(c.json), QJsonValue::fromVariant(c.get(value)));
+}
+
+template<typename T>
+void ResultColumns::fromJson(std::span<const ResultColumn<T>> columns, const QJsonObject &in,
+                             T *value)
+{
+    for (const auto &c : columns)
+        if (c.json && c.set)
+            c.set(value, in.value(QLatin1String(c.json)).toVariant());
+}
+
+#define SERVELAB_RESULT_COLUMNS(T)                                                                 \
+    template QStringList ResultColumns::sqlNames<T>(std::span<const ResultColumn<T>>);             \
+    template QVariantList ResultColumns::sqlValues<T>(std::span<const ResultColumn<T>>,            \
+                                                      const T &);                                  \
+    template void ResultColumns::fromSql<T>(std::span<const ResultColumn<T>>,                      \
+                                            const QVariantList &, T *);                            \
+    template void ResultColumns::toJson<T>(std::span<const ResultColumn<T>>, const T &,            \
+                                           QJsonObject *);                                         \
+    template void ResultColumns::fromJson<T>(std::span<const ResultColumn<T>>,                     \
+                                             const QJsonObject &, T *);
+SERVELAB_RESULT_COLUMNS(PointResult)
+SERVELAB_RESULT_COLUMNS(client::ClientSample)
+SERVELAB_RESULT_COLUMNS(metrics::ProcessSample)
+#undef SERVELAB_RESULT_COLUMNS
+
+} // namespace servelab::lab
