@@ -25,25 +25,6 @@ namespace {
 constexpr qint64 minimumFdLimit = 16;
 } // namespace
 
-// The counters so far as one line of key=value pairs, printed on SIGUSR1: how a parent reads a
-// child server's figures during a run (lab::IsolatedServer::stats()).
-static QString statsLine(const server::ServerStats &s)
-{
-    return QStringLiteral("stats connections=%1 requests=%2 responses_4xx=%3 responses_5xx=%4 "
-                          "bytes_sent=%5 refused=%6 emfile=%7 handoffs=%8 handoff_wait_us=%9 "
-                          "handoff_wait_max_us=%10")
-        .arg(s.connectionsAccepted)
-        .arg(s.requests)
-        .arg(s.responses4xx)
-        .arg(s.responses5xx)
-        .arg(s.bytesSent)
-        .arg(s.refused)
-        .arg(s.acceptEmfile)
-        .arg(s.handoffs)
-        .arg(s.handoffWaitMicros)
-        .arg(s.handoffWaitMaxMicros);
-}
-
 int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     CommandLine cl(
@@ -109,7 +90,7 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     sigemptyset(&stopSignals);
     sigaddset(&stopSignals, SIGINT);
     sigaddset(&stopSignals, SIGTERM);
-    sigaddset(&stopSignals, SIGUSR1); // not a stop: print the counters so far (statsLine)
+    sigaddset(&stopSignals, SIGUSR1); // not a stop: print the counters so far (ServerStats::toLine)
     sigset_t previous;
     pthread_sigmask(SIG_BLOCK, &stopSignals, &previous);
     if (!server->start(&error)) {
@@ -130,7 +111,7 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     out.flush();
     int signal = 0;
     while (sigwait(&stopSignals, &signal) == 0 && signal == SIGUSR1) {
-        out << statsLine(server->stats()) << '\n';
+        out << QString::fromStdString(server->stats().toLine()) << '\n';
         out.flush();
     }
     server->stop();

@@ -98,24 +98,9 @@ std::optional<server::ServerStats> IsolatedServer::stats(int timeoutMs)
         if (!m_process->canReadLine() &&
             !m_process->waitForReadyRead(int(std::max<qint64>(1, timeoutMs - waited.elapsed()))))
             continue;
-        const QString line = QString::fromUtf8(m_process->readLine()).trimmed();
-        if (!line.startsWith(QStringLiteral("stats ")))
-            continue;
-        QHash<QString, quint64> values;
-        for (const QString &pair : line.mid(6).split(u' ', Qt::SkipEmptyParts))
-            values.insert(pair.section(u'=', 0, 0), pair.section(u'=', 1).toULongLong());
-        server::ServerStats s;
-        s.connectionsAccepted = values.value(QStringLiteral("connections"));
-        s.requests = values.value(QStringLiteral("requests"));
-        s.responses4xx = values.value(QStringLiteral("responses_4xx"));
-        s.responses5xx = values.value(QStringLiteral("responses_5xx"));
-        s.bytesSent = values.value(QStringLiteral("bytes_sent"));
-        s.refused = values.value(QStringLiteral("refused"));
-        s.acceptEmfile = values.value(QStringLiteral("emfile"));
-        s.handoffs = values.value(QStringLiteral("handoffs"));
-        s.handoffWaitMicros = values.value(QStringLiteral("handoff_wait_us"));
-        s.handoffWaitMaxMicros = values.value(QStringLiteral("handoff_wait_max_us"));
-        return s;
+        const QByteArray line = m_process->readLine().trimmed();
+        if (auto s = server::ServerStats::fromLine(std::string_view(line.data(), line.size())))
+            return s;
     }
     return std::nullopt;
 }

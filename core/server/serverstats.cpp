@@ -2,27 +2,92 @@
 #include "serverstats.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace servelab::server {
 
+namespace {
+
+using S = ServerStats;
+using A = AtomicServerStats;
+
+// clang-format off
+constexpr ServerStatsField fields[] = {
+    {"connections",         &S::connectionsAccepted,  &A::connectionsAccepted},
+    {"requests",            &S::requests,             &A::requests},
+    {"responses_2xx",       &S::responses2xx,         &A::responses2xx},
+    {"responses_4xx",       &S::responses4xx,         &A::responses4xx},
+    {"responses_5xx",       &S::responses5xx,         &A::responses5xx},
+    {"bytes_sent",          &S::bytesSent,            &A::bytesSent},
+    {"refused",             &S::refused,              &A::refused},
+    {"emfile",              &S::acceptEmfile,         &A::acceptEmfile},
+    {"connections_closed",  &S::connectionsClosed,    &A::connectionsClosed},
+    {"downloads_started",   &S::downloadsStarted,     &A::downloadsStarted},
+    {"downloads_finished",  &S::downloadsFinished,    &A::downloadsFinished},
+    {"queued",              &S::queued,               nullptr},
+    {"handoffs",            &S::handoffs,             &A::handoffs},
+    {"handoff_wait_us",     &S::handoffWaitMicros,    &A::handoffWaitMicros},
+    {"handoff_wait_max_us", &S::handoffWaitMaxMicros, &A::handoffWaitMaxMicros, true},
+};
+// clang-format on
+
+constexpr std::string_view linePrefix = "stats";
+
+} // namespace
+
+std::span<const ServerStatsField> serverStatsFields()
+{
+    return fields;
+}
+
 ServerStats &ServerStats::operator+=(const ServerStats &o)
 {
-    connectionsAccepted += o.connectionsAccepted;
-    requests += o.requests;
-    responses2xx += o.responses2xx;
-    responses4xx += o.responses4xx;
-    responses5xx += o.responses5xx;
-    bytesSent += o.bytesSent;
-    acceptEmfile += o.acceptEmfile;
-    refused += o.refused;
-    connectionsClosed += o.connectionsClosed;
-    downloadsStarted += o.downloadsStarted;
-    downloadsFinished += o.downloadsFinished;
-    queued += o.queued;
-    handoffs += o.handoffs;
-    handoffWaitMicros += o.handoffWaitMicros;
-    handoffWaitMaxMicros = std::max(handoffWaitMaxMicros, o.handoffWaitMaxMicros);
+    for (const auto &f : fields)
+        this->*f.total =
+            f.maximum ? std::max(this->*f.total, o.*f.total) : this->*f.total + o.*f.total;
     return *this;
+}
+
+std::string ServerStats::toLine() const
+{
+    std::string line(linePrefix);
+    for (const auto &f : fields) {
+        line += ' ';
+        line += f.key;
+        line += '=';
+        line += std::to_string(this->*f.total);
+    }
+    return line;
+}
+
+std::optional<ServerStats> ServerStats::fromLine(std::string_view line)
+{
+    if (!line.starts_with(linePrefix) ||
+        (line.size() > linePrefix.size() && line[linePrefix.size()] != ' '))
+        return std::nullopt;
+    ServerStats s;
+    line.remove_prefix(linePrefix.size());
+    while (!line.empty()) {
+        const std::size_t start = line.find_first_not_of(' ');
+        if (start == std::string_view::npos)
+            break;
+        line.remove_prefix(start);
+        const std::string_view pair = line.substr(0, line.find(' '));
+        line.remove_prefix(pair.size());
+        const std::size_t equals = pair.find('=');
+        if (equals == std::string_view::npos)
+            continue;
+        const std::string_view key = pair.substr(0, equals);
+        const std::string_view value = pair.substr(equals + 1);
+        for (const auto &f : fields) {
+            if (key != f.key)
+                continue;
+            std::uint64_t n = 0;
+            if (std::from_chars(value.data(), value.data() + value.size(), n).ec == std::errc())
+                s.*f.total = n;
+        }
+    }
+    return s;
 }
 
 void AtomicServerStats::countResponse(int status)
@@ -38,22 +103,10 @@ void AtomicServerStats::countResponse(int status)
 
 ServerStats AtomicServerStats::snapshot() const
 {
-    constexpr auto r = std::memory_order_relaxed;
     ServerStats s;
-    s.connectionsAccepted = connectionsAccepted.load(r);
-    s.requests = requests.load(r);
-    s.responses2xx = responses2xx.load(r);
-    s.responses4xx = responses4xx.load(r);
-    s.responses5xx = responses5xx.load(r);
-    s.bytesSent = bytesSent.load(r);
-    s.acceptEmfile = acceptEmfile.load(r);
-    s.refused = refused.load(r);
-    s.connectionsClosed = connectionsClosed.load(r);
-    s.downloadsStarted = downloadsStarted.load(r);
-    s.downloadsFinished = downloadsFinished.load(r);
-    s.handoffs = handoffs.load(r);
-    s.handoffWaitMicros = handoffWaitMicros.load(r);
-    s.handoffWaitMaxMicros = handoffWaitMaxMicros.load(r);
+    for (const auto &f : fields)
+        if (f.counter)
+            s.*f.total = (this->*f.counter).load(std::memory_order_relaxed);
     return s;
 }
 

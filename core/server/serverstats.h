@@ -3,6 +3,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
 
 namespace servelab::server {
 
@@ -30,6 +34,12 @@ struct ServerStats
     std::uint64_t activeDownloads() const { return downloadsStarted - downloadsFinished; }
 
     ServerStats &operator+=(const ServerStats &other);
+
+    // The counters as one line, "stats connections=12 requests=340 ...": what `servelab-cli
+    // serve` prints on SIGUSR1 and lab::IsolatedServer reads back from its child.
+    std::string toLine() const;
+    // Nullopt when `line` is not a stats line; keys it does not know are skipped, missing ones 0.
+    static std::optional<ServerStats> fromLine(std::string_view line);
 };
 
 // The per-thread counters: written with relaxed stores by their thread, read from any thread.
@@ -57,5 +67,17 @@ struct AtomicServerStats
     void countResponse(int status);
     ServerStats snapshot() const;
 };
+
+// One counter, declared once: its key in the stats line and where it lives in both blocks.
+// operator+=, snapshot(), toLine() and fromLine() walk these rows, so a new counter is a member
+// in each block and a row (serverstats.cpp).
+struct ServerStatsField
+{
+    const char *key;
+    std::uint64_t ServerStats::*total;
+    std::atomic<std::uint64_t> AtomicServerStats::*counter; // nullptr: a gauge set elsewhere
+    bool maximum = false; // merged by taking the larger, not by adding
+};
+std::span<const ServerStatsField> serverStatsFields();
 
 } // namespace servelab::server
