@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/cli.h"
-#include "runcharts.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -21,7 +20,6 @@ int main(int argc, char *argv[])
             qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
         app = std::make_unique<QApplication>(argc, argv);
-        servelab::cli::setChartWriter(servelab::ui::writeRunCharts);
     } else {
         app = std::make_unique<QCoreApplication>(argc, argv);
     }

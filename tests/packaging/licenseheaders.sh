@@ -14,7 +14,7 @@ while IFS= read -r -d '' f; do
     head -2 "$f" | grep -q "$line" && continue
     echo "no licence line: ${f#"$src"/}"
     missing=$((missing + 1))
-done < <(find "$src/app" "$src/core" "$src/ui" "$src/tests" "$src/packaging" "$src/cmake" \
+done < <(find "$src/app" "$src/cli" "$src/core" "$src/ui" "$src/tests" "$src/packaging" "$src/cmake" \
     "$src/CMakeLists.txt" "$src/.ci" -type f \
     \( -name '*.cpp' -o -name '*.h' -o -name '*.h.in' -o -name 'CMakeLists.txt' \
     -o -name '*.cmake' -o -name '*.sh' -o -path "$src/.ci/run" \) -print0)

@@ -4,13 +4,7 @@
 #include <QList>
 #include <QStringList>
 
-#include <functional>
-
 class QTextStream;
-
-namespace servelab::lab {
-struct PointResult;
-}
 
 namespace servelab::cli {
 
@@ -26,11 +20,6 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
-// Draws a finished run's charts into a folder (the ui layer's, installed by the servelab-cli
-// program: the engine knows no widgets). Appends the file names it wrote.
-using ChartWriter = std::function<bool(const QList<lab::PointResult> &points, const QString &folder,
-                                       QStringList *written, QString *error)>;
-void setChartWriter(ChartWriter writer);
 
 int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);

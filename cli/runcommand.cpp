@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "commandline.h"
 
-
 #include "interruptwatch.h"
 #include "lab/experimentrunner.h"
 #include "lab/experimentspec.h"
@@ -10,6 +9,7 @@
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
+#include "runcharts.h"
 
 #include <QDir>
 #include <QFile>
@@ -21,12 +21,6 @@
 namespace servelab::cli {
 
 namespace {
-
-ChartWriter &chartWriter()
-{
-    static ChartWriter writer;
-    return writer;
-}
 
 QString presetPath(const QString &name)
 {
@@ -78,11 +72,6 @@ void shrink(lab::ExperimentSpec &spec)
 }
 
 } // namespace
-
-void setChartWriter(ChartWriter writer)
-{
-    chartWriter() = std::move(writer);
-}
 
 int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
@@ -292,7 +281,7 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             }
         }
         QStringList charts;
-        if (chartWriter() && !chartWriter()(points, outDir, &charts, &error)) {
+        if (!ui::writeRunCharts(points, outDir, &charts, &error)) {
             err << "servelab-cli run: " << error << '\n';
             return exitFailure;
         }
