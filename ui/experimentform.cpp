@@ -6,6 +6,7 @@
 #include "lab/externalserver.h"
 #include "lab/sizelist.h"
 #include "lab/specfield.h"
+#include "server/eventmodel.h"
 #include "server/servermode.h"
 
 #include <QCheckBox>
@@ -46,8 +47,13 @@ ExperimentForm::ExperimentForm(QWidget *parent) : QWidget(parent)
     m_fdLimit->setToolTip(tr("ulimit -n of the server process (implies a separate process); the "
                              "seeds used 1024"));
     m_mode = new QComboBox;
-    for (const auto &mode : server::availableModes())
+    for (const auto &mode : server::availableModes()) {
         m_mode->addItem(QString::fromStdString(mode.name()));
+        // What the model stands for, from its row (server/eventmodel.cpp).
+        m_mode->setItemData(m_mode->count() - 1,
+                            QString::fromLatin1(server::findEventModel(mode.model)->reproduces),
+                            Qt::ToolTipRole);
+    }
     m_threads = new FieldSpinBox(F::serverThreads);
     m_requests = new FieldSpinBox(F::requests);
     m_requests->setToolTip(tr("Requests per file size, like ab -n"));

@@ -1,18 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server.h"
 
-#include "blockingserver.h"
-#include "epollserver.h"
-#include "multiplexserver.h"
-#include "pollerserver.h"
-#include "qtserver.h"
+#include "eventmodel.h"
 #include "servermode.h"
 #include "serveroptions.h"
-
-#include "servelab_config.h"
-#if HAVE_LIBURING
-#include "uringserver.h"
-#endif
+#include "threadedserver.h"
 
 #include <csignal>
 
@@ -36,26 +28,8 @@ std::unique_ptr<Server> createServer(const ServerOptions &options, std::string *
     // sendfile() has no MSG_NOSIGNAL: a client that leaves mid-body would raise SIGPIPE and
     // kill the process. Every server ignores it, as nginx does; EPIPE is handled where it occurs.
     std::signal(SIGPIPE, SIG_IGN);
-    std::unique_ptr<ThreadedServer> server;
-    if (mode.model == "epoll")
-        server = std::make_unique<EpollServer>(options);
-    else if (mode.model == "poller")
-        server = std::make_unique<PollerServer>(options);
-    else if (mode.model == "blocking")
-        server = std::make_unique<BlockingServer>(options);
-    else if (mode.model == "multiplex")
-        server = std::make_unique<MultiplexServer>(options);
-    else if (mode.model == "qt")
-        server = std::make_unique<QtServer>(options);
-#if HAVE_LIBURING
-    else if (mode.model == "uring")
-        server = std::make_unique<UringServer>(options);
-#endif
-    if (!server) { // parseServerMode() lets through only what this build has
-        if (error)
-            *error = "server mode '" + options.mode + "' is not built in";
-        return nullptr;
-    }
+    // parseServerMode() lets through only the models this build has (a row with a factory).
+    std::unique_ptr<ThreadedServer> server = findEventModel(mode.model)->create(options);
     if (!server->openRoot(error))
         return nullptr;
     return server;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "servermode.h"
 
-#include "uringsupport.h"
+#include "eventmodel.h"
 
 #include <array>
 
@@ -9,22 +9,27 @@ namespace servelab::server {
 
 namespace {
 
-constexpr std::array models{"epoll", "poller", "blocking", "multiplex", "uring", "qt"};
 constexpr std::array transfers{"sendfile", "copy", "mmap"};
 
-template<std::size_t N>
-std::string joined(const std::array<const char *, N> &names)
+std::string modelNames()
 {
     std::string list;
-    for (const char *name : names)
+    for (const auto &m : eventModels())
+        list += (list.empty() ? "" : ", ") + std::string(m.name);
+    return list;
+}
+
+std::string transferNames()
+{
+    std::string list;
+    for (const char *name : transfers)
         list += (list.empty() ? "" : ", ") + std::string(name);
     return list;
 }
 
-template<std::size_t N>
-bool contains(const std::array<const char *, N> &names, const std::string &name)
+bool isTransfer(const std::string &name)
 {
-    for (const char *known : names)
+    for (const char *known : transfers)
         if (name == known)
             return true;
     return false;
@@ -34,26 +39,29 @@ bool contains(const std::array<const char *, N> &names, const std::string &name)
 
 std::string whyUnavailable(const ServerMode &mode)
 {
-    if (!contains(models, mode.model))
-        return "there is no event model '" + mode.model + "' (models: " + joined(models) + ")";
-    if (!contains(transfers, mode.transfer))
-        return "there is no body transfer '" + mode.transfer +
-               "' (transfers: " + joined(transfers) + ")";
-    if (mode.model == "qt" && mode.transfer != "copy")
-        return "the qt model writes through QTcpSocket, which has no " + mode.transfer +
-               ": use qt+copy";
-    std::string reason;
-    if (mode.model == "uring" && !uringAvailable(&reason))
-        return "the uring model cannot run here: " + reason;
+    const EventModel *model = findEventModel(mode.model);
+    if (!model)
+        return "there is no event model '" + mode.model + "' (models: " + modelNames() + ")";
+    if (!isTransfer(mode.transfer))
+        return "there is no body transfer '" + mode.transfer + "' (transfers: " + transferNames() +
+               ")";
+    if (!model->takes(mode.transfer))
+        return "the " + mode.model + " model " + model->onlyBecause + " " + mode.transfer +
+               ": use " + mode.model + "+" + model->onlyTransfer;
+    if (model->whyNotHere)
+        if (std::string reason = model->whyNotHere(); !reason.empty())
+            return reason;
+    if (!model->create)
+        return "the " + mode.model + " model is not built into this ServeLab";
     return {};
 }
 
 std::vector<ServerMode> availableModes()
 {
     std::vector<ServerMode> modes;
-    for (const char *model : models)
+    for (const auto &model : eventModels())
         for (const char *transfer : transfers)
-            if (ServerMode mode{model, transfer}; whyUnavailable(mode).empty())
+            if (ServerMode mode{model.name, transfer}; whyUnavailable(mode).empty())
                 modes.push_back(mode);
     return modes;
 }
@@ -61,10 +69,10 @@ std::vector<ServerMode> availableModes()
 std::vector<std::pair<ServerMode, std::string>> unavailableModes()
 {
     std::vector<std::pair<ServerMode, std::string>> modes;
-    for (const char *model : models)
+    for (const auto &model : eventModels())
         for (const char *transfer : transfers)
-            if (ServerMode mode{model, transfer};
-                !whyUnavailable(mode).empty() && !(mode.model == "qt" && mode.transfer != "copy"))
+            if (ServerMode mode{model.name, transfer};
+                model.takes(transfer) && !whyUnavailable(mode).empty())
                 modes.emplace_back(mode, whyUnavailable(mode));
     return modes;
 }

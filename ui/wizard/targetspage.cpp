@@ -4,6 +4,7 @@
 #include "fieldspinbox.h"
 #include "lab/externalserver.h"
 #include "lab/specfield.h"
+#include "server/eventmodel.h"
 #include "server/servermode.h"
 
 #include <QCheckBox>
@@ -72,8 +73,13 @@ TargetsPage::TargetsPage(QWidget *parent)
     m_kind->addItems(
         {tr("Built-in mode"), tr("Real server on this machine"), tr("Server at a URL")});
 
-    for (const auto &mode : server::availableModes())
+    for (const auto &mode : server::availableModes()) {
         m_mode->addItem(QString::fromStdString(mode.name()));
+        // What the model stands for, from its row (server/eventmodel.cpp).
+        m_mode->setItemData(m_mode->count() - 1,
+                            QString::fromLatin1(server::findEventModel(mode.model)->reproduces),
+                            Qt::ToolTipRole);
+    }
     m_isolated->setText(tr("Own process (servelab-cli serve)"));
     m_fdLimit->setSpecialValueText(tr("inherit"));
     m_fdLimit->setToolTip(tr("ulimit -n of the server process, as the seeds' 1024; implies its "

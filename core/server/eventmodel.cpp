@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "eventmodel.h"
+
+#include "blockingserver.h"
+#include "epollserver.h"
+#include "multiplexserver.h"
+#include "pollerserver.h"
+#include "qtserver.h"
+#include "uringsupport.h"
+
+#include "servelab_config.h"
+#if HAVE_LIBURING
+#include "uringserver.h"
+#endif
+
+namespace servelab::server {
+
+namespace {
+
+template<typename S>
+std::unique_ptr<ThreadedServer> make(const ServerOptions &options)
+{
+    return std::make_unique<S>(options);
+}
+
+std::string whyNoUring()
+{
+    std::string reason;
+    return uringAvailable(&reason) ? std::string() : "the uring model cannot run here: " + reason;
+}
+
+// In the order `servelab-cli modes` lists them.
+const EventModel models[] = {
+    {"epoll", "nginx, lighttpd, h2o: one non-blocking event loop per thread", nullptr, nullptr,
+     nullptr, make<EpollServer>},
+    {"poller", "Tomcat NIO and APR, grizzly: a poller hands ready connections to a worker pool",
+     nullptr, nullptr, nullptr, make<PollerServer>},
+    {"blocking",
+     "Apache prefork/worker, Tomcat BIO, grizzly SimpleBlocking: a thread per "
+     "connection from a bounded pool",
+     nullptr, nullptr, nullptr, make<BlockingServer>},
+    {"multiplex",
+     "grizzly-sendfile EqualBlocking: writers take the active downloads in turn, "
+     "the rest queue",
+     nullptr, nullptr, nullptr, make<MultiplexServer>},
+    {"uring", "io_uring: requests and completions on rings shared with the kernel", nullptr,
+     nullptr, whyNoUring,
+#if HAVE_LIBURING
+     make<UringServer>
+#else
+     nullptr
+#endif
+    },
+    {"qt", "QTcpServer and QTcpSocket in a Qt event loop: a framework baseline", "copy",
+     "writes through QTcpSocket, which has no", nullptr, make<QtServer>},
+};
+
+} // namespace
+
+std::span<const EventModel> eventModels()
+{
+    return models;
+}
+
+const EventModel *findEventModel(std::string_view name)
+{
+    for (const auto &m : models)
+        if (name == m.name)
+            return &m;
+    return nullptr;
+}
+
+} // namespace servelab::server

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace servelab::server {
+
+class ThreadedServer;
+struct ServerOptions;
+
+// An event model, declared once: its name, what it stands for, the transfers it takes, why it
+// may not run here, and how to make its server. The mode names, their parsing and availability
+// (servermode.cpp), createServer() and the window's mode lists all read these rows, so a new
+// model is its ThreadedServer subclass and a row (eventmodel.cpp).
+struct EventModel
+{
+    const char *name;
+    const char *reproduces; // the real servers it stands for, in a few words
+    // A model that takes one transfer only (nullptr: every one), and why, as "writes through
+    // QTcpSocket, which has no": "the qt model writes through QTcpSocket, which has no mmap".
+    const char *onlyTransfer;
+    const char *onlyBecause;
+    // Empty when it can run on this machine, else why not (nullptr: it runs everywhere).
+    std::string (*whyNotHere)();
+    std::unique_ptr<ThreadedServer> (*create)(const ServerOptions &options); // nullptr: not built
+
+    bool takes(std::string_view transfer) const
+    {
+        return !onlyTransfer || transfer == onlyTransfer;
+    }
+};
+
+std::span<const EventModel> eventModels();
+const EventModel *findEventModel(std::string_view name); // nullptr: no such model
+
+} // namespace servelab::server
