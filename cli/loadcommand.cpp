@@ -148,7 +148,7 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     LoadModel chosen = LoadModel::Closed;
     if (!chooseLoadModel(p, &chosen, &error))
         return cl.usageError(error, err);
-    const QString model = loadModelName(chosen);
+    const QString model = QString::fromLatin1(client::loadModelName(chosen));
     const bool rate = chosen == LoadModel::Rate;
     const bool ramp = chosen == LoadModel::Ramp;
     const bool duration = chosen != LoadModel::Closed;

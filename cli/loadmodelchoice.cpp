@@ -18,19 +18,6 @@ constexpr unsigned bit(LoadModel m)
     return 1u << static_cast<unsigned>(m);
 }
 
-// Every model, in the order a command line without --model tries them.
-struct ModelRow
-{
-    LoadModel model;
-    const char *name;
-};
-constexpr ModelRow models[] = {
-    {LoadModel::Closed, "closed"},
-    {LoadModel::Duration, "duration"},
-    {LoadModel::Rate, "rate"},
-    {LoadModel::Ramp, "ramp"},
-};
-
 // One row per flag that not every model takes: the models that take it, and what it is.
 struct FlagRow
 {
@@ -63,7 +50,7 @@ QString dashed(const char *flag)
 QString modelsTaking(unsigned mask, const QString &last = QStringLiteral(", "))
 {
     QStringList names;
-    for (const auto &row : models)
+    for (const auto &row : client::loadModels())
         if (mask & bit(row.model))
             names << QString::fromLatin1(row.name);
     const QString tail = names.size() > 1 ? names.takeLast() : QString();
@@ -77,14 +64,6 @@ QString described(const FlagRow &row)
 }
 
 } // namespace
-
-QString loadModelName(LoadModel model)
-{
-    for (const auto &row : models)
-        if (row.model == model)
-            return QString::fromLatin1(row.name);
-    return {};
-}
 
 QString loadFlagHelp(const char *flag, const QString &help)
 {
@@ -102,24 +81,22 @@ bool chooseLoadModel(const QCommandLineParser &parser, LoadModel *model, QString
             given.push_back(&row);
     if (parser.isSet(QStringLiteral("model"))) {
         const QString name = parser.value(QStringLiteral("model"));
-        const auto *found =
-            std::find_if(std::begin(models), std::end(models),
-                         [&](const ModelRow &r) { return name == QLatin1String(r.name); });
-        if (found == std::end(models)) {
+        const auto found = client::parseLoadModel(name.toStdString());
+        if (!found) {
             *error = QStringLiteral("--model wants %1, not '%2'")
                          .arg(modelsTaking(~0u, QStringLiteral(" or ")), name);
             return false;
         }
         for (const FlagRow *row : given)
-            if (!(row->models & bit(found->model))) {
+            if (!(row->models & bit(*found))) {
                 *error = QStringLiteral("%1 does not apply to --model %2: %3")
                              .arg(dashed(row->flag), name, described(*row));
                 return false;
             }
-        *model = found->model;
+        *model = *found;
         return true;
     }
-    for (const auto &row : models) {
+    for (const auto &row : client::loadModels()) {
         bool takesAll = true;
         for (const FlagRow *flag : given)
             takesAll = takesAll && (flag->models & bit(row.model));
@@ -157,7 +134,8 @@ bool chooseLoadModel(const QCommandLineParser &parser, LoadModel *model, QString
                             "with --model")
                  .arg(refused.join(QStringLiteral(" and ")),
                       refused.size() == 1 ? QStringLiteral("does") : QStringLiteral("do"),
-                      loadModelName(best), choosing.join(QStringLiteral(" and ")),
+                      QString::fromLatin1(client::loadModelName(best)),
+                      choosing.join(QStringLiteral(" and ")),
                       choosing.size() == 1 ? QStringLiteral("asks") : QStringLiteral("ask"),
                       why.join(QStringLiteral("; ")));
     return false;

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "client/loadmodel.h"
+
 #include <QString>
 
 class QCommandLineParser;
 
 namespace servelab::cli {
 
-// The client models of `servelab-cli load`, and which of its flags each takes.
-enum class LoadModel
-{
-    Closed,
-    Duration,
-    Rate,
-    Ramp
-};
-
-QString loadModelName(LoadModel model);
+// The client models of `servelab-cli load` (client::loadModels()), and which of its flags each
+// takes.
+using client::LoadModel;
 
 // The model a command line asks for. --model names it; without --model the flags choose, as the
 // tool each model reproduces would read them: wrk's -d selects duration, wrk2's -R rate,

@@ -53,7 +53,7 @@ void shrink(lab::ExperimentSpec &spec)
             t.sizes = {4096};
         t.requests = std::min<quint64>(t.requests, 30);
         t.durationMs = std::min(t.durationMs, 1000);
-        if (t.model == u"closed")
+        if (t.model == client::LoadModel::Closed)
             t.concurrency = std::min<int>(t.concurrency, int(t.requests));
         t.pointDeadlineMs = std::min(t.pointDeadlineMs, 20000);
         t.warmupRequests = std::min<quint64>(t.warmupRequests, 10);
@@ -61,7 +61,7 @@ void shrink(lab::ExperimentSpec &spec)
         t.filesPerSize = std::min(t.filesPerSize, 10);
     }
     // A concurrency sweep keeps the levels that fit the fewer requests.
-    if (!spec.targets.isEmpty() && spec.targets.first().model == u"closed") {
+    if (!spec.targets.isEmpty() && spec.targets.first().model == client::LoadModel::Closed) {
         const int most = int(spec.targets.first().requests);
         QList<int> kept;
         for (int c : spec.concurrencies)

@@ -278,15 +278,18 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                 {QStringLiteral("model"), QStringLiteral("requests"), QStringLiteral("concurrency"),
                  QStringLiteral("keep_alive"), QStringLiteral("timeout_ms"),
                  QStringLiteral("seconds"), QStringLiteral("threads")});
-    shared.model = r.text(client, QStringLiteral("model"), QStringLiteral("client.model"),
-                          QStringLiteral("closed"));
-    if (shared.model != u"closed" && shared.model != u"duration") {
+    const QString modelName = r.text(client, QStringLiteral("model"),
+                                     QStringLiteral("client.model"), QStringLiteral("closed"));
+    const auto model = client::parseLoadModel(modelName.toStdString());
+    if (model && client::loadModelRow(*model).inExperiments) {
+        shared.model = *model;
+    } else {
         r.fail(QStringLiteral("client.model"),
                QStringLiteral("experiments run closed (ab: requests) or duration (wrk: seconds, "
                               "threads); rate and ramp run from servelab-cli load"));
-        shared.model = QStringLiteral("closed");
+        shared.model = client::LoadModel::Closed;
     }
-    const bool duration = shared.model == u"duration";
+    const bool duration = shared.model == client::LoadModel::Duration;
     for (const char *field : {"requests", "keep_alive"})
         if (duration && client.contains(QLatin1String(field)))
             r.fail(QStringLiteral("client.") + QLatin1String(field),
@@ -504,12 +507,12 @@ QByteArray ExperimentSpec::toJson() const
         QJsonArray levels;
         for (int c : concurrencies)
             levels.append(c);
-        QJsonObject client{{QStringLiteral("model"), s.model},
+        QJsonObject client{{QStringLiteral("model"), QLatin1String(client::loadModelName(s.model))},
                            {QStringLiteral("concurrency"), concurrencies.size() > 1
                                                                ? QJsonValue(levels)
                                                                : QJsonValue(s.concurrency)},
                            {QStringLiteral("timeout_ms"), s.timeoutMs}};
-        if (s.model == u"duration") {
+        if (s.model == client::LoadModel::Duration) {
             client.insert(QStringLiteral("seconds"), s.durationMs / 1000);
             client.insert(QStringLiteral("threads"), s.clientThreads);
         } else {

@@ -180,7 +180,7 @@ auto SweepRunner::runStoppable(Client &client, Run run)
 // The spec's client model: closed (ab: n requests) or duration (wrk: seconds, client threads).
 client::LoadResult SweepRunner::runModel(const client::ClientOptions &options)
 {
-    if (m_spec.model == u"duration") {
+    if (m_spec.model == client::LoadModel::Duration) {
         client::ClientOptions kept = options;
         kept.keepAlive = true; // wrk's connections are kept alive
         client::DurationClient client(kept, m_spec.clientThreads, m_spec.durationMs);
@@ -285,7 +285,7 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     if (!load.fatalError.empty()) {
         point.dnf = true;
         point.reason = QString::fromStdString(load.fatalError);
-    } else if (m_spec.model == u"duration") {
+    } else if (m_spec.model == client::LoadModel::Duration) {
         if (m_control->isCancelled()) {
             point.dnf = true;
             point.reason = QStringLiteral("cancelled");

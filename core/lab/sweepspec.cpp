@@ -52,14 +52,15 @@ QString SweepSpec::validate() const
     constexpr auto label = FieldNaming::Label;
     if (QString problem = F::serverThreads.problem(serverThreads, label); !problem.isEmpty())
         return problem;
-    if (model != u"closed" && model != u"duration")
-        return QStringLiteral("the client model is closed or duration, not '%1'").arg(model);
+    if (!client::loadModelRow(model).inExperiments)
+        return QStringLiteral("an experiment's client model is closed or duration, not '%1'")
+            .arg(QLatin1String(client::loadModelName(model)));
     const qint64 asked =
         requests > quint64(F::requests.high) ? F::requests.high + 1 : qint64(requests);
-    if (const auto problem =
-            ClientRules::check({model == u"closed", asked, concurrency, clientThreads}, label))
+    if (const auto problem = ClientRules::check(
+            {model == client::LoadModel::Closed, asked, concurrency, clientThreads}, label))
         return problem.text(label);
-    if (model == u"duration" && durationMs < 100)
+    if (model == client::LoadModel::Duration && durationMs < 100)
         return QStringLiteral("a duration client needs 0.1 s or more per point");
     for (const auto &[field, value] :
          {std::pair{&F::timeoutMs, timeoutMs}, std::pair{&F::pointDeadlineMs, pointDeadlineMs}})

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "client/loadmodel.h"
 #include "specfield.h"
 
 #include <QList>
@@ -16,7 +17,7 @@ struct SweepSpec
     QList<quint64> sizes;
     QString mode = QStringLiteral("epoll+sendfile");
     int serverThreads = int(SpecFields::serverThreads.fallback);
-    QString model = QStringLiteral("closed");                    // or "duration" (wrk)
+    client::LoadModel model = client::LoadModel::Closed;         // or Duration (wrk)
     int durationMs = int(SpecFields::seconds.fallback * 1000);   // duration: per point (wrk -d)
     int clientThreads = int(SpecFields::clientThreads.fallback); // duration: wrk -t
     quint64 requests = SpecFields::requests.fallback;            // per point (ab -n)

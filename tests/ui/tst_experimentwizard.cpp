@@ -138,7 +138,7 @@ private Q_SLOTS:
         lab::ExperimentSpec spec;
         spec.targets = {lab::SweepSpec::defaults()};
         client->apply(spec);
-        QCOMPARE(spec.targets[0].model, QStringLiteral("duration"));
+        QCOMPARE(spec.targets[0].model, client::LoadModel::Duration);
         QCOMPARE(spec.targets[0].clientThreads, 8);
         QVERIFY(spec.concurrencies.isEmpty()); // the list is ab's
 

@@ -27,9 +27,9 @@ ClientPage::ClientPage(QWidget *parent)
     constexpr auto label = lab::FieldNaming::Label;
     setTitle(tr("Client"));
     setSubTitle(tr("How the load is made. Each point is one run of this client."));
-    m_model->addItem(tr("Closed: n requests, c at a time (ab)"), QStringLiteral("closed"));
+    m_model->addItem(tr("Closed: n requests, c at a time (ab)"), int(client::LoadModel::Closed));
     m_model->addItem(tr("Duration: d seconds over c connections (wrk)"),
-                     QStringLiteral("duration"));
+                     int(client::LoadModel::Duration));
     m_requests->setToolTip(tr("Requests per point: ab -n"));
     m_concurrency->setObjectName(QStringLiteral("concurrency"));
     m_concurrency->setText(QStringLiteral("1"));
@@ -85,6 +85,11 @@ ClientPage::ClientPage(QWidget *parent)
     });
 }
 
+client::LoadModel ClientPage::model() const
+{
+    return client::LoadModel(m_model->currentData().toInt());
+}
+
 QList<int> ClientPage::concurrencies(QString *why) const
 {
     const lab::SpecField &field = lab::SpecFields::concurrency;
@@ -110,7 +115,7 @@ QString ClientPage::equivalent() const
     QString why;
     const QList<int> levels = concurrencies(&why);
     const QString c = levels.isEmpty() ? QStringLiteral("?") : QString::number(levels.last());
-    if (m_model->currentData().toString() == u"duration")
+    if (model() == client::LoadModel::Duration)
         return QStringLiteral("wrk -d %1s -c %2 -t %3 URL")
             .arg(m_seconds->value())
             .arg(m_connections->value())
@@ -126,7 +131,7 @@ void ClientPage::load(const lab::ExperimentSpec &spec)
     if (spec.targets.isEmpty())
         return;
     const lab::SweepSpec &t = spec.targets.first();
-    m_model->setCurrentIndex(std::max(0, m_model->findData(t.model)));
+    m_model->setCurrentIndex(std::max(0, m_model->findData(int(t.model))));
     m_requests->setFieldValue(qint64(t.requests));
     QStringList levels;
     for (int c : spec.concurrencies)
@@ -144,10 +149,10 @@ void ClientPage::apply(lab::ExperimentSpec &spec) const
 {
     QString why;
     const QList<int> levels = concurrencies(&why);
-    const bool duration = m_model->currentData().toString() == u"duration";
+    const bool duration = model() == client::LoadModel::Duration;
     spec.concurrencies = !duration && levels.size() > 1 ? levels : QList<int>();
     for (auto &t : spec.targets) {
-        t.model = m_model->currentData().toString();
+        t.model = model();
         t.timeoutMs = m_timeout->value();
         if (duration) {
             t.durationMs = m_seconds->value() * 1000;
@@ -169,7 +174,7 @@ QString ClientPage::problem() const
     if (!why.isEmpty())
         return why;
     constexpr auto label = lab::FieldNaming::Label;
-    if (m_model->currentData().toString() == u"duration")
+    if (model() == client::LoadModel::Duration)
         return lab::ClientRules::check({false, 1, m_connections->value(), m_threads->value()},
                                        label)
             .text(label);

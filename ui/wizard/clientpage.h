@@ -3,6 +3,8 @@
 
 #include "wizardpage.h"
 
+#include "client/loadmodel.h"
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -28,6 +30,7 @@ public:
     QString equivalent() const; // "ab -n 200 -c 1" or "wrk -d 10s -c 96 -t 8"
 
 private:
+    client::LoadModel model() const;
     QList<int> concurrencies(QString *why) const;
 
     QComboBox *m_model;

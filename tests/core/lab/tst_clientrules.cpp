@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "client/loadmodel.h"
 #include "lab/clientrules.h"
 #include "lab/experimentspec.h"
 #include "lab/specfield.h"
@@ -102,6 +103,23 @@ private Q_SLOTS:
         QCOMPARE(F::pointDeadlineMs.spinLow(1000), 1);
         QCOMPARE(F::pointDeadlineMs.spinHigh(1000), 86400);
         QCOMPARE(F::requests.spinHigh(), std::numeric_limits<int>::max());
+    }
+
+    // The models' names are read and written at the edges only, through their rows.
+    void modelsByName()
+    {
+        for (const auto &row : client::loadModels()) {
+            QCOMPARE(client::parseLoadModel(row.name), std::optional(row.model));
+            QCOMPARE(client::loadModelName(row.model), row.name);
+        }
+        QVERIFY(!client::parseLoadModel("open"));
+        lab::SweepSpec rate = lab::SweepSpec::defaults();
+        rate.model = client::LoadModel::Rate;
+        QCOMPARE(rate.validate(),
+                 QStringLiteral("an experiment's client model is closed or duration, not 'rate'"));
+        QVERIFY(specErrors(QStringLiteral("{'servelab': 1, 'targets': [{'builtin': 'epoll+copy'}], "
+                                          "'client': {'model': 'ramp'}}"))
+                    .contains(QStringLiteral("client.model: experiments run closed")));
     }
 
     // ab's rule and wrk's, said in the same words by `load`, the spec and the form, each naming

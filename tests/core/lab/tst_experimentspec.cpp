@@ -134,7 +134,7 @@ private Q_SLOTS:
                                        QStringLiteral("s.json"), &spec, &errors),
                  qPrintable(errors.join(u'\n')));
         const auto &t = spec.targets[0];
-        QCOMPARE(t.model, QStringLiteral("duration"));
+        QCOMPARE(t.model, servelab::client::LoadModel::Duration);
         QCOMPARE(t.durationMs, 3000);
         QCOMPARE(t.clientThreads, 8);
         QCOMPARE(t.concurrency, 96);
