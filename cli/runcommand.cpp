@@ -130,12 +130,12 @@ int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &e
     }
     for (const auto &point : bundle.points) {
         if (!store.addPoint(experiment, point, &error)) {
-            store.finishExperiment(experiment, QStringLiteral("failed"), &error);
+            store.finishExperiment(experiment, lab::RunStatus::Failed, &error);
             err << "servelab-cli import: " << error << '\n';
             return exitFailure;
         }
     }
-    if (!store.finishExperiment(experiment, QStringLiteral("done"), &error)) {
+    if (!store.finishExperiment(experiment, lab::RunStatus::Done, &error)) {
         err << "servelab-cli import: " << error << '\n';
         return exitFailure;
     }
@@ -247,11 +247,11 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const QList<lab::PointResult> &points = keepWhole ? runner.results() : totals;
     const QJsonObject &machine = runner.machine();
     QString error;
-    if (runner.status() == u"failed") {
+    if (runner.status() == lab::RunStatus::Failed) {
         err << "servelab-cli run: " << runner.finishReason() << '\n';
         return exitFailure;
     }
-    if (runner.status() == u"cancelled") {
+    if (runner.status() == lab::RunStatus::Cancelled) {
         err << "run: cancelled after " << points.size() << " of " << runner.totalPoints()
             << " points; nothing written to --out";
         if (runner.experimentId())

@@ -147,10 +147,10 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     runner.run();
     if (experiment) {
         QString why;
-        const QString status = !failure.isEmpty() || !storeError.isEmpty()
-                                   ? QStringLiteral("failed")
-                               : runner.wasCancelled() ? QStringLiteral("cancelled")
-                                                       : QStringLiteral("done");
+        const lab::RunStatus status = !failure.isEmpty() || !storeError.isEmpty()
+                                          ? lab::RunStatus::Failed
+                                      : runner.wasCancelled() ? lab::RunStatus::Cancelled
+                                                              : lab::RunStatus::Done;
         if (!store.finishExperiment(experiment, status, &why) && storeError.isEmpty())
             storeError = why;
     }

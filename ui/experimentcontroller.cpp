@@ -45,7 +45,7 @@ void ExperimentController::start(const lab::ExperimentSpec &spec, const QString 
     connect(m_runner, &Runner::pointFinished, this, &ExperimentController::pointFinished);
     connect(m_runner, &Runner::progress, this, &ExperimentController::progress);
     connect(m_runner, &Runner::finished, this,
-            [this](const QString &status, const QString &reason) {
+            [this](lab::RunStatus status, const QString &reason) {
                 cleanUp();
                 Q_EMIT finished(status, reason);
             });

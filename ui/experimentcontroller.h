@@ -4,6 +4,7 @@
 #include "lab/experimentspec.h"
 #include "lab/livefeed.h"
 #include "lab/pointresult.h"
+#include "lab/runstatus.h"
 
 #include <QObject>
 
@@ -43,7 +44,7 @@ Q_SIGNALS:
     void pointFinished(const servelab::lab::PointResult &point);
     void progress(int done, int total, qint64 remainingMs);
     // done, cancelled or failed (then with the reason); the thread is gone by then.
-    void finished(const QString &status, const QString &reason);
+    void finished(servelab::lab::RunStatus status, const QString &reason);
 
 private:
     void cleanUp();

@@ -57,8 +57,8 @@ QVariant ExperimentsModel::data(const QModelIndex &index, int role) const
     const auto &e = m_rows[index.row()];
     if (role == IdRole)
         return e.id;
-    const QString status =
-        e.dnfPoints > 0 ? tr("%1, %2 DNF").arg(e.status).arg(e.dnfPoints) : e.status;
+    const QString text = lab::runStatusText(e.status);
+    const QString status = e.dnfPoints > 0 ? tr("%1, %2 DNF").arg(text).arg(e.dnfPoints) : text;
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -79,12 +79,13 @@ QVariant ExperimentsModel::data(const QModelIndex &index, int role) const
         }
         break;
     case Qt::ToolTipRole:
-        if (index.column() == Status && e.status == u"interrupted")
+        if (index.column() == Status && e.status == lab::RunStatus::Interrupted)
             return tr("ServeLab stopped during this run (killed or crashed); the points it had "
                       "measured are kept");
         return e.name;
     case Qt::ForegroundRole:
-        if (index.column() == Status && (e.status == u"failed" || e.status == u"interrupted"))
+        if (index.column() == Status &&
+            (e.status == lab::RunStatus::Failed || e.status == lab::RunStatus::Interrupted))
             return QBrush(QColor(0xb0, 0x00, 0x20));
         break;
     case Qt::TextAlignmentRole:

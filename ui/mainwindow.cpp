@@ -396,7 +396,7 @@ bool MainWindow::showExperiment(qint64 id, QString *error)
     m_shownMachine = e ? e->machine : QJsonObject();
     showPoints(points, tr("experiment %1 (%2, %3)")
                            .arg(id)
-                           .arg(e ? e->name : QString(), e ? e->status : QString()));
+                           .arg(e ? e->name : QString(), e ? lab::runStatusText(e->status) : QString()));
     return true;
 }
 

@@ -221,15 +221,15 @@ void RunPanel::onProgress(int done, int total, qint64 remainingMs)
             tr("Paused after %1 of %2 points: Resume to go on").arg(done).arg(total));
 }
 
-void RunPanel::onFinished(const QString &status, const QString &reason)
+void RunPanel::onFinished(lab::RunStatus status, const QString &reason)
 {
     m_liveTimer->stop();
     m_progress->setFormat(tr("%v of %m points"));
     const auto &points = m_results->points();
-    if (status == u"done")
+    if (status == lab::RunStatus::Done)
         m_current->setText(
             tr("Done: %1 points in %2.").arg(points.size()).arg(formatDuration(m_clock.elapsed())));
-    else if (status == u"cancelled")
+    else if (status == lab::RunStatus::Cancelled)
         m_current->setText(tr("Cancelled after %1 points; they are kept.").arg(points.size()));
     else
         m_current->setText(tr("Failed: %1").arg(reason));
@@ -238,7 +238,7 @@ void RunPanel::onFinished(const QString &status, const QString &reason)
         Q_EMIT message(reason, 0);
     setRunning(false);
     Q_EMIT finished(
-        status == u"done" && !points.isEmpty() &&
+        status == lab::RunStatus::Done && !points.isEmpty() &&
         !std::all_of(points.begin(), points.end(), [](const auto &p) { return p.dnf; }));
 }
 

@@ -4,6 +4,7 @@
 #include "lab/experimentspec.h"
 #include "lab/livefeed.h"
 #include "lab/pointresult.h"
+#include "lab/runstatus.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -61,7 +62,7 @@ private:
     void onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition);
     void onPointFinished(const lab::PointResult &point);
     void onProgress(int done, int total, qint64 remainingMs);
-    void onFinished(const QString &status, const QString &reason);
+    void onFinished(lab::RunStatus status, const QString &reason);
     void setRunning(bool running);
 
     ResultsView *m_results;

@@ -67,7 +67,7 @@ void ExperimentRunner::run()
     m_results.clear();
     m_done = 0;
     m_machine = machineFacts();
-    m_status = QStringLiteral("failed");
+    m_status = RunStatus::Failed;
     QString error;
     ResultStore store;
     if (!m_database.isEmpty()) {
@@ -141,12 +141,12 @@ void ExperimentRunner::run()
             }
         }
     }
-    m_status = !storeError.isEmpty()      ? QStringLiteral("failed")
-               : m_control->isCancelled() ? QStringLiteral("cancelled")
-                                          : QStringLiteral("done");
+    m_status = !storeError.isEmpty()      ? RunStatus::Failed
+               : m_control->isCancelled() ? RunStatus::Cancelled
+                                          : RunStatus::Done;
     if (m_experiment && !store.finishExperiment(m_experiment, m_status, &error) &&
         storeError.isEmpty())
-        storeError = error, m_status = QStringLiteral("failed");
+        storeError = error, m_status = RunStatus::Failed;
     m_reason = storeError;
     Q_EMIT finished(m_status, storeError);
 }

@@ -3,6 +3,7 @@
 
 #include "experimentspec.h"
 #include "pointresult.h"
+#include "runstatus.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -57,7 +58,7 @@ public:
     const QJsonObject &machine() const { return m_machine; }
     qint64 experimentId() const { return m_experiment; }
     QString databasePath() const { return m_databasePath; }
-    QString status() const { return m_status; }
+    RunStatus status() const { return m_status; }
     QString finishReason() const { return m_reason; } // why it failed
 
 public Q_SLOTS:
@@ -69,8 +70,8 @@ Q_SIGNALS:
     void pointFinished(const servelab::lab::PointResult &point);
     // After each point: done of total, and the estimated milliseconds left (-1: not known yet).
     void progress(int done, int total, qint64 remainingMs);
-    // status: done, cancelled or failed (then `reason` says why).
-    void finished(const QString &status, const QString &reason);
+    // Done, Cancelled or Failed (then `reason` says why).
+    void finished(servelab::lab::RunStatus status, const QString &reason);
 
 private:
     QList<std::pair<int, quint64>> pointsAfter(int repetition, int target, int sizeIndex) const;
@@ -85,7 +86,7 @@ private:
     QList<PointResult> m_results;
     QJsonObject m_machine;
     qint64 m_experiment = 0;
-    QString m_status;
+    RunStatus m_status = RunStatus::Running;
     QString m_reason;
     bool m_keepResults = true;
     int m_done = 0;

@@ -334,11 +334,11 @@ qint64 ResultStore::beginExperiment(const QString &name, const QByteArray &spec,
     return q.lastInsertId().toLongLong();
 }
 
-bool ResultStore::finishExperiment(qint64 experiment, const QString &status, QString *error)
+bool ResultStore::finishExperiment(qint64 experiment, RunStatus status, QString *error)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral("UPDATE experiments SET status = ?, finished_at = ? WHERE id = ?"));
-    q.addBindValue(status);
+    q.addBindValue(runStatusText(status));
     q.addBindValue(now());
     q.addBindValue(experiment);
     if (!q.exec() || q.numRowsAffected() != 1) {
@@ -446,7 +446,7 @@ QList<ResultStore::Experiment> ResultStore::experiments(QString *error) const
         e.id = q.value(0).toLongLong();
         e.name = q.value(1).toString();
         e.spec = q.value(2).toString().toUtf8();
-        e.status = q.value(3).toString();
+        e.status = parseRunStatus(q.value(3).toString()).value_or(RunStatus::Failed); // CHECKed
         e.started = QDateTime::fromString(q.value(4).toString(), Qt::ISODateWithMs);
         e.finished = QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs);
         e.points = q.value(6).toInt();

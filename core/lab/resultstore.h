@@ -2,6 +2,7 @@
 #pragma once
 
 #include "pointresult.h"
+#include "runstatus.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -27,7 +28,7 @@ public:
         qint64 id = 0;
         QString name;
         QByteArray spec; // the JSON it ran
-        QString status;  // running, done, cancelled, interrupted, failed
+        RunStatus status = RunStatus::Running;
         QDateTime started;
         QDateTime finished;
         int points = 0;
@@ -55,8 +56,8 @@ public:
     qint64 beginExperiment(const QString &name, const QByteArray &spec, QString *error,
                            const QJsonObject &machine = {});
     bool addPoint(qint64 experiment, const PointResult &point, QString *error);
-    // status: done, cancelled or failed.
-    bool finishExperiment(qint64 experiment, const QString &status, QString *error);
+    // Done, Cancelled or Failed.
+    bool finishExperiment(qint64 experiment, RunStatus status, QString *error);
 
     QList<Experiment> experiments(QString *error = nullptr) const;
     // The points of an experiment with their figures, errors, histogram and timelines.

@@ -569,7 +569,7 @@ private Q_SLOTS:
         QVERIFY(store.open(db, &error));
         QCOMPARE(store.experiments().size(), 1);
         QCOMPARE(store.experiments()[0].name, QStringLiteral("two targets"));
-        QCOMPARE(store.experiments()[0].status, QStringLiteral("done"));
+        QCOMPARE(store.experiments()[0].status, servelab::lab::RunStatus::Done);
         QCOMPARE(store.experiments()[0].points, 8);
     }
 
@@ -697,7 +697,7 @@ private Q_SLOTS:
             QFile::exists(db) && (watcher.isOpen() || watcher.open(db, &error)), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(
             !watcher.experiments().isEmpty() && watcher.experiments().first().points >= 1, 30000);
-        QCOMPARE(watcher.experiments().first().status, QStringLiteral("running"));
+        QCOMPARE(watcher.experiments().first().status, servelab::lab::RunStatus::Running);
         ::kill(static_cast<pid_t>(sweep.processId()), SIGKILL);
         QVERIFY(sweep.waitForFinished(5000));
 
@@ -705,7 +705,7 @@ private Q_SLOTS:
         QVERIFY2(store.open(db, &error), qPrintable(error));
         const auto experiments = store.experiments();
         QCOMPARE(experiments.size(), 1);
-        QCOMPARE(experiments[0].status, QStringLiteral("interrupted"));
+        QCOMPARE(experiments[0].status, servelab::lab::RunStatus::Interrupted);
         QVERIFY(experiments[0].points >= 1 && experiments[0].points < 6);
         for (const auto &p : store.points(experiments[0].id)) {
             QCOMPARE(p.load.completed, 20000u);
@@ -769,7 +769,7 @@ private Q_SLOTS:
         lab::ResultStore store;
         QString error;
         QVERIFY2(store.open(db, &error), qPrintable(error));
-        QCOMPARE(store.experiments().value(0).status, QStringLiteral("cancelled"));
+        QCOMPARE(store.experiments().value(0).status, servelab::lab::RunStatus::Cancelled);
         QCOMPARE(store.experiments().value(0).points, 1);
         // The isolated server went with it.
         QProcess pgrep;
@@ -801,7 +801,7 @@ private Q_SLOTS:
             QVERIFY2(store.open(db, &error), qPrintable(error));
             const auto experiments = store.experiments();
             QCOMPARE(experiments.size(), 1);
-            QCOMPARE(experiments[0].status, QStringLiteral("done"));
+            QCOMPARE(experiments[0].status, servelab::lab::RunStatus::Done);
             QCOMPARE(experiments[0].points, 2);
             QVERIFY(experiments[0].spec.contains("\"servelab\": 1"));
             const auto points = store.points(experiments[0].id);

@@ -157,10 +157,11 @@ private Q_SLOTS:
             QVERIFY(experiments.size() >= interrupted + done);
             QString status = QStringLiteral("(not recorded yet)");
             if (experiments.size() > interrupted + done) {
-                status = experiments.last().status; // oldest first
+                status = lab::runStatusText(experiments.last().status); // oldest first
                 for (const auto &e : experiments)
-                    QVERIFY2(e.status == u"interrupted" || e.status == u"done",
-                             qPrintable(e.status));
+                    QVERIFY2(e.status == lab::RunStatus::Interrupted ||
+                                 e.status == lab::RunStatus::Done,
+                             qPrintable(lab::runStatusText(e.status)));
             } else {
                 QVERIFY(killed);
                 ++beforeRecording;

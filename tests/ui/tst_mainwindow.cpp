@@ -380,7 +380,7 @@ private Q_SLOTS:
                     }
                     QVERIFY2(store.addPoint(id, p, &error), qPrintable(error));
                 }
-                QVERIFY(store.finishExperiment(id, QStringLiteral("done"), &error));
+                QVERIFY(store.finishExperiment(id, servelab::lab::RunStatus::Done, &error));
                 ids.prepend(id); // newest first, as the history hands them over
             }
         }

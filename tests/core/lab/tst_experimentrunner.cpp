@@ -51,7 +51,7 @@ private Q_SLOTS:
         QSignalSpy progress(&runner, &lab::ExperimentRunner::progress);
         QSignalSpy finished(&runner, &lab::ExperimentRunner::finished);
         runner.run();
-        QCOMPARE(runner.status(), QStringLiteral("done"));
+        QCOMPARE(runner.status(), lab::RunStatus::Done);
         QCOMPARE(finished.size(), 1);
         QCOMPARE(runner.totalPoints(), 6);
         QCOMPARE(runner.results().size(), 6);
@@ -74,7 +74,7 @@ private Q_SLOTS:
         const auto experiments = store.experiments();
         QCOMPARE(experiments.size(), 1);
         QCOMPARE(experiments[0].id, runner.experimentId());
-        QCOMPARE(experiments[0].status, QStringLiteral("done"));
+        QCOMPARE(experiments[0].status, servelab::lab::RunStatus::Done);
         QCOMPARE(experiments[0].points, 6);
         QVERIFY(!experiments[0].machine.isEmpty());
     }
@@ -111,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(paused);
         QCOMPARE(held, 1);
         QCOMPARE(done.load(), 3);
-        QCOMPARE(runner.status(), QStringLiteral("done"));
+        QCOMPARE(runner.status(), lab::RunStatus::Done);
     }
 
     // Cancel ends a paused run at once; the experiment is cancelled, with the points measured.
@@ -132,19 +132,17 @@ private Q_SLOTS:
         // before the next point, however long this machine took to get there. (A cancel that
         // came a moment sooner would end the run the same way: this is the case named.)
         const bool waiting = QTest::qWaitFor(
-            [&] {
-                return runner.isPaused() && procstat::threadState(getpid(), tid.load()) == 'S';
-            },
+            [&] { return runner.isPaused() && procstat::threadState(getpid(), tid.load()) == 'S'; },
             30000);
         runner.cancel();
         worker.join();
         QVERIFY2(waiting, "the run did not pause within 30 s");
-        QCOMPARE(runner.status(), QStringLiteral("cancelled"));
+        QCOMPARE(runner.status(), lab::RunStatus::Cancelled);
         QCOMPARE(runner.results().size(), 1);
         lab::ResultStore store;
         QString error;
         QVERIFY(store.open(dir.filePath(QStringLiteral("results.db")), &error));
-        QCOMPARE(store.experiments().value(0).status, QStringLiteral("cancelled"));
+        QCOMPARE(store.experiments().value(0).status, servelab::lab::RunStatus::Cancelled);
         QCOMPARE(store.points(runner.experimentId()).size(), 1);
     }
 
@@ -158,7 +156,7 @@ private Q_SLOTS:
         spec.targets.prepend(broken);
         lab::ExperimentRunner runner(spec);
         runner.run();
-        QCOMPARE(runner.status(), QStringLiteral("done"));
+        QCOMPARE(runner.status(), lab::RunStatus::Done);
         QCOMPARE(runner.results().size(), 6);
         for (int i = 0; i < 3; ++i) {
             QVERIFY(runner.results()[i].dnf);
@@ -181,7 +179,7 @@ private Q_SLOTS:
         runner.setDatabase(garbage.fileName());
         QSignalSpy started(&runner, &lab::ExperimentRunner::started);
         runner.run();
-        QCOMPARE(runner.status(), QStringLiteral("failed"));
+        QCOMPARE(runner.status(), lab::RunStatus::Failed);
         QVERIFY2(runner.finishReason().contains(garbage.fileName()),
                  qPrintable(runner.finishReason()));
         QCOMPARE(started.size(), 0);

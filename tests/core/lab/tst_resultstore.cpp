@@ -32,7 +32,8 @@ private Q_SLOTS:
             QVERIFY2(id > 0, qPrintable(error));
             QVERIFY2(store.addPoint(id, samplePoint(0), &error), qPrintable(error));
             QVERIFY2(store.addPoint(id, samplePoint(1), &error), qPrintable(error));
-            QVERIFY2(store.finishExperiment(id, QStringLiteral("done"), &error), qPrintable(error));
+            QVERIFY2(store.finishExperiment(id, servelab::lab::RunStatus::Done, &error),
+                     qPrintable(error));
         }
         lab::ResultStore store; // a fresh connection reads it all back
         QString error;
@@ -41,7 +42,7 @@ private Q_SLOTS:
         QCOMPARE(experiments.size(), 1);
         QCOMPARE(experiments[0].id, id);
         QCOMPARE(experiments[0].name, QStringLiteral("seed 001"));
-        QCOMPARE(experiments[0].status, QStringLiteral("done"));
+        QCOMPARE(experiments[0].status, servelab::lab::RunStatus::Done);
         QCOMPARE(experiments[0].spec, QByteArray("{\"servelab\": 1}"));
         QCOMPARE(experiments[0].points, 2);
         QVERIFY(experiments[0].finished >= experiments[0].started);
@@ -116,9 +117,9 @@ private Q_SLOTS:
         QVERIFY(store.open(path, &error));
         const auto experiments = store.experiments();
         QCOMPARE(experiments.size(), 2);
-        QCOMPARE(experiments[0].status, QStringLiteral("interrupted"));
+        QCOMPARE(experiments[0].status, servelab::lab::RunStatus::Interrupted);
         QCOMPARE(experiments[0].points, 1);
-        QCOMPARE(experiments[1].status, QStringLiteral("running")); // this process is alive
+        QCOMPARE(experiments[1].status, servelab::lab::RunStatus::Running); // this process is alive
     }
 
     void refusesWhatItShouldNotTouch_data()
