@@ -4,23 +4,18 @@
 #include "client/closedclient.h"
 #include "client/durationclient.h"
 #include "docrootgenerator.h"
-#include "externalserver.h"
 #include "fdleakcheck.h"
-#include "isolatedserver.h"
 #include "livefeed.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
 #include "runcontrol.h"
-#include "server/server.h"
-#include "server/serveroptions.h"
 #include "sizelist.h"
+#include "target.h"
 
-#include <QTcpSocket>
 #include <QUrl>
 
 #include <algorithm>
 #include <thread>
-#include <unistd.h>
 
 namespace servelab::lab {
 
@@ -101,51 +96,12 @@ void SweepRunner::run()
         !DocRootGenerator::check(root, m_spec.sizes, &error, m_spec.filesPerSize))
         return Q_EMIT failed(error);
 
-    server::ServerOptions options;
-    options.root = root.toStdString();
-    options.mode = m_spec.mode.toStdString();
-    options.threads = m_spec.serverThreads;
-    std::unique_ptr<server::Server> inProcess;
-    IsolatedServer isolated;
-    ExternalServer external;
-    quint16 port = 0;
-    if (m_spec.isUrl()) {
-        const QUrl url(m_spec.url());
-        port = quint16(url.port(80));
-        if (!answers(url.host(), port, &error))
-            return Q_EMIT failed(
-                QStringLiteral("nothing answers at %1 (%2): start that server first, or check "
-                               "the URL")
-                    .arg(m_spec.url(), error));
-    } else if (m_spec.target != u"builtin") {
-        if (!external.start(m_spec.target, root, m_spec.serverThreads, &error))
-            return Q_EMIT failed(error);
-        port = external.port();
-    } else if (m_spec.runsIsolated()) {
-        if (!isolated.start(options, m_spec.fdLimit, &error, m_spec.serverArguments))
-            return Q_EMIT failed(error);
-        port = isolated.port();
-    } else {
-        std::string serverError;
-        inProcess = server::createServer(options, &serverError);
-        if (!inProcess || !inProcess->start(&serverError))
-            return Q_EMIT failed(QString::fromStdString(serverError));
-        port = inProcess->port();
-    }
+    const std::unique_ptr<Target> target = Target::create(m_spec, root);
+    if (!target->start(&error))
+        return Q_EMIT failed(error);
     // The server process: the child, this one for an in-process target, or the one named for
     // a url target (none if not named: then there is no server timeline and no leak check).
-    const qint64 pid = m_spec.isUrl()   ? m_spec.watchPid
-                       : external.pid() ? external.pid()
-                       : isolated.pid() ? isolated.pid()
-                                        : getpid();
-    // The server's own counters: in-process directly, an isolated child on request.
-    const Counters counters = [&]() -> std::optional<server::ServerStats> {
-        if (inProcess)
-            return inProcess->stats();
-        if (isolated.pid())
-            return isolated.stats();
-        return std::nullopt;
-    };
+    const qint64 pid = target->pid();
     metrics::ProcessSampler sampler;
     if (m_feed)
         sampler.setListener(
@@ -156,15 +112,12 @@ void SweepRunner::run()
 
     for (int i = 0; i < m_spec.sizes.size() && m_control->proceed(); ++i) {
         Q_EMIT pointStarted(i, m_spec.sizes[i]);
-        PointResult point = measure(i, m_spec.sizes[i], port, pid ? &sampler : nullptr, counters);
+        PointResult point = measure(i, m_spec.sizes[i], *target, pid ? &sampler : nullptr);
         m_results.append(point);
         Q_EMIT pointFinished(point);
     }
     sampler.stop();
-    if (inProcess)
-        inProcess->stop();
-    isolated.stop();
-    external.stop();
+    target->stop();
     Q_EMIT finished(m_control->isCancelled());
 }
 
@@ -190,23 +143,12 @@ client::LoadResult SweepRunner::runModel(const client::ClientOptions &options)
     return runStoppable(client, [&] { return client.run(); });
 }
 
-// Whether something accepts connections there (a url target is not ServeLab's to start).
-bool SweepRunner::answers(const QString &host, quint16 port, QString *error)
-{
-    QTcpSocket probe;
-    probe.connectToHost(host, port);
-    if (probe.waitForConnected(3000))
-        return true;
-    *error = probe.errorString();
-    return false;
-}
-
-PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
-                                 metrics::ProcessSampler *sampler, const Counters &counters)
+PointResult SweepRunner::measure(int index, quint64 size, Target &target,
+                                 metrics::ProcessSampler *sampler)
 {
     client::ClientOptions options;
     options.host = "127.0.0.1";
-    options.port = port;
+    options.port = target.port();
     // A url target's files are under its path; the others serve the document root at /.
     QString folder = QStringLiteral("/");
     if (m_spec.isUrl()) {
@@ -241,7 +183,7 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     FdLeakCheck leaks(
         [&] { return sampler ? sampler->openFds() : std::vector<metrics::OpenFd>(); });
     leaks.baseline();
-    const auto countersBefore = counters();
+    const auto countersBefore = target.counters();
     if (sampler)
         sampler->drain(); // what came before this point is not its timeline
     PointResult point;
@@ -268,7 +210,7 @@ PointResult SweepRunner::measure(int index, quint64 size, quint16 port,
     point.fdsLeftOpen = leaks.leftOpen(2000);
     if (sampler)
         point.serverSamples = sampler->drain();
-    if (const auto after = counters(); countersBefore && after) {
+    if (const auto after = target.counters(); countersBefore && after) {
         point.serverCounted = true;
         point.serverRequests = after->requests - countersBefore->requests;
         point.serverEmfile = after->acceptEmfile - countersBefore->acceptEmfile;

@@ -7,11 +7,7 @@
 #include <QList>
 #include <QObject>
 
-#include "server/serverstats.h"
-
-#include <functional>
 #include <memory>
-#include <optional>
 
 namespace servelab::client {
 struct ClientOptions;
@@ -25,6 +21,7 @@ namespace servelab::lab {
 
 class LiveFeed;
 class RunControl;
+class Target;
 
 // Runs a sweep: generates the document root, starts the target once, and measures each file
 // size with the closed client while a ProcessSampler watches the server process (this one for
@@ -61,10 +58,7 @@ Q_SIGNALS:
     void failed(const QString &reason);
 
 private:
-    using Counters = std::function<std::optional<server::ServerStats>()>;
-    PointResult measure(int index, quint64 size, quint16 port, metrics::ProcessSampler *sampler,
-                        const Counters &counters);
-    static bool answers(const QString &host, quint16 port, QString *error);
+    PointResult measure(int index, quint64 size, Target &target, metrics::ProcessSampler *sampler);
 
     SweepSpec m_spec;
     QList<PointResult> m_results;
