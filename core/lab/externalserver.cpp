@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "externalserver.h"
 
+#include "os/uniquefd.h"
+
 #include "resultexport.h"
 #include "server/listener.h"
 
@@ -26,14 +28,12 @@ constexpr int stopTimeoutMs = 5000;
 
 bool accepts(quint16 port)
 {
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const os::UniqueFd fd(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
-    ::close(fd);
-    return ok;
+    return ::connect(fd.get(), reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
 }
 
 QString findBinary(const QStringList &names)

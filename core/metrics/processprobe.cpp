@@ -34,9 +34,7 @@ void ProcessProbe::close()
     if (m_fdDir)
         closedir(static_cast<DIR *>(m_fdDir));
     m_fdDir = nullptr;
-    if (m_statFd >= 0)
-        ::close(m_statFd);
-    m_statFd = -1;
+    m_statFd.reset();
 }
 
 bool ProcessProbe::open(pid_t pid, std::string *error)
@@ -63,8 +61,8 @@ bool ProcessProbe::open(pid_t pid, std::string *error)
     m_sinceListing = 0;
     m_types.clear();
     m_refreshFrom = 0;
-    m_statFd = ::open((base + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
-    if (m_statFd < 0) {
+    m_statFd.reset(::open((base + "/stat").c_str(), O_RDONLY | O_CLOEXEC));
+    if (!m_statFd) {
         *error = "cannot read " + base + "/stat: " + std::strerror(errno);
         close();
         return false;
@@ -177,7 +175,7 @@ ProcessSample ProcessProbe::sample(bool byType)
         read = true;
     }
     char stat[1024];
-    const ssize_t n = m_statFd >= 0 ? pread(m_statFd, stat, sizeof stat - 1, 0) : -1;
+    const ssize_t n = m_statFd ? pread(m_statFd.get(), stat, sizeof stat - 1, 0) : -1;
     if (!read || n <= 0)
         return ProcessSample{s.atMicros};
     stat[n] = '\0';

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "os/uniquefd.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -82,7 +84,7 @@ private:
 
     pid_t m_pid = 0;
     void *m_fdDir = nullptr; // DIR*, kept out of the header
-    int m_statFd = -1;
+    os::UniqueFd m_statFd;
     // The type ('s', 'f', 'p', 'a', 'o') of each descriptor seen in the last sample, by number.
     std::vector<std::pair<int, char>> m_types;
     std::vector<std::pair<int, char>> m_nextTypes;

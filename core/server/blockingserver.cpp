@@ -158,8 +158,6 @@ private:
 BlockingServer::~BlockingServer()
 {
     stop();
-    if (m_stopFd >= 0)
-        ::close(m_stopFd);
 }
 
 std::uint64_t BlockingServer::queuedNow() const
@@ -172,15 +170,14 @@ std::uint64_t BlockingServer::queuedNow() const
 
 std::vector<std::unique_ptr<Worker>> BlockingServer::createWorkers()
 {
-    if (m_stopFd >= 0)
-        ::close(m_stopFd);
-    m_stopFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    m_stopFd.reset(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
     auto handover = std::make_shared<Handover>();
     m_handover = handover;
     std::vector<std::unique_ptr<Worker>> workers;
-    workers.push_back(std::make_unique<Acceptor>(handover, m_listener.fd(), m_stopFd, shared()));
+    workers.push_back(
+        std::make_unique<Acceptor>(handover, m_listener.fd(), m_stopFd.get(), shared()));
     for (int i = 0; i < m_options.threads; ++i)
-        workers.push_back(std::make_unique<PoolWorker>(handover, m_stopFd, shared()));
+        workers.push_back(std::make_unique<PoolWorker>(handover, m_stopFd.get(), shared()));
     return workers;
 }
 

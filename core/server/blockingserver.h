@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "os/uniquefd.h"
 #include "threadedserver.h"
 
 namespace servelab::server {
@@ -21,7 +22,7 @@ protected:
     std::uint64_t queuedNow() const override;
 
 private:
-    int m_stopFd = -1; // shared by the pool: written once, stays readable
+    os::UniqueFd m_stopFd; // shared by the pool: written once, stays readable
     std::shared_ptr<Handover> m_handover;
 };
 

@@ -21,26 +21,21 @@ ConnectionWatcher::ConnectionWatcher(ConnectionRegistry &registry, int listenFd,
       m_handler(std::move(handler)), m_state(shared)
 {}
 
-ConnectionWatcher::~ConnectionWatcher()
-{
-    for (int fd : {m_epollFd, m_wakeFd})
-        if (fd >= 0)
-            ::close(fd);
-}
+ConnectionWatcher::~ConnectionWatcher() = default;
 
 bool ConnectionWatcher::init(std::string *error)
 {
-    m_epollFd = epoll_create1(EPOLL_CLOEXEC);
-    m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    m_epollFd.reset(epoll_create1(EPOLL_CLOEXEC));
+    m_wakeFd.reset(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
     epoll_event listen{};
     listen.events = EPOLLIN;
     listen.data.ptr = &listenTag;
     epoll_event wake{};
     wake.events = EPOLLIN;
     wake.data.ptr = &wakeTag;
-    if (m_epollFd < 0 || m_wakeFd < 0 || !m_state.acceptGuard.init() ||
-        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
-        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_wakeFd, &wake) != 0) {
+    if (!m_epollFd || !m_wakeFd || !m_state.acceptGuard.init() ||
+        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
+        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_wakeFd.get(), &wake) != 0) {
         if (error)
             *error = std::string("cannot set up the connection watcher: ") + std::strerror(errno);
         return false;
@@ -52,7 +47,7 @@ void ConnectionWatcher::requestStop()
 {
     m_stopping.store(true);
     const std::uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+    [[maybe_unused]] auto n = ::write(m_wakeFd.get(), &one, sizeof one);
 }
 
 void ConnectionWatcher::arm(ConnectionRegistry::Entry *entry, bool write)
@@ -61,7 +56,7 @@ void ConnectionWatcher::arm(ConnectionRegistry::Entry *entry, bool write)
         epoll_event event{};
         event.events = (write ? EPOLLOUT : EPOLLIN) | EPOLLRDHUP | EPOLLONESHOT;
         event.data.ptr = e;
-        epoll_ctl(m_epollFd, EPOLL_CTL_MOD, e->connection->fd(), &event);
+        epoll_ctl(m_epollFd.get(), EPOLL_CTL_MOD, e->connection->fd(), &event);
     });
 }
 
@@ -78,7 +73,7 @@ void ConnectionWatcher::run()
             acceptResume = 0;
         }
         const std::int64_t wake = acceptResume ? std::min(nextScan, acceptResume) : nextScan;
-        const int n = epoll_wait(m_epollFd, events, 256,
+        const int n = epoll_wait(m_epollFd.get(), events, 256,
                                  static_cast<int>(std::max<std::int64_t>(wake - now, 0)));
         m_state.context.nowMs = monotonicMs();
         for (int i = 0; i < n && !m_stopping.load(); ++i) {
@@ -108,7 +103,7 @@ void ConnectionWatcher::setAccepting(bool on)
     epoll_event listen{};
     listen.events = on ? unsigned(EPOLLIN) : 0u;
     listen.data.ptr = &listenTag;
-    epoll_ctl(m_epollFd, EPOLL_CTL_MOD, m_listenFd, &listen);
+    epoll_ctl(m_epollFd.get(), EPOLL_CTL_MOD, m_listenFd, &listen);
 }
 
 std::int64_t ConnectionWatcher::acceptAll()
@@ -122,7 +117,7 @@ std::int64_t ConnectionWatcher::acceptAll()
         epoll_event event{};
         event.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
         event.data.ptr = entry;
-        if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, accepted.fd, &event) != 0)
+        if (epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, accepted.fd, &event) != 0)
             m_registry.remove(entry);
     }
     return 0;
@@ -137,7 +132,7 @@ void ConnectionWatcher::expire(std::int64_t nowMs)
             continue;
         epoll_event none{};
         none.data.ptr = entry;
-        epoll_ctl(m_epollFd, EPOLL_CTL_MOD, entry->connection->fd(), &none);
+        epoll_ctl(m_epollFd.get(), EPOLL_CTL_MOD, entry->connection->fd(), &none);
         m_handler(entry, 0, m_state.context);
     }
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "connectionregistry.h"
+#include "os/uniquefd.h"
 #include "threadstate.h"
 #include "worker.h"
 
@@ -46,8 +47,8 @@ private:
     const ServerOptions &m_options;
     Handler m_handler;
     ThreadState m_state;
-    int m_epollFd = -1;
-    int m_wakeFd = -1;
+    os::UniqueFd m_epollFd;
+    os::UniqueFd m_wakeFd;
     std::atomic<bool> m_stopping{false};
 };
 

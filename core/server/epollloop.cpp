@@ -35,24 +35,21 @@ EpollLoop::EpollLoop(int listenFd, const ServerShared &shared)
 EpollLoop::~EpollLoop()
 {
     m_connections.clear();
-    for (int fd : {m_epollFd, m_wakeFd})
-        if (fd >= 0)
-            ::close(fd);
 }
 
 bool EpollLoop::init(std::string *error)
 {
-    m_epollFd = epoll_create1(EPOLL_CLOEXEC);
-    m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    m_epollFd.reset(epoll_create1(EPOLL_CLOEXEC));
+    m_wakeFd.reset(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
     epoll_event listen{};
     listen.events = EPOLLIN | EPOLLEXCLUSIVE;
     listen.data.ptr = &listenTag;
     epoll_event wake{};
     wake.events = EPOLLIN;
     wake.data.ptr = &wakeTag;
-    if (m_epollFd < 0 || m_wakeFd < 0 || !m_state.acceptGuard.init() ||
-        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
-        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_wakeFd, &wake) != 0) {
+    if (!m_epollFd || !m_wakeFd || !m_state.acceptGuard.init() ||
+        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
+        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_wakeFd.get(), &wake) != 0) {
         if (error)
             *error = std::string("cannot set up epoll: ") + std::strerror(errno);
         return false;
@@ -64,7 +61,7 @@ void EpollLoop::requestStop()
 {
     m_stopping.store(true, std::memory_order_release);
     const std::uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+    [[maybe_unused]] auto n = ::write(m_wakeFd.get(), &one, sizeof one);
 }
 
 void EpollLoop::run()
@@ -84,7 +81,7 @@ void EpollLoop::run()
             const int pause = static_cast<int>(std::max<std::int64_t>(left.count(), 0));
             timeout = timeout < 0 ? pause : std::min(timeout, pause);
         }
-        const int n = epoll_wait(m_epollFd, events, std::size(events), timeout);
+        const int n = epoll_wait(m_epollFd.get(), events, std::size(events), timeout);
         if (n < 0 && errno != EINTR) {
             qCCritical(lcEpoll, "epoll_wait failed: %s", std::strerror(errno));
             break;
@@ -96,7 +93,7 @@ void EpollLoop::run()
                 acceptAll();
             } else if (tag == &wakeTag) {
                 std::uint64_t value;
-                [[maybe_unused]] auto r = ::read(m_wakeFd, &value, sizeof value);
+                [[maybe_unused]] auto r = ::read(m_wakeFd.get(), &value, sizeof value);
             } else {
                 dispatch(static_cast<Connection *>(tag), events[i].events);
             }
@@ -133,7 +130,7 @@ void EpollLoop::acceptAll()
     epoll_event event{};
     event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
     event.data.ptr = connection.get();
-    if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &event) != 0) {
+    if (epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, fd, &event) != 0) {
         qCWarning(lcEpoll, "cannot watch a connection: %s", std::strerror(errno));
         m_state.acceptGuard.released();
         return; // the unique_ptr closes it (and counts it closed)
@@ -147,9 +144,9 @@ void EpollLoop::setAcceptEnabled(bool enabled)
     listen.events = enabled ? (EPOLLIN | EPOLLEXCLUSIVE) : 0;
     listen.data.ptr = &listenTag;
     // EPOLLEXCLUSIVE cannot be modified (EINVAL), so remove and add instead.
-    epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_listenFd, nullptr);
+    epoll_ctl(m_epollFd.get(), EPOLL_CTL_DEL, m_listenFd, nullptr);
     if (enabled)
-        epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &listen);
+        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_listenFd, &listen);
     m_acceptEnabled = enabled;
 }
 

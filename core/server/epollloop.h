@@ -2,6 +2,7 @@
 #pragma once
 
 #include "connection.h"
+#include "os/uniquefd.h"
 #include "threadstate.h"
 #include "worker.h"
 
@@ -41,8 +42,8 @@ private:
     void expireTimers();
 
     int m_listenFd;
-    int m_epollFd = -1;
-    int m_wakeFd = -1;
+    os::UniqueFd m_epollFd;
+    os::UniqueFd m_wakeFd;
     std::atomic<bool> m_stopping{false};
     ThreadState m_state;
     std::unordered_map<Connection *, std::unique_ptr<Connection>> m_connections;

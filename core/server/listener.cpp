@@ -11,16 +11,11 @@
 
 namespace servelab::server {
 
-Listener::~Listener()
-{
-    close();
-}
+Listener::~Listener() = default;
 
 void Listener::close()
 {
-    if (m_fd >= 0)
-        ::close(m_fd);
-    m_fd = -1;
+    m_fd.reset();
 }
 
 bool Listener::open(const std::string &host, std::uint16_t port, int backlog, std::string *error)
@@ -44,31 +39,30 @@ bool Listener::open(const std::string &host, std::uint16_t port, int backlog, st
         return false;
     }
     const std::string where = address + ':' + std::to_string(port);
-    const int fd = socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
+    os::UniqueFd fd(socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!fd) {
         if (error)
             *error = std::string("cannot create a socket: ") + std::strerror(errno);
         return false;
     }
     const int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, reinterpret_cast<sockaddr *>(&storage), length) != 0 || listen(fd, backlog) != 0) {
+    setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd.get(), reinterpret_cast<sockaddr *>(&storage), length) != 0 ||
+        listen(fd.get(), backlog) != 0) {
         if (error)
             *error = "cannot listen on " + where + ": " + std::strerror(errno);
-        ::close(fd);
         return false;
     }
     length = sizeof storage;
-    getsockname(fd, reinterpret_cast<sockaddr *>(&storage), &length);
-    close();
-    m_fd = fd;
+    getsockname(fd.get(), reinterpret_cast<sockaddr *>(&storage), &length);
+    m_fd = std::move(fd);
     m_port = ntohs(storage.ss_family == AF_INET ? v4->sin_port : v6->sin6_port);
     return true;
 }
 
 bool Listener::deferAccept(int seconds, std::string *error)
 {
-    if (setsockopt(m_fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds) == 0)
+    if (setsockopt(m_fd.get(), IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds) == 0)
         return true;
     if (error)
         *error = std::string("cannot defer accept (TCP_DEFER_ACCEPT): ") + std::strerror(errno);
@@ -77,16 +71,14 @@ bool Listener::deferAccept(int seconds, std::string *error)
 
 std::uint16_t Listener::freeLoopbackPort()
 {
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const os::UniqueFd fd(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t length = sizeof address;
-    const bool ok = fd >= 0 &&
-                    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 &&
-                    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0;
-    if (fd >= 0)
-        ::close(fd);
+    const bool ok = fd &&
+                    bind(fd.get(), reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 &&
+                    getsockname(fd.get(), reinterpret_cast<sockaddr *>(&address), &length) == 0;
     return ok ? ntohs(address.sin_port) : 0;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "os/uniquefd.h"
+
 #include <cstdint>
 #include <string>
 
@@ -22,11 +24,11 @@ public:
     // Another process may take it before the caller binds: callers report that case clearly.
     static std::uint16_t freeLoopbackPort();
     void close();
-    int fd() const { return m_fd; }
+    int fd() const { return m_fd.get(); }
     std::uint16_t port() const { return m_port; }
 
 private:
-    int m_fd = -1;
+    os::UniqueFd m_fd;
     std::uint16_t m_port = 0;
 };
 

@@ -49,16 +49,12 @@ private:
 
 QtLoop::QtLoop(int listenFd, const ServerShared &shared) : m_listenFd(listenFd), m_state(shared) {}
 
-QtLoop::~QtLoop()
-{
-    if (m_listenCopy >= 0)
-        ::close(m_listenCopy);
-}
+QtLoop::~QtLoop() = default;
 
 bool QtLoop::init(std::string *error)
 {
-    m_listenCopy = fcntl(m_listenFd, F_DUPFD_CLOEXEC, 0);
-    if (m_listenCopy < 0 || !m_state.acceptGuard.init()) {
+    m_listenCopy.reset(fcntl(m_listenFd, F_DUPFD_CLOEXEC, 0));
+    if (!m_listenCopy || !m_state.acceptGuard.init()) {
         if (error)
             *error = std::string("cannot set up the qt loop: ") + std::strerror(errno);
         return false;
@@ -95,14 +91,14 @@ void QtLoop::run()
     }
     {
         AdoptingTcpServer server(*this);
-        if (!server.setSocketDescriptor(m_listenCopy)) {
+        if (!server.setSocketDescriptor(m_listenCopy.get())) {
             m_setUp.set_value("QTcpServer refused the listening socket: " +
                               server.errorString().toStdString());
             std::lock_guard lock(m_loopMutex);
             m_loop = nullptr;
             return;
         }
-        m_listenCopy = -1; // the QTcpServer owns it now
+        m_listenCopy.release(); // the QTcpServer owns it now
         QObject::connect(&server, &QTcpServer::acceptError, &server, [&server, this] {
             // EMFILE and its kin: QTcpServer has paused; the strategy says for how long.
             const auto pause = m_state.acceptGuard.onExhausted(m_listenFd);

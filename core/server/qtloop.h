@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "os/uniquefd.h"
 #include "threadstate.h"
 #include "worker.h"
 
@@ -43,7 +44,7 @@ private:
     void expire();
 
     int m_listenFd;
-    int m_listenCopy = -1; // handed to the QTcpServer, which closes it
+    os::UniqueFd m_listenCopy; // handed to the QTcpServer, which closes it
     ThreadState m_state;
     std::unordered_map<QtConnection *, std::unique_ptr<QtConnection>> m_connections;
     std::vector<std::unique_ptr<QtConnection>> m_finished; // destroyed from the loop, later

@@ -37,14 +37,12 @@ UringLoop::~UringLoop()
     if (m_ringReady)
         io_uring_queue_exit(&m_ring);
     m_slots.clear();
-    if (m_wakeFd >= 0)
-        ::close(m_wakeFd);
 }
 
 bool UringLoop::init(std::string *error)
 {
-    m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (m_wakeFd < 0 || !m_state.acceptGuard.init()) {
+    m_wakeFd.reset(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
+    if (!m_wakeFd || !m_state.acceptGuard.init()) {
         if (error)
             *error = std::string("cannot set up the uring loop: ") + std::strerror(errno);
         return false;
@@ -83,7 +81,7 @@ void UringLoop::requestStop()
 {
     m_stopping.store(true, std::memory_order_release);
     const std::uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_wakeFd, &one, sizeof one);
+    [[maybe_unused]] auto n = ::write(m_wakeFd.get(), &one, sizeof one);
 }
 
 // A free submission entry; submits what is queued when the ring is full.
@@ -112,7 +110,7 @@ void UringLoop::armAccept()
 void UringLoop::armWake()
 {
     io_uring_sqe *entry = sqe();
-    io_uring_prep_poll_add(entry, m_wakeFd, POLLIN);
+    io_uring_prep_poll_add(entry, m_wakeFd.get(), POLLIN);
     io_uring_sqe_set_data64(entry, wakeId);
 }
 
@@ -162,7 +160,7 @@ void UringLoop::run()
                 onAccepted(cqe->res, cqe->flags);
             else if (id == wakeId) {
                 std::uint64_t value;
-                [[maybe_unused]] auto n = ::read(m_wakeFd, &value, sizeof value);
+                [[maybe_unused]] auto n = ::read(m_wakeFd.get(), &value, sizeof value);
                 armWake();
             } else if (id >= firstConnectionId)
                 onPolled(id, cqe->res);

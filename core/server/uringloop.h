@@ -2,6 +2,7 @@
 #pragma once
 
 #include "connection.h"
+#include "os/uniquefd.h"
 #include "threadstate.h"
 #include "worker.h"
 
@@ -57,7 +58,7 @@ private:
     void expireTimers();
 
     int m_listenFd;
-    int m_wakeFd = -1;
+    os::UniqueFd m_wakeFd;
     io_uring m_ring{};
     bool m_ringReady = false;
     std::promise<std::string> m_setUp; // empty once the ring is up, else why it is not
