@@ -4,14 +4,11 @@
 #include <cerrno>
 #include <cstring>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 namespace servelab::server {
 
 namespace {
-char listenTag;
-char wakeTag;
 constexpr int acceptBatch = 64;
 } // namespace
 
@@ -25,17 +22,7 @@ ConnectionWatcher::~ConnectionWatcher() = default;
 
 bool ConnectionWatcher::init(std::string *error)
 {
-    m_epollFd.reset(epoll_create1(EPOLL_CLOEXEC));
-    m_wakeFd.reset(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
-    epoll_event listen{};
-    listen.events = EPOLLIN;
-    listen.data.ptr = &listenTag;
-    epoll_event wake{};
-    wake.events = EPOLLIN;
-    wake.data.ptr = &wakeTag;
-    if (!m_epollFd || !m_wakeFd || !m_state.acceptGuard.init() ||
-        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
-        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_wakeFd.get(), &wake) != 0) {
+    if (!m_epoll.open(m_listenFd, EPOLLIN) || !m_state.acceptGuard.init()) {
         if (error)
             *error = std::string("cannot set up the connection watcher: ") + std::strerror(errno);
         return false;
@@ -46,8 +33,7 @@ bool ConnectionWatcher::init(std::string *error)
 void ConnectionWatcher::requestStop()
 {
     m_stopping.store(true);
-    const std::uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_wakeFd.get(), &one, sizeof one);
+    m_epoll.wake();
 }
 
 void ConnectionWatcher::arm(ConnectionRegistry::Entry *entry, bool write)
@@ -56,7 +42,7 @@ void ConnectionWatcher::arm(ConnectionRegistry::Entry *entry, bool write)
         epoll_event event{};
         event.events = (write ? EPOLLOUT : EPOLLIN) | EPOLLRDHUP | EPOLLONESHOT;
         event.data.ptr = e;
-        epoll_ctl(m_epollFd.get(), EPOLL_CTL_MOD, e->connection->fd(), &event);
+        epoll_ctl(m_epoll.fd(), EPOLL_CTL_MOD, e->connection->fd(), &event);
     });
 }
 
@@ -73,17 +59,17 @@ void ConnectionWatcher::run()
             acceptResume = 0;
         }
         const std::int64_t wake = acceptResume ? std::min(nextScan, acceptResume) : nextScan;
-        const int n = epoll_wait(m_epollFd.get(), events, 256,
+        const int n = epoll_wait(m_epoll.fd(), events, 256,
                                  static_cast<int>(std::max<std::int64_t>(wake - now, 0)));
         m_state.context.nowMs = monotonicMs();
         for (int i = 0; i < n && !m_stopping.load(); ++i) {
             void *tag = events[i].data.ptr;
-            if (tag == &listenTag) {
+            if (tag == EpollSet::listenTag()) {
                 if (const auto pause = acceptAll(); pause > 0) {
                     setAccepting(false);
                     acceptResume = monotonicMs() + pause;
                 }
-            } else if (tag != &wakeTag) {
+            } else if (tag != EpollSet::wakeTag()) {
                 auto *entry = static_cast<ConnectionRegistry::Entry *>(tag);
                 if (!entry->busy.exchange(true))
                     m_handler(entry, events[i].events, m_state.context);
@@ -102,8 +88,8 @@ void ConnectionWatcher::setAccepting(bool on)
 {
     epoll_event listen{};
     listen.events = on ? unsigned(EPOLLIN) : 0u;
-    listen.data.ptr = &listenTag;
-    epoll_ctl(m_epollFd.get(), EPOLL_CTL_MOD, m_listenFd, &listen);
+    listen.data.ptr = EpollSet::listenTag();
+    epoll_ctl(m_epoll.fd(), EPOLL_CTL_MOD, m_listenFd, &listen);
 }
 
 std::int64_t ConnectionWatcher::acceptAll()
@@ -117,7 +103,7 @@ std::int64_t ConnectionWatcher::acceptAll()
         epoll_event event{};
         event.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
         event.data.ptr = entry;
-        if (epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, accepted.fd, &event) != 0)
+        if (epoll_ctl(m_epoll.fd(), EPOLL_CTL_ADD, accepted.fd, &event) != 0)
             m_registry.remove(entry);
     }
     return 0;
@@ -132,7 +118,7 @@ void ConnectionWatcher::expire(std::int64_t nowMs)
             continue;
         epoll_event none{};
         none.data.ptr = entry;
-        epoll_ctl(m_epollFd.get(), EPOLL_CTL_MOD, entry->connection->fd(), &none);
+        epoll_ctl(m_epoll.fd(), EPOLL_CTL_MOD, entry->connection->fd(), &none);
         m_handler(entry, 0, m_state.context);
     }
 }

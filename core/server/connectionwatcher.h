@@ -2,7 +2,7 @@
 #pragma once
 
 #include "connectionregistry.h"
-#include "os/uniquefd.h"
+#include "epollset.h"
 #include "threadstate.h"
 #include "worker.h"
 
@@ -47,8 +47,7 @@ private:
     const ServerOptions &m_options;
     Handler m_handler;
     ThreadState m_state;
-    os::UniqueFd m_epollFd;
-    os::UniqueFd m_wakeFd;
+    EpollSet m_epoll;
     std::atomic<bool> m_stopping{false};
 };
 

@@ -14,19 +14,12 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcEpoll, "servelab.server.epoll")
 
 namespace servelab::server {
-
-namespace {
-// Distinct addresses to tell the listening socket and the wake-up eventfd from connections.
-char listenTag;
-char wakeTag;
-} // namespace
 
 EpollLoop::EpollLoop(int listenFd, const ServerShared &shared)
     : m_listenFd(listenFd), m_state(shared), m_tcpNoDelay(shared.options.tcpNoDelay)
@@ -39,17 +32,7 @@ EpollLoop::~EpollLoop()
 
 bool EpollLoop::init(std::string *error)
 {
-    m_epollFd.reset(epoll_create1(EPOLL_CLOEXEC));
-    m_wakeFd.reset(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
-    epoll_event listen{};
-    listen.events = EPOLLIN | EPOLLEXCLUSIVE;
-    listen.data.ptr = &listenTag;
-    epoll_event wake{};
-    wake.events = EPOLLIN;
-    wake.data.ptr = &wakeTag;
-    if (!m_epollFd || !m_wakeFd || !m_state.acceptGuard.init() ||
-        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_listenFd, &listen) != 0 ||
-        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_wakeFd.get(), &wake) != 0) {
+    if (!m_epoll.open(m_listenFd, EPOLLIN | EPOLLEXCLUSIVE) || !m_state.acceptGuard.init()) {
         if (error)
             *error = std::string("cannot set up epoll: ") + std::strerror(errno);
         return false;
@@ -60,8 +43,7 @@ bool EpollLoop::init(std::string *error)
 void EpollLoop::requestStop()
 {
     m_stopping.store(true, std::memory_order_release);
-    const std::uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_wakeFd.get(), &one, sizeof one);
+    m_epoll.wake();
 }
 
 void EpollLoop::run()
@@ -81,7 +63,7 @@ void EpollLoop::run()
             const int pause = static_cast<int>(std::max<std::int64_t>(left.count(), 0));
             timeout = timeout < 0 ? pause : std::min(timeout, pause);
         }
-        const int n = epoll_wait(m_epollFd.get(), events, std::size(events), timeout);
+        const int n = epoll_wait(m_epoll.fd(), events, std::size(events), timeout);
         if (n < 0 && errno != EINTR) {
             qCCritical(lcEpoll, "epoll_wait failed: %s", std::strerror(errno));
             break;
@@ -89,11 +71,10 @@ void EpollLoop::run()
         m_state.context.nowMs = monotonicMs();
         for (int i = 0; i < n; ++i) {
             void *tag = events[i].data.ptr;
-            if (tag == &listenTag) {
+            if (tag == EpollSet::listenTag()) {
                 acceptAll();
-            } else if (tag == &wakeTag) {
-                std::uint64_t value;
-                [[maybe_unused]] auto r = ::read(m_wakeFd.get(), &value, sizeof value);
+            } else if (tag == EpollSet::wakeTag()) {
+                m_epoll.drainWake();
             } else {
                 dispatch(static_cast<Connection *>(tag), events[i].events);
             }
@@ -130,7 +111,7 @@ void EpollLoop::acceptAll()
     epoll_event event{};
     event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
     event.data.ptr = connection.get();
-    if (epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, fd, &event) != 0) {
+    if (epoll_ctl(m_epoll.fd(), EPOLL_CTL_ADD, fd, &event) != 0) {
         qCWarning(lcEpoll, "cannot watch a connection: %s", std::strerror(errno));
         m_state.acceptGuard.released();
         return; // the unique_ptr closes it (and counts it closed)
@@ -142,11 +123,11 @@ void EpollLoop::setAcceptEnabled(bool enabled)
 {
     epoll_event listen{};
     listen.events = enabled ? (EPOLLIN | EPOLLEXCLUSIVE) : 0;
-    listen.data.ptr = &listenTag;
+    listen.data.ptr = EpollSet::listenTag();
     // EPOLLEXCLUSIVE cannot be modified (EINVAL), so remove and add instead.
-    epoll_ctl(m_epollFd.get(), EPOLL_CTL_DEL, m_listenFd, nullptr);
+    epoll_ctl(m_epoll.fd(), EPOLL_CTL_DEL, m_listenFd, nullptr);
     if (enabled)
-        epoll_ctl(m_epollFd.get(), EPOLL_CTL_ADD, m_listenFd, &listen);
+        epoll_ctl(m_epoll.fd(), EPOLL_CTL_ADD, m_listenFd, &listen);
     m_acceptEnabled = enabled;
 }
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "connection.h"
-#include "os/uniquefd.h"
+#include "epollset.h"
 #include "threadstate.h"
 #include "worker.h"
 
@@ -42,8 +42,7 @@ private:
     void expireTimers();
 
     int m_listenFd;
-    os::UniqueFd m_epollFd;
-    os::UniqueFd m_wakeFd;
+    EpollSet m_epoll;
     std::atomic<bool> m_stopping{false};
     ThreadState m_state;
     std::unordered_map<Connection *, std::unique_ptr<Connection>> m_connections;
