@@ -49,11 +49,9 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setWindowTitle(tr("ServeLab"));
 
-    const QStringList titles{tr("Throughput"), tr("File descriptors"), tr("Latency"), tr("Rate"),
-                             tr("Process")};
     const auto pages = m_results->chartPages();
     for (int i = 0; i < pages.size(); ++i)
-        m_tabs->addTab(pages[i], titles[i]);
+        m_tabs->addTab(pages[i], chartPageTitle(chartPages()[i]));
     m_tabs->addTab(m_specEditor, tr("Spec"));
     m_tabs->addTab(m_runPanel->logView(), tr("Log"));
     m_tabs->addTab(m_results->comparePage(), tr("Compare"));
@@ -443,9 +441,9 @@ bool MainWindow::openResults(const QString &path, QString *error)
 bool MainWindow::showTab(const QString &name)
 {
     const int index =
-        int((ResultsView::pageNames()
-             << QStringLiteral("spec") << QStringLiteral("log") << QStringLiteral("compare"))
-                .indexOf(ResultsView::pageOf(name)));
+        int((chartPages() << QStringLiteral("spec") << QStringLiteral("log")
+                          << QStringLiteral("compare"))
+                .indexOf(chartIndex(name) >= 0 ? chartPage(name) : name));
     if (index < 0)
         return false;
     m_tabs->setCurrentIndex(index);
@@ -455,7 +453,7 @@ bool MainWindow::showTab(const QString &name)
 QString MainWindow::currentChartName() const
 {
     const int index = m_tabs->currentIndex();
-    const QStringList pages = ResultsView::pageNames();
+    const QStringList pages = chartPages();
     return index >= 0 && index < pages.size() ? pages[index] : QStringLiteral("throughput");
 }
 

@@ -8,6 +8,7 @@
 #include "lab/resultexport.h"
 #include "lab/runcomparison.h"
 #include "lab/sweepspec.h"
+#include "chartrow.h"
 #include "resultsview.h"
 #include "runpanel.h"
 #include "speceditor.h"
@@ -29,22 +30,15 @@ class ExperimentController;
 class ExperimentForm;
 class ExperimentWizard;
 class ExperimentsModel;
-class FdTypesChart;
 class HistoryDock;
-class LatencyChart;
-class ProcessChart;
-class RateChart;
-class ResultsTableModel;
 class ResultsView;
 class RunPanel;
 class SpecEditor;
-class ThroughputChart;
-class TimelineChart;
 
 // The window: set up an experiment (the form for one target, or a spec file, preset or the
 // spec editor for any number), run it in a worker thread with pause, resume and cancel, and
-// watch it point by point in four charts (KiB/s by size with the seed's table, the server's
-// fds over time, latency by percentile, requests/s over time) and the log; every run is kept in
+// watch it point by point in the charts (ResultsView: a tab per page of chartrow.cpp) and the
+// log; every run is kept in
 // the results database, and the history dock shows earlier ones. Exports: chart as PNG or SVG,
 // data as CSV.
 class MainWindow : public QMainWindow
@@ -82,26 +76,19 @@ public:
     void clearOverlay();
     // Shows the first and overlays the others (the history's selection).
     bool showExperiments(const QList<qint64> &ids, QString *error);
-    // Against the overlay `id` (0: the first); empty without one.
-    const lab::RunComparison &comparison(qint64 id = 0) const { return m_results->comparison(id); }
 
     bool isRunning() const { return m_runPanel->isRunning(); }
     bool isPaused() const { return m_runPanel->isPaused(); }
 
-    ThroughputChart *chart() const { return m_results->throughput(); }
-    TimelineChart *timeline() const { return m_results->timeline(); }
-    FdTypesChart *fdTypes() const { return m_results->fdTypes(); }
-    LatencyChart *latency() const { return m_results->latency(); }
-    RateChart *rate() const { return m_results->rate(); }
-    ProcessChart *process() const { return m_results->process(); }
-    ResultsTableModel *results() const { return m_results->model(); }
+    // The charts, the seed's table and the comparison of what is shown.
+    ResultsView *resultsView() const { return m_results; }
     ExperimentsModel *history() const { return m_history->model(); }
     QString highlighterName() const { return m_specEditor->highlighterName(); }
     QString statusMessage() const { return m_runPanel->status(); } // under the progress bar
     QString logText() const;
     QStringList specProblems() const { return m_specEditor->problems(); } // as shown
 
-    // "throughput", "fds", "fd-types", "latency", "rate" or "process"; PNG of `size` (empty:
+    // A chart of chartNames() (chartrow.h); PNG of `size` (empty:
     // as shown) at `scale`, or SVG for a .svg path.
     bool exportChart(const QString &chart, const QString &path, QString *error, qreal scale = 1,
                      QSize size = {}) const;
@@ -124,7 +111,6 @@ public:
     // Opens what a file holds: a spec, a bundle.json or a results database (drops, recent).
     bool openFile(const QString &path, QString *error);
     QStringList recentFiles() const { return m_recent; }
-    static QStringList chartNames() { return ResultsView::chartNames(); }
     QString currentChartName() const; // of the tab shown; throughput when it is no chart
     // Shows a tab: a chart name, "spec", "log" or "compare"; false if there is none of that name.
     bool showTab(const QString &name);

@@ -2,18 +2,14 @@
 #include "resultsview.h"
 
 #include "chartfile.h"
+#include "chartrow.h"
 #include "chartview.h"
-#include "fdtypeschart.h"
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
-#include "latencychart.h"
 #include "pointseries.h"
-#include "processchart.h"
-#include "ratechart.h"
 #include "resultstablemodel.h"
-#include "throughputchart.h"
-#include "timelinechart.h"
+#include "runchart.h"
 
 #include <QChartView>
 #include <QEvent>
@@ -60,9 +56,7 @@ std::int64_t originOf(const QList<lab::PointResult> &points)
 } // namespace
 
 ResultsView::ResultsView(QObject *parent)
-    : QObject(parent), m_chart(new ThroughputChart), m_model(new ResultsTableModel(this)),
-      m_table(new QTableView), m_timeline(new TimelineChart), m_fdTypes(new FdTypesChart),
-      m_latency(new LatencyChart), m_rate(new RateChart), m_process(new ProcessChart),
+    : QObject(parent), m_model(new ResultsTableModel(this)), m_table(new QTableView),
       m_compare(new QTableWidget(0, 5))
 {
     auto *proxy = new QSortFilterProxyModel(this);
@@ -76,16 +70,39 @@ ResultsView::ResultsView(QObject *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
 
-    auto *throughput = new QSplitter(Qt::Vertical);
-    throughput->addWidget(m_chart);
-    throughput->addWidget(m_table);
-    throughput->setStretchFactor(0, 3);
-    throughput->setStretchFactor(1, 1);
-    // Per point (and live) above, by type with the points' starts and EMFILE below.
-    auto *fds = new QSplitter(Qt::Vertical);
-    fds->addWidget(m_timeline);
-    fds->addWidget(m_fdTypes);
-    m_pages = {throughput, fds, m_latency, m_rate, m_process};
+    // A page per chartPages() name; more than one widget on it (charts, the table) stack in a
+    // splitter, the first chart taking most of the height.
+    const auto rows = chartRows();
+    const QStringList pages = ui::chartPages();
+    QList<QList<QWidget *>> stacks(pages.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        RunChart *chart = rows[i].create();
+        m_charts.push_back(chart);
+        auto &stack = stacks[pages.indexOf(QString::fromLatin1(rows[i].page))];
+        stack << chart;
+        if (rows[i].tableBelow)
+            stack << m_table;
+        chart->installEventFilter(this);
+        connect(chart, &RunChart::drawAgain, this, [this, i] {
+            m_stale[i] = true;
+            refresh(int(i));
+        });
+    }
+    m_stale.assign(rows.size(), false);
+    for (const auto &stack : stacks) {
+        if (stack.size() == 1) {
+            m_pages << stack.front();
+            continue;
+        }
+        auto *splitter = new QSplitter(Qt::Vertical);
+        for (QWidget *w : stack)
+            splitter->addWidget(w);
+        if (stack.contains(m_table)) {
+            splitter->setStretchFactor(0, 3);
+            splitter->setStretchFactor(1, 1);
+        }
+        m_pages << splitter;
+    }
 
     m_compare->setObjectName(QStringLiteral("compare"));
     m_compare->horizontalHeader()->setStretchLastSection(true);
@@ -94,132 +111,53 @@ ResultsView::ResultsView(QObject *parent)
     m_compare->setToolTip(
         tr("Overlay earlier runs from the history (right-click them) to compare"));
     fillComparison();
-    for (int c = 0; c < ChartCount; ++c)
-        widgetOf(Chart(c))->installEventFilter(this);
-    connect(m_rate, &RateChart::measureChanged, this, [this] {
-        m_stale[Rate] = true;
-        refresh(Rate);
-    });
-}
-
-QWidget *ResultsView::widgetOf(Chart chart) const
-{
-    switch (chart) {
-    case Throughput: return m_chart;
-    case Timeline: return m_timeline;
-    case FdTypes: return m_fdTypes;
-    case Latency: return m_latency;
-    case Rate: return m_rate;
-    case Process:
-    case ChartCount: break;
-    }
-    return m_process;
 }
 
 bool ResultsView::eventFilter(QObject *watched, QEvent *event)
 {
     if (event->type() == QEvent::Show)
-        for (int c = 0; c < ChartCount; ++c)
-            if (widgetOf(Chart(c)) == watched)
-                refresh(Chart(c));
+        for (std::size_t c = 0; c < m_charts.size(); ++c)
+            if (m_charts[c] == watched)
+                refresh(int(c));
     return QObject::eventFilter(watched, event);
 }
 
-bool ResultsView::drawsNow(Chart chart)
+bool ResultsView::drawsNow(int chart)
 {
-    if (!m_stale[chart] && widgetOf(chart)->isVisible())
+    if (!m_stale[std::size_t(chart)] && m_charts[std::size_t(chart)]->isVisible())
         return true;
-    m_stale[chart] = true;
+    m_stale[std::size_t(chart)] = true;
     return false;
 }
 
-void ResultsView::refresh(Chart chart) const
+RunView ResultsView::runView() const
 {
-    if (!m_stale[chart])
+    RunView run{m_points, withOverlays(), m_sizes, {}};
+    if (run.sizes.isEmpty())
+        run.sizes = sizesOf(run.overlaid);
+    if (m_liveSerial != 0 && m_live.startedAtMicros > m_lastFinishedStart)
+        run.live = m_live;
+    return run;
+}
+
+void ResultsView::refresh(int chart) const
+{
+    if (!m_stale[std::size_t(chart)])
         return;
-    m_stale[chart] = false;
-    const bool live = m_liveSerial != 0 && m_liveStart > m_lastFinishedStart;
-    switch (chart) {
-    case Throughput: {
-        const QList<lab::PointResult> drawn = withOverlays();
-        m_chart->setPoints(m_sizes.isEmpty() ? sizesOf(drawn) : m_sizes, drawn);
-        break;
-    }
-    case Timeline:
-        m_timeline->setPoints(withOverlays());
-        if (live)
-            m_timeline->setLive(m_liveTarget, m_liveFds);
-        break;
-    case FdTypes: m_fdTypes->setPoints(m_points); break;
-    case Latency: m_latency->setPoints(withOverlays()); break;
-    case Rate:
-        m_rate->setPoints(withOverlays());
-        if (live)
-            m_rate->setLive(m_liveTarget, liveRate());
-        break;
-    case Process:
-    case ChartCount: m_process->setPoints(m_points); break;
-    }
+    m_stale[std::size_t(chart)] = false;
+    m_charts[std::size_t(chart)]->draw(runView());
 }
 
-ThroughputChart *ResultsView::throughput() const
+RunChart *ResultsView::chart(const QString &name) const
 {
-    refresh(Throughput);
-    return m_chart;
-}
-
-TimelineChart *ResultsView::timeline() const
-{
-    refresh(Timeline);
-    return m_timeline;
-}
-
-FdTypesChart *ResultsView::fdTypes() const
-{
-    refresh(FdTypes);
-    return m_fdTypes;
-}
-
-LatencyChart *ResultsView::latency() const
-{
-    refresh(Latency);
-    return m_latency;
-}
-
-RateChart *ResultsView::rate() const
-{
-    refresh(Rate);
-    return m_rate;
-}
-
-ProcessChart *ResultsView::process() const
-{
-    refresh(Process);
-    return m_process;
+    const int i = chartIndex(name);
+    if (i < 0)
+        return nullptr;
+    refresh(i);
+    return m_charts[std::size_t(i)];
 }
 
 ResultsView::~ResultsView() = default;
-
-QList<QWidget *> ResultsView::chartPages() const
-{
-    return m_pages;
-}
-
-QStringList ResultsView::pageNames()
-{
-    return {QStringLiteral("throughput"), QStringLiteral("fds"), QStringLiteral("latency"),
-            QStringLiteral("rate"), QStringLiteral("process")};
-}
-
-QStringList ResultsView::chartNames()
-{
-    return pageNames() << QStringLiteral("fd-types");
-}
-
-QString ResultsView::pageOf(const QString &chart)
-{
-    return chart == u"fd-types" ? QStringLiteral("fds") : chart;
-}
 
 const lab::RunComparison &ResultsView::comparison(qint64 id) const
 {
@@ -254,9 +192,8 @@ QList<qint64> ResultsView::overlayIds() const
 
 void ResultsView::releaseViews()
 {
-    for (QChartView *view : {m_chart->view(), m_timeline->view(), m_fdTypes->view(),
-                             m_latency->view(), m_rate->view(), m_process->view()})
-        static_cast<ChartView *>(view)->release();
+    for (RunChart *chart : m_charts)
+        static_cast<ChartView *>(chart->view())->release();
 }
 
 lab::PointResult ResultsView::slim(lab::PointResult point)
@@ -270,12 +207,15 @@ void ResultsView::begin(const QList<quint64> &sizes)
 {
     m_overlays.clear();
     m_liveSerial = 0;
+    m_live = {};
     m_lastFinishedStart = -1;
     show({});
     m_sizes = sizes; // the size axis holds the planned sizes from the start
-    m_stale[Throughput] = true;
-    if (m_chart->isVisible())
-        refresh(Throughput);
+    for (std::size_t c = 0; c < m_charts.size(); ++c) {
+        m_stale[c] = true;
+        if (m_charts[c]->isVisible())
+            refresh(int(c));
+    }
 }
 
 void ResultsView::addPoint(const lab::PointResult &finished)
@@ -286,30 +226,10 @@ void ResultsView::addPoint(const lab::PointResult &finished)
     m_model->addPoint(point);
     // One series more where a chart draws one per point, not all of them again; a chart off
     // screen is drawn when it is shown.
-    if (drawsNow(Throughput))
-        m_chart->addPoint(point);
-    if (drawsNow(Timeline))
-        m_timeline->addPoint(point);
-    if (drawsNow(Rate))
-        m_rate->addPoint(point);
-    if (drawsNow(FdTypes))
-        m_fdTypes->addPoint(point);
-    if (drawsNow(Latency))
-        m_latency->setPoints(m_points);
-    if (drawsNow(Process))
-        m_process->setPoints(m_points);
-}
-
-QList<QPointF> ResultsView::liveRate() const
-{
-    constexpr qint64 period = 100'000;
-    QList<QPointF> rate;
-    rate.reserve(m_liveSlots.size());
-    for (auto it = m_liveSlots.cbegin(); it != m_liveSlots.cend(); ++it)
-        if (it->intervalMicros > 0)
-            rate.append({double(m_liveStart + it.key() * period),
-                         m_rate->valueOf(it->requests, it->bytes, it->intervalMicros)});
-    return rate;
+    const RunView run = runView();
+    for (std::size_t c = 0; c < m_charts.size(); ++c)
+        if (drawsNow(int(c)))
+            m_charts[c]->addPoint(point, run);
 }
 
 double ResultsView::applyLive(const lab::LiveFeed::Update &update)
@@ -319,33 +239,28 @@ double ResultsView::applyLive(const lab::LiveFeed::Update &update)
         return -1;
     if (update.serial != m_liveSerial) {
         m_liveSerial = update.serial;
-        m_liveStart = update.startedAtMicros;
-        m_liveTarget = update.target;
-        m_liveFds.clear();
-        m_liveSlots.clear();
+        m_live = {update.target, update.startedAtMicros, {}, {}};
     }
     if (update.client.empty() && update.server.empty())
         return -1;
     for (const auto &s : update.server)
         if (s.alive)
-            m_liveFds.append({double(s.atMicros), double(s.total)});
+            m_live.fds.append({double(s.atMicros), double(s.total)});
     // The client threads sample on one 100 ms grid: a slot sums them.
-    constexpr qint64 period = 100'000;
     for (const auto &t : update.client) {
-        auto &slot = m_liveSlots[(t.endMicros + period / 2) / period];
+        auto &slot =
+            m_live.bySlot[(t.endMicros + LivePoint::slotMicros / 2) / LivePoint::slotMicros];
         slot.requests += t.completed;
         slot.bytes += t.bytesRead;
         slot.intervalMicros = std::max<qint64>(slot.intervalMicros, t.intervalMicros);
     }
     // The status line says requests/s now, whichever measure the chart shows.
-    const auto last = m_liveSlots.isEmpty() ? Slot() : m_liveSlots.last();
+    const auto last = m_live.bySlot.isEmpty() ? LivePoint::Slot() : m_live.bySlot.last();
     const double requestsNow =
         last.intervalMicros > 0 ? double(last.requests) * 1e6 / double(last.intervalMicros) : 0;
-    const QList<QPointF> rate = liveRate();
-    if (drawsNow(Timeline))
-        m_timeline->setLive(update.target, m_liveFds);
-    if (drawsNow(Rate))
-        m_rate->setLive(update.target, rate);
+    for (std::size_t c = 0; c < m_charts.size(); ++c)
+        if (drawsNow(int(c)))
+            m_charts[c]->drawLive(m_live);
     return requestsNow;
 }
 
@@ -359,10 +274,10 @@ void ResultsView::show(const QList<lab::PointResult> &points)
         m_model->addPoint(p);
     // Every chart drawn again, now if it is on screen. Stacked by type and the process's three
     // lines show the shown run only (another run's layers would stack on them).
-    for (int c = 0; c < ChartCount; ++c) {
+    for (std::size_t c = 0; c < m_charts.size(); ++c) {
         m_stale[c] = true;
-        if (widgetOf(Chart(c))->isVisible())
-            refresh(Chart(c));
+        if (m_charts[c]->isVisible())
+            refresh(int(c));
     }
     fillComparison();
 }
@@ -450,25 +365,15 @@ void ResultsView::fillComparison()
     }
 }
 
-bool ResultsView::exportChart(const QString &chart, const QString &path, QString *error,
+bool ResultsView::exportChart(const QString &name, const QString &path, QString *error,
                               qreal scale, QSize fallback, QSize size) const
 {
-    if (!chartNames().contains(chart)) {
-        *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
+    const RunChart *shown = chart(name);
+    if (!shown) {
+        *error = tr("there is no chart '%1' (%2)").arg(name, chartNames().join(u", "));
         return false;
     }
-    QChartView *view = chart == u"fds"        ? m_timeline->view()
-                       : chart == u"fd-types" ? m_fdTypes->view()
-                       : chart == u"latency"  ? m_latency->view()
-                       : chart == u"rate"     ? m_rate->view()
-                       : chart == u"process"  ? m_process->view()
-                                              : m_chart->view();
-    refresh(chart == u"fds"        ? Timeline
-            : chart == u"fd-types" ? FdTypes
-            : chart == u"latency"  ? Latency
-            : chart == u"rate"     ? Rate
-            : chart == u"process"  ? Process
-                                   : Throughput);
+    QChartView *view = shown->view();
     // A chart in a tab not shown yet has no size of its own.
     if (!view->isVisible())
         view->resize(fallback);
@@ -477,31 +382,20 @@ bool ResultsView::exportChart(const QString &chart, const QString &path, QString
                : chartfile::writePng(view, path, error, scale, size);
 }
 
-QSize ResultsView::shownSize(const QString &chart) const
+QSize ResultsView::shownSize(const QString &name) const
 {
-    return widgetOf(chart == u"fds"        ? Timeline
-                    : chart == u"fd-types" ? FdTypes
-                    : chart == u"latency"  ? Latency
-                    : chart == u"rate"     ? Rate
-                    : chart == u"process"  ? Process
-                                           : Throughput)
-        ->size();
+    const int i = chartIndex(name);
+    return i < 0 ? QSize() : m_charts[std::size_t(i)]->size();
 }
 
-bool ResultsView::exportChartData(const QString &chart, const QString &path, QString *error) const
+bool ResultsView::exportChartData(const QString &name, const QString &path, QString *error) const
 {
-    QString text;
-    if (chart == u"throughput") {
-        text = lab::formatSummaryCsv(m_points);
-    } else if (chart == u"fds" || chart == u"fd-types" || chart == u"rate" || chart == u"process") {
-        text = lab::formatTimelineCsv(m_points);
-    } else if (chart == u"latency") {
-        text = latency()->dataCsv();
-    } else {
-        *error = tr("there is no chart '%1' (%2)").arg(chart, chartNames().join(u", "));
+    const RunChart *shown = chart(name);
+    if (!shown) {
+        *error = tr("there is no chart '%1' (%2)").arg(name, chartNames().join(u", "));
         return false;
     }
-    return lab::writeTextFile(path, text, error);
+    return lab::writeTextFile(path, shown->dataCsv(runView()), error);
 }
 
 } // namespace servelab::ui

@@ -4,6 +4,7 @@
 #include "lab/livefeed.h"
 #include "lab/pointresult.h"
 #include "lab/runcomparison.h"
+#include "runchart.h"
 
 #include <QList>
 #include <QMap>
@@ -11,7 +12,7 @@
 #include <QPointF>
 #include <QSize>
 
-#include <array>
+#include <vector>
 
 class QTableView;
 class QTableWidget;
@@ -19,13 +20,8 @@ class QWidget;
 
 namespace servelab::ui {
 
-class FdTypesChart;
-class LatencyChart;
-class ProcessChart;
-class RateChart;
 class ResultsTableModel;
-class ThroughputChart;
-class TimelineChart;
+class RunChart;
 
 // What the window shows of an experiment: the charts, the seed's table and the comparison with
 // an overlaid run, fed point by point during a run (and live within the point) or all at once
@@ -40,24 +36,18 @@ public:
     explicit ResultsView(QObject *parent = nullptr);
     ~ResultsView() override;
 
-    // The pages, in pageNames() order: throughput (chart over table), fds (per point over by
-    // type), latency, rate, process; and the comparison table.
-    QList<QWidget *> chartPages() const;
+    // The pages, in chartPages() order (chartrow.h), the charts of a page stacked, the seed's
+    // table under the chart whose row says so; and the comparison table.
+    QList<QWidget *> chartPages() const { return m_pages; }
     QTableWidget *comparePage() const { return m_compare; }
-    // "throughput", "fds", "latency", "rate", "process".
-    static QStringList pageNames();
-    // The charts that export: the pages' and "fd-types" (the fds page's lower chart).
-    static QStringList chartNames();
-    // The page a chart is on.
-    static QString pageOf(const QString &chart);
 
-    // Each chart, brought up to date first.
-    ThroughputChart *throughput() const;
-    TimelineChart *timeline() const;
-    FdTypesChart *fdTypes() const;
-    LatencyChart *latency() const;
-    RateChart *rate() const;
-    ProcessChart *process() const;
+    // A chart of chartNames(), brought up to date first; nullptr for no chart of that name.
+    RunChart *chart(const QString &name) const;
+    template <class Chart>
+    Chart *chart(const QString &name) const
+    {
+        return qobject_cast<Chart *>(chart(name));
+    }
     ResultsTableModel *model() const { return m_model; }
     const QList<lab::PointResult> &points() const { return m_points; }
     // An earlier run drawn beside the shown one, and the ratio at each size against it.
@@ -107,37 +97,20 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    enum Chart
-    {
-        Throughput,
-        Timeline,
-        FdTypes,
-        Latency,
-        Rate,
-        Process,
-        ChartCount
-    };
-    QWidget *widgetOf(Chart chart) const;
-    // Draws a stale chart whole: the points (with overlays where it draws them) and the live
-    // point's line.
-    void refresh(Chart chart) const;
+    // Draws a stale chart (by its row) whole: the points, overlays and the live point's line.
+    void refresh(int chart) const;
     // Whether a chart can take a change now (on screen and up to date); else marks it stale.
-    bool drawsNow(Chart chart);
-    QList<QPointF> liveRate() const;
+    bool drawsNow(int chart);
+    RunView runView() const;
     void fillComparison();
     // The shown points and every overlay's (renamed "target (#id)", moved to the shown run's
     // clock) for the charts that draw overlays.
     QList<lab::PointResult> withOverlays() const;
     void releaseViews();
 
-    ThroughputChart *m_chart;
+    std::vector<RunChart *> m_charts; // by chartRows() index
     ResultsTableModel *m_model;
     QTableView *m_table;
-    TimelineChart *m_timeline;
-    FdTypesChart *m_fdTypes;
-    LatencyChart *m_latency;
-    RateChart *m_rate;
-    ProcessChart *m_process;
     QTableWidget *m_compare;
     QList<QWidget *> m_pages;
 
@@ -145,20 +118,12 @@ private:
     QList<quint64> m_sizes; // a run's planned sizes (the size axis), empty for a finished one
     QList<Overlay> m_overlays;
 
-    // The live point: its serial in the feed, fd samples, and client requests per 100 ms slot.
+    // The live point: its serial in the feed and what it has brought (LivePoint::target empty
+    // while no point is measured); the start of the last point finished.
     int m_liveSerial = 0;
-    std::int64_t m_liveStart = 0;
+    LivePoint m_live;
     std::int64_t m_lastFinishedStart = -1;
-    QString m_liveTarget;
-    QList<QPointF> m_liveFds;
-    mutable std::array<bool, ChartCount> m_stale{};
-    struct Slot
-    {
-        quint64 requests = 0;
-        quint64 bytes = 0;
-        qint64 intervalMicros = 0;
-    };
-    QMap<qint64, Slot> m_liveSlots; // per 100 ms of the live point: the client threads summed
+    mutable std::vector<char> m_stale; // by chartRows() index
 };
 
 } // namespace servelab::ui

@@ -164,8 +164,8 @@ int main(int argc, char *argv[])
     }
 
     const QString chart = parser.value(QStringLiteral("chart"));
-    if (!ui::MainWindow::chartNames().contains(chart)) {
-        err << "servelab: --chart is one of " << ui::MainWindow::chartNames().join(u", ")
+    if (!ui::chartNames().contains(chart)) {
+        err << "servelab: --chart is one of " << ui::chartNames().join(u", ")
             << ", not '" << chart << "'\n";
         return 2;
     }

@@ -115,7 +115,7 @@ int main(int argc, char **argv)
         const long rss = residentKib();
         rssMost = std::max(rssMost, rss);
         std::printf("%6.0f s  points %4d  worst gap %4lld ms  RSS %6ld KiB\n",
-                    double(clock.elapsed()) / 1000, window.results()->rowCount(), worstWindow, rss);
+                    double(clock.elapsed()) / 1000, window.resultsView()->model()->rowCount(), worstWindow, rss);
         std::fflush(stdout);
         worstWindow = 0;
     });
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
                 "%lld gaps over 50 ms, most GUI-thread CPU between two beats %lld ms, "
                 "GUI-thread CPU in all %.1f s; RSS %ld KiB before, %ld KiB most, %ld KiB after\n",
                 ok ? "finished" : "failed", double(clock.elapsed()) / 1000,
-                window.results()->rowCount(), worst, stallsOver50, worstBusy, guiCpu, rssBefore,
+                window.resultsView()->model()->rowCount(), worst, stallsOver50, worstBusy, guiCpu, rssBefore,
                 std::max(rssMost, rssAfter), rssAfter);
     return ok ? 0 : 1;
 }

@@ -34,6 +34,37 @@
 
 using namespace servelab;
 
+namespace {
+
+// The window's charts, by their rows' names.
+ui::ThroughputChart *throughputChart(const ui::MainWindow &w)
+{
+    return w.resultsView()->chart<ui::ThroughputChart>(QStringLiteral("throughput"));
+}
+
+ui::TimelineChart *fdsChart(const ui::MainWindow &w)
+{
+    return w.resultsView()->chart<ui::TimelineChart>(QStringLiteral("fds"));
+}
+
+ui::RateChart *rateChart(const ui::MainWindow &w)
+{
+    return w.resultsView()->chart<ui::RateChart>(QStringLiteral("rate"));
+}
+
+ui::LatencyChart *latencyChart(const ui::MainWindow &w)
+{
+    return w.resultsView()->chart<ui::LatencyChart>(QStringLiteral("latency"));
+}
+
+ui::ProcessChart *processChart(const ui::MainWindow &w)
+{
+    return w.resultsView()->chart<ui::ProcessChart>(QStringLiteral("process"));
+}
+
+} // namespace
+
+
 class TestMainWindow : public QObject
 {
     Q_OBJECT
@@ -62,10 +93,10 @@ private Q_SLOTS:
         QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
         QVERIFY(!window.isRunning());
 
-        QCOMPARE(window.chart()->pointCount(QStringLiteral("epoll+sendfile")), 3);
-        QCOMPARE(window.chart()->dnfCount(), 0);
-        QCOMPARE(window.results()->rowCount(), 3);
-        QVERIFY(window.chart()->valueAxisTitle().endsWith(QStringLiteral("/s")));
+        QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("epoll+sendfile")), 3);
+        QCOMPARE(throughputChart(window)->dnfCount(), 0);
+        QCOMPARE(window.resultsView()->model()->rowCount(), 3);
+        QVERIFY(throughputChart(window)->valueAxisTitle().endsWith(QStringLiteral("/s")));
 
         const QString png = dir.filePath(QStringLiteral("chart.png"));
         QString error;
@@ -105,7 +136,7 @@ private Q_SLOTS:
         QVERIFY(window.startRun());
         QVERIFY(finished.wait(60000));
         QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
-        QCOMPARE(window.chart()->pointCount(QStringLiteral("lighttpd")), 2);
+        QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("lighttpd")), 2);
     }
 
     void exportFailureNamesTheProblem()
@@ -158,7 +189,7 @@ private Q_SLOTS:
         QElapsedTimer firstPoint;
         firstPoint.start();
         QVERIFY(window.startRun());
-        QTRY_VERIFY_WITH_TIMEOUT(window.results()->rowCount() >= 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.resultsView()->model()->rowCount() >= 1, 20000);
         const qint64 pointMs = firstPoint.elapsed(); // a point here, and the start before it
         window.pauseRun();
         QVERIFY(window.isPaused());
@@ -166,11 +197,11 @@ private Q_SLOTS:
         // comes in while paused (the runner then waits before the next point).
         QTRY_VERIFY2_WITH_TIMEOUT(window.statusMessage().startsWith(QStringLiteral("Paused after")),
                                   qPrintable(window.statusMessage()), 30000);
-        const int held = window.results()->rowCount();
+        const int held = window.resultsView()->model()->rowCount();
         // After it, nothing moves: the stimulus is time itself, as long as the first point took
         // here, so a run that did not hold would finish another point meanwhile.
         QTest::qWait(int(qBound(qint64(700), pointMs, qint64(10000))));
-        QCOMPARE(window.results()->rowCount(), held);
+        QCOMPARE(window.resultsView()->model()->rowCount(), held);
         QVERIFY2(window.statusMessage().startsWith(QStringLiteral("Paused after")),
                  qPrintable(window.statusMessage()));
         // The history counts the points as they are kept.
@@ -178,10 +209,10 @@ private Q_SLOTS:
         window.resumeRun();
         QVERIFY(finished.wait(60000));
         QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
-        QCOMPARE(window.results()->rowCount(), 3);
-        QCOMPARE(window.timeline()->targetCount(), 1);
-        QVERIFY(window.rate()->sampleCount() >= 3);
-        QCOMPARE(window.latency()->seriesCount(), 2); // the smallest and the largest size
+        QCOMPARE(window.resultsView()->model()->rowCount(), 3);
+        QCOMPARE(fdsChart(window)->targetCount(), 1);
+        QVERIFY(rateChart(window)->sampleCount() >= 3);
+        QCOMPARE(latencyChart(window)->seriesCount(), 2); // the smallest and the largest size
         QVERIFY(window.logText().contains(QStringLiteral("[3/3] epoll+sendfile, 16K")));
 
         QAbstractItemModelTester tester(window.history(),
@@ -197,8 +228,8 @@ private Q_SLOTS:
         QVERIFY2(
             window.showExperiment(status.data(ui::ExperimentsModel::IdRole).toLongLong(), &error),
             qPrintable(error));
-        QCOMPARE(window.results()->rowCount(), 3);
-        QCOMPARE(window.chart()->pointCount(QStringLiteral("epoll+sendfile")), 3);
+        QCOMPARE(window.resultsView()->model()->rowCount(), 3);
+        QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("epoll+sendfile")), 3);
 
         // An earlier run overlaid: its line beside, and the ratio at each size (here the run
         // itself, so every ratio is 1).
@@ -207,31 +238,31 @@ private Q_SLOTS:
                  qPrintable(error));
         const QString overlaid = QStringLiteral("epoll+sendfile (#%1)")
                                      .arg(status.data(ui::ExperimentsModel::IdRole).toLongLong());
-        QCOMPARE(window.chart()->pointCount(overlaid), 3);
-        QCOMPARE(window.comparison().rows.size(), 3);
-        for (const auto &row : window.comparison().rows)
+        QCOMPARE(throughputChart(window)->pointCount(overlaid), 3);
+        QCOMPARE(window.resultsView()->comparison().rows.size(), 3);
+        for (const auto &row : window.resultsView()->comparison().rows)
             QCOMPARE(row.ratio(), 1.0);
         QVERIFY(window.statusMessage().contains(QStringLiteral("overlaid with experiment")));
         window.clearOverlay();
-        QCOMPARE(window.chart()->pointCount(overlaid), 0);
-        QCOMPARE(window.comparison().rows.size(), 0);
+        QCOMPARE(throughputChart(window)->pointCount(overlaid), 0);
+        QCOMPARE(window.resultsView()->comparison().rows.size(), 0);
 
         // A PNG of a chosen size and scale; the chart on screen keeps its own.
         {
             const QString sized = dir.filePath(QStringLiteral("sized.png"));
             // (Not shown here: a first export gives the view the tab's size.)
             QVERIFY(window.exportChart(QStringLiteral("throughput"), sized, &error));
-            const QSize shown = window.chart()->view()->size();
+            const QSize shown = throughputChart(window)->view()->size();
             QVERIFY2(
                 window.exportChart(QStringLiteral("throughput"), sized, &error, 2, QSize(640, 360)),
                 qPrintable(error));
             QCOMPARE(QImage(sized).size(), QSize(1280, 720));
-            QCOMPARE(window.chart()->view()->size(), shown);
-            QCOMPARE(window.chart()->view()->chart()->size(), QSizeF(shown));
+            QCOMPARE(throughputChart(window)->view()->size(), shown);
+            QCOMPARE(throughputChart(window)->view()->chart()->size(), QSizeF(shown));
             QVERIFY(window.chartSize(QStringLiteral("fds")).width() >= 200);
         }
         // Every chart exports, PNG at 2× or SVG.
-        for (const QString &chart : ui::MainWindow::chartNames()) {
+        for (const QString &chart : ui::chartNames()) {
             const QString png = dir.filePath(chart + QStringLiteral(".png"));
             QVERIFY2(window.exportChart(chart, png, &error, 2), qPrintable(error));
             QVERIFY(QImage(png).width() >= 400);
@@ -257,11 +288,11 @@ private Q_SLOTS:
         QVERIFY(kib > 0);
         for (int i = 1; i < 4; ++i) {
             const QStringList fields = lines[i].split(u',');
-            const auto &point = window.results()->points()[i - 1];
+            const auto &point = window.resultsView()->model()->points()[i - 1];
             QCOMPARE(fields[0].toULongLong(), point.sizeBytes);
             QCOMPARE(fields[kib], QString::number(point.kibPerSecond(), 'f', 2));
         }
-        for (const QString &chart : ui::MainWindow::chartNames())
+        for (const QString &chart : ui::chartNames())
             QVERIFY2(
                 window.exportChartData(chart, dir.filePath(chart + QStringLiteral(".csv")), &error),
                 qPrintable(error));
@@ -273,7 +304,7 @@ private Q_SLOTS:
         QVERIFY2(window.exportBundle(bundle, &error), qPrintable(error));
         ui::MainWindow other;
         QVERIFY2(other.openFile(bundle, &error), qPrintable(error));
-        QCOMPARE(other.results()->rowCount(), 3);
+        QCOMPARE(other.resultsView()->model()->rowCount(), 3);
         QCOMPARE(other.recentFiles().value(0), bundle);
         QVERIFY(!other.openFile(dir.filePath(QStringLiteral("none.db")), &error));
     }
@@ -329,19 +360,19 @@ private Q_SLOTS:
         heartbeat.start();
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QVERIFY(window.startRun());
-        QTRY_VERIFY_WITH_TIMEOUT(window.rate()->liveCount() >= 5, 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->liveCount() >= 5, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(rateChart(window)->liveCount() >= 5, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(fdsChart(window)->liveCount() >= 5, 5000);
         QVERIFY2(window.statusMessage().contains(QStringLiteral("requests/s now")),
                  qPrintable(window.statusMessage()));
-        QCOMPARE(window.results()->rowCount(), 0); // all of it from the point not yet finished
-        const int grown = window.rate()->liveCount();
-        QTRY_VERIFY_WITH_TIMEOUT(window.rate()->liveCount() > grown, 5000);
+        QCOMPARE(window.resultsView()->model()->rowCount(), 0); // all of it from the point not yet finished
+        const int grown = rateChart(window)->liveCount();
+        QTRY_VERIFY_WITH_TIMEOUT(rateChart(window)->liveCount() > grown, 5000);
         window.cancelRun();
         QVERIFY(finished.wait(10000));
         heartbeat.stop();
         qInfo("worst GUI-thread gap during the live run: %lld ms (10 ms heartbeat)", worst);
-        QCOMPARE(window.rate()->liveCount(), 0); // the cancelled point, drawn whole
-        QCOMPARE(window.results()->rowCount(), 1);
+        QCOMPARE(rateChart(window)->liveCount(), 0); // the cancelled point, drawn whole
+        QCOMPARE(window.resultsView()->model()->rowCount(), 1);
     }
 
     // Several runs at once, as the history's selection asks: the newest shown, the others
@@ -388,32 +419,32 @@ private Q_SLOTS:
         window.setDatabase(db);
         QString error;
         QVERIFY2(window.showExperiments(ids, &error), qPrintable(error));
-        QCOMPARE(window.results()->rowCount(), 2); // the newest run's points
+        QCOMPARE(window.resultsView()->model()->rowCount(), 2); // the newest run's points
         QVERIFY(window.statusMessage().contains(
             QStringLiteral("overlaid with experiment %1, %2").arg(ids[1]).arg(ids[2])));
         // Ratios: 300 KiB/s against 200 and against 100.
-        QCOMPARE(window.comparison(ids[1]).rows.size(), 2);
-        QVERIFY(qAbs(window.comparison(ids[1]).rows[0].ratio() - 1.5) < 1e-9);
-        QVERIFY(qAbs(window.comparison(ids[2]).rows[1].ratio() - 3.0) < 1e-9);
+        QCOMPARE(window.resultsView()->comparison(ids[1]).rows.size(), 2);
+        QVERIFY(qAbs(window.resultsView()->comparison(ids[1]).rows[0].ratio() - 1.5) < 1e-9);
+        QVERIFY(qAbs(window.resultsView()->comparison(ids[2]).rows[1].ratio() - 3.0) < 1e-9);
         auto *compare = window.findChild<QTableWidget *>(QStringLiteral("compare"));
         QVERIFY(compare);
         QCOMPARE(compare->columnCount(), 7); // target, size, shown, and 2 per overlay
         QCOMPARE(compare->rowCount(), 2);
         QCOMPARE(compare->item(0, 6)->text(), QLocale().toString(3.0, 'f', 3));
         // Every run's throughput line, and the time charts on one clock: each run from 0 s.
-        QCOMPARE(window.chart()->pointCount(QStringLiteral("a (#%1)").arg(ids[2])), 2);
+        QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("a (#%1)").arg(ids[2])), 2);
         for (qint64 id : {ids[1], ids[2]}) {
             QLineSeries *first = nullptr;
-            for (auto *series : window.timeline()->view()->chart()->series())
+            for (auto *series : fdsChart(window)->view()->chart()->series())
                 if (series->name() == QStringLiteral("a (#%1)").arg(id) && !first)
                     first = qobject_cast<QLineSeries *>(series);
             QVERIFY(first);
             QCOMPARE(first->at(0).x(), 0.0);
             QCOMPARE(first->pen().style(), Qt::DashLine);
         }
-        QCOMPARE(window.latency()->seriesCount(), 6); // 3 runs × smallest and largest size
+        QCOMPARE(latencyChart(window)->seriesCount(), 6); // 3 runs × smallest and largest size
         window.clearOverlay();
-        QCOMPARE(window.latency()->seriesCount(), 2);
+        QCOMPARE(latencyChart(window)->seriesCount(), 2);
         QCOMPARE(compare->rowCount(), 0);
         // A run that is not in the database: said, and nothing else changes.
         window.showExperiments({ids[2]}, &error);
@@ -465,7 +496,7 @@ private Q_SLOTS:
             update.server.push_back(sample);
         }
         window.applyLive(update);
-        QCOMPARE(window.results()->rowCount(), 3);
+        QCOMPARE(window.resultsView()->model()->rowCount(), 3);
         QCOMPARE(fdTypes->sampleCount(), 0); // not drawn: its tab is not shown
         QCOMPARE(timeline->liveCount(), 0);
         QVERIFY(window.showTab(QStringLiteral("fds")));
@@ -473,7 +504,7 @@ private Q_SLOTS:
         QCOMPARE(timeline->sampleCount(), 12);
         QCOMPARE(timeline->liveCount(), 3);
         // Asked for without being shown: drawn first.
-        QCOMPARE(window.process()->sampleCount(), 12);
+        QCOMPARE(processChart(window)->sampleCount(), 12);
     }
 
     // The load, scripted and compressed: 14 sizes × 6 targets with 10 Hz samples for
@@ -546,12 +577,12 @@ private Q_SLOTS:
         }
         qInfo("worst GUI-thread step over %d scripted points, %d samples each: %lld ms", total,
               samplesPerPoint, worst);
-        QCOMPARE(window.results()->rowCount(), total);
+        QCOMPARE(window.resultsView()->model()->rowCount(), total);
         for (const QString &target : targets)
-            QCOMPARE(window.chart()->pointCount(target), int(sizes.size()));
-        QCOMPARE(window.timeline()->sampleCount(), total * samplesPerPoint);
-        QCOMPARE(window.rate()->sampleCount(), total * samplesPerPoint);
-        QCOMPARE(window.timeline()->liveCount(), 0); // every point drawn whole, none live
+            QCOMPARE(throughputChart(window)->pointCount(target), int(sizes.size()));
+        QCOMPARE(fdsChart(window)->sampleCount(), total * samplesPerPoint);
+        QCOMPARE(rateChart(window)->sampleCount(), total * samplesPerPoint);
+        QCOMPARE(fdsChart(window)->liveCount(), 0); // every point drawn whole, none live
     }
 
     // A preset takes the form's place; the spec editor shows it, checks what is typed, lists
@@ -618,7 +649,7 @@ private Q_SLOTS:
         QVERIFY(!window.usesForm());
         QVERIFY(finished.wait(30000));
         QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
-        QCOMPARE(window.results()->rowCount(), 2);
+        QCOMPARE(window.resultsView()->model()->rowCount(), 2);
         QTRY_VERIFY(wizard.isNull()); // closed, and gone
     }
 

@@ -3,6 +3,7 @@
 
 #include "chartframe.h"
 #include "chartview.h"
+#include "lab/resultexport.h"
 #include "lab/sizelist.h"
 
 #include <QAreaSeries>
@@ -36,13 +37,12 @@ Split splitOf(const metrics::ProcessSample &s)
 } // namespace
 
 FdTypesChart::FdTypesChart(QWidget *parent)
-    : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_fds(new QValueAxis),
+    : RunChart(tr("Server file descriptors by type"), parent), m_time(new QValueAxis), m_fds(new QValueAxis),
       m_limit(new QLineSeries), m_starts(new QScatterSeries), m_emfile(new QScatterSeries),
       m_leaks(new QScatterSeries)
 {
-    frameChart(m_chart, tr("Server file descriptors by type"));
-    addAxis(m_chart, m_time, tr("Seconds since the first point"), 1, Qt::AlignBottom);
-    addAxis(m_chart, m_fds, tr("Open fds"), 0, Qt::AlignLeft);
+    addAxis(chart(), m_time, tr("Seconds since the first point"), 1, Qt::AlignBottom);
+    addAxis(chart(), m_fds, tr("Open fds"), 0, Qt::AlignLeft);
     const QStringList names{tr("sockets"), tr("files"), tr("pipes"), tr("anon inodes"),
                             tr("other")};
     QLineSeries *below = nullptr;
@@ -50,7 +50,7 @@ FdTypesChart::FdTypesChart(QWidget *parent)
         auto *top = new QLineSeries(this);
         auto *area = new QAreaSeries(top, below);
         area->setName(name);
-        m_chart->addSeries(area);
+        chart()->addSeries(area);
         area->attachAxis(m_time);
         area->attachAxis(m_fds);
         // The theme's border is white (or black) around each layer; the layer's own colour,
@@ -66,7 +66,7 @@ FdTypesChart::FdTypesChart(QWidget *parent)
     m_starts->setName(tr("point starts"));
     m_starts->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_starts->setMarkerSize(7);
-    m_starts->setColor(neutralColour(m_chart->theme() == QChart::ChartThemeDark));
+    m_starts->setColor(neutralColour(chart()->theme() == QChart::ChartThemeDark));
     m_emfile->setName(tr("EMFILE"));
     m_emfile->setMarkerSize(12);
     m_emfile->setColor(QColor(200, 30, 30));
@@ -76,7 +76,7 @@ FdTypesChart::FdTypesChart(QWidget *parent)
     m_leaks->setColor(QColor(240, 150, 0));
     m_leaks->setBorderColor(QColor(120, 60, 0));
     for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_limit, m_starts, m_emfile, m_leaks}) {
-        m_chart->addSeries(s);
+        chart()->addSeries(s);
         s->attachAxis(m_time);
         s->attachAxis(m_fds);
     }
@@ -89,17 +89,20 @@ FdTypesChart::FdTypesChart(QWidget *parent)
             const auto points = series->points();
             for (int i = 0; i < points.size() && i < texts.size(); ++i)
                 if (std::abs(points[i].x() - p.x()) < 1e-9)
-                    QToolTip::showText(QCursor::pos(), texts[i], m_view);
+                    QToolTip::showText(QCursor::pos(), texts[i], view());
         };
     };
     connect(m_starts, &QScatterSeries::hovered, this, hover(m_startText, m_starts));
     connect(m_emfile, &QScatterSeries::hovered, this, hover(m_emfileText, m_emfile));
     connect(m_leaks, &QScatterSeries::hovered, this, hover(m_leakText, m_leaks));
-    m_view = fillWithView(this, m_chart);
-    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { rescale(); });
     // Five filled areas of hundreds of points each cost 15-20 ms to paint antialiased, at every
     // point of a run; their edges are steps anyway. Exports (chartfile) still antialias.
-    m_view->setRenderHint(QPainter::Antialiasing, false);
+    view()->setRenderHint(QPainter::Antialiasing, false);
+}
+
+QString FdTypesChart::dataCsv(const RunView &run) const
+{
+    return lab::formatTimelineCsv(run.points);
 }
 
 void FdTypesChart::setPoints(const QList<lab::PointResult> &points)
@@ -125,13 +128,13 @@ void FdTypesChart::setPoints(const QList<lab::PointResult> &points)
                 m_origin = m_origin < 0 ? s.atMicros : std::min(m_origin, s.atMicros);
     for (const auto &p : points)
         appendPoint(p);
-    rescale();
+    fit();
 }
 
 void FdTypesChart::addPoint(const lab::PointResult &point)
 {
     appendPoint(point);
-    rescale();
+    fit();
 }
 
 // The point's samples after the others (points come in time order): one append per series.
@@ -198,7 +201,7 @@ void FdTypesChart::appendPoint(const lab::PointResult &point)
     }
 }
 
-void FdTypesChart::rescale()
+void FdTypesChart::fit()
 {
     // Drawn with one replace() per series (appending to an area's line redraws the area once
     // per point), every k-th sample when there are more than drawLimit: the same samples in
@@ -225,13 +228,13 @@ void FdTypesChart::rescale()
     } else {
         m_limit->clear();
     }
-    for (auto *marker : m_chart->legend()->markers(m_emfile))
+    for (auto *marker : chart()->legend()->markers(m_emfile))
         marker->setVisible(m_emfile->count() > 0);
-    for (auto *marker : m_chart->legend()->markers(m_leaks))
+    for (auto *marker : chart()->legend()->markers(m_leaks))
         marker->setVisible(m_leaks->count() > 0);
-    for (auto *marker : m_chart->legend()->markers(m_limit))
+    for (auto *marker : chart()->legend()->markers(m_limit))
         marker->setVisible(limitInSight);
-    if (ChartView::isHeld(m_chart))
+    if (ChartView::isHeld(chart()))
         return; // the user's zoom or pan stays
     m_time->setRange(0, m_end);
     m_time->applyNiceNumbers();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/pointresult.h"
+#include "runchart.h"
 
 #include <QList>
 #include <QWidget>
@@ -23,11 +23,15 @@ namespace servelab::ui {
 // point that left descriptors open (hover for which: "fd 12 file /root/4K.bin"). Samples that did
 // not read the types (a process with many descriptors lists them every few samples) carry the last
 // split, scaled to their exact total.
-class FdTypesChart : public QWidget
+class FdTypesChart : public RunChart
 {
     Q_OBJECT
 public:
     explicit FdTypesChart(QWidget *parent = nullptr);
+
+    void draw(const RunView &run) override { setPoints(run.points); }
+    void addPoint(const lab::PointResult &point, const RunView &) override { addPoint(point); }
+    QString dataCsv(const RunView &run) const override;
 
     void setPoints(const QList<lab::PointResult> &points);
     // One more finished point, after the others: its samples appended, nothing redrawn.
@@ -43,11 +47,11 @@ public:
     double layerTopAt(int layer, int sample) const; // 0: sockets … 4: other (the stack's top)
     int drawnCount() const;                         // points each layer draws
     static constexpr int drawLimit = 600; // per layer: five filled areas cost their points to paint
-    QChartView *view() const { return m_view; }
+
+protected:
+    void fit() override;
 
 private:
-    QChart *m_chart;
-    QChartView *m_view;
     QValueAxis *m_time;
     QValueAxis *m_fds;
     QList<QLineSeries *> m_bounds; // the top of each type, cumulative
@@ -70,7 +74,6 @@ private:
     int m_limitValue = -1;
 
     void appendPoint(const lab::PointResult &point);
-    void rescale();
 };
 
 } // namespace servelab::ui

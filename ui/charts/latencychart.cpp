@@ -38,23 +38,20 @@ QString percentileLabel(int nines)
 } // namespace
 
 LatencyChart::LatencyChart(QWidget *parent)
-    : QWidget(parent), m_chart(new QChart), m_percentile(new QCategoryAxis),
+    : RunChart(tr("Latency by percentile"), parent), m_percentile(new QCategoryAxis),
       m_latency(new QValueAxis)
 {
-    frameChart(m_chart, tr("Latency by percentile"));
     m_percentile->setTitleText(tr("Percentile"));
     m_percentile->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_latency->setTitleText(tr("Latency (ms)"));
-    m_chart->addAxis(m_percentile, Qt::AlignBottom);
-    m_chart->addAxis(m_latency, Qt::AlignLeft);
-    m_view = fillWithView(this, m_chart);
-    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
+    chart()->addAxis(m_percentile, Qt::AlignBottom);
+    chart()->addAxis(m_latency, Qt::AlignLeft);
 }
 
 // The axes around the curves, unless the user holds the view (zoomed or panned).
 void LatencyChart::fit()
 {
-    if (ChartView::isHeld(m_chart))
+    if (ChartView::isHeld(chart()))
         return;
     m_percentile->setRange(0, m_axisNines);
     m_latency->setRange(0, std::max(m_slowest * 1.1, 0.01));
@@ -63,7 +60,7 @@ void LatencyChart::fit()
 
 void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint64> sizes)
 {
-    m_chart->removeAllSeries();
+    chart()->removeAllSeries();
     m_curves.clear();
     if (sizes.isEmpty()) {
         for (const auto &p : points)
@@ -104,7 +101,7 @@ void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint6
         const QString name =
             sizes.size() > 1 ? withDetail(order[it.key().first], lab::formatSize(it.key().second))
                              : order[it.key().first];
-        addPointSeries(m_chart, m_percentile, m_latency, name, curve, pens);
+        addPointSeries(chart(), m_percentile, m_latency, name, curve, pens);
         data.name = name;
         m_curves << data;
     }
@@ -123,7 +120,7 @@ void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint6
 
 int LatencyChart::seriesCount() const
 {
-    return int(m_chart->series().size());
+    return int(chart()->series().size());
 }
 
 double LatencyChart::tailReached() const
@@ -131,7 +128,7 @@ double LatencyChart::tailReached() const
     return m_nines;
 }
 
-QString LatencyChart::dataCsv() const
+QString LatencyChart::dataCsv(const RunView &) const
 {
     QString out = QStringLiteral("series,percentile,latency_ms\n");
     for (const Curve &c : m_curves) {
@@ -145,11 +142,6 @@ QString LatencyChart::dataCsv() const
                        .arg(ms, 0, 'f', 3);
     }
     return out;
-}
-
-QChartView *LatencyChart::view() const
-{
-    return m_view;
 }
 
 } // namespace servelab::ui

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/pointresult.h"
+#include "runchart.h"
 
 #include <QList>
 #include <QWidget>
@@ -17,19 +17,20 @@ namespace servelab::ui {
 // tail (0 %, 90 %, 99 %, 99.9 %, … equally spaced), latency in milliseconds. One curve per
 // target and size, a target's repetitions merged into one histogram; a curve ends where the
 // requests measured stop resolving the percentiles (1,000 requests: at 99.9 %).
-class LatencyChart : public QWidget
+class LatencyChart : public RunChart
 {
     Q_OBJECT
 public:
     explicit LatencyChart(QWidget *parent = nullptr);
 
     // The curves at `sizes`; empty: the smallest and the largest size measured.
+    void draw(const RunView &run) override { setPoints(run.overlaid); }
+    // The curves as drawn (`run` is drawn already): series, percentile, latency in ms.
+    QString dataCsv(const RunView &run) const override;
+
     void setPoints(const QList<lab::PointResult> &points, QList<quint64> sizes = {});
     int seriesCount() const;
     double tailReached() const; // the deepest percentile drawn, as nines (3: 99.9 %)
-    QChartView *view() const;
-    // The curves as drawn: series, percentile, latency in ms.
-    QString dataCsv() const;
 
 private:
     struct Curve
@@ -38,15 +39,13 @@ private:
         QList<std::pair<double, double>> percentileAndMs;
     };
     QList<Curve> m_curves;
-    QChart *m_chart;
-    QChartView *m_view;
     QCategoryAxis *m_percentile;
     QValueAxis *m_latency;
     double m_nines = 0;
     int m_axisNines = 1;
     double m_slowest = 0;
 
-    void fit();
+    void fit() override;
 };
 
 } // namespace servelab::ui

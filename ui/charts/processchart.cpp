@@ -3,6 +3,7 @@
 
 #include "chartframe.h"
 #include "chartview.h"
+#include "lab/resultexport.h"
 
 #include <QChart>
 #include <QChartView>
@@ -15,30 +16,27 @@
 namespace servelab::ui {
 
 ProcessChart::ProcessChart(QWidget *parent)
-    : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_left(new QValueAxis),
+    : RunChart(tr("Server process: threads, CPU, memory"), parent), m_time(new QValueAxis), m_left(new QValueAxis),
       m_right(new QValueAxis), m_threads(new QLineSeries), m_cpu(new QLineSeries),
       m_rss(new QLineSeries)
 {
-    frameChart(m_chart, tr("Server process: threads, CPU, memory"));
-    addAxis(m_chart, m_time, tr("Seconds since the first sample"), 1, Qt::AlignBottom);
-    addAxis(m_chart, m_left, tr("Threads · CPU (% of a core)"), 0, Qt::AlignLeft);
-    addAxis(m_chart, m_right, tr("RSS (MiB)"), 0, Qt::AlignRight);
+    addAxis(chart(), m_time, tr("Seconds since the first sample"), 1, Qt::AlignBottom);
+    addAxis(chart(), m_left, tr("Threads · CPU (% of a core)"), 0, Qt::AlignLeft);
+    addAxis(chart(), m_right, tr("RSS (MiB)"), 0, Qt::AlignRight);
     m_threads->setName(tr("threads"));
     m_cpu->setName(tr("CPU %"));
     m_rss->setName(tr("RSS (MiB)"));
     for (QLineSeries *s : {m_threads, m_cpu, m_rss}) {
-        m_chart->addSeries(s);
+        chart()->addSeries(s);
         s->attachAxis(m_time);
         s->attachAxis(s == m_rss ? m_right : m_left);
     }
-    m_view = fillWithView(this, m_chart);
-    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
 }
 
 // The axes around the samples, unless the user holds the view (zoomed or panned).
 void ProcessChart::fit()
 {
-    if (ChartView::isHeld(m_chart))
+    if (ChartView::isHeld(chart()))
         return;
     m_time->setRange(0, m_last);
     m_time->applyNiceNumbers();
@@ -96,9 +94,9 @@ int ProcessChart::sampleCount() const
     return int(m_threads->count());
 }
 
-QChartView *ProcessChart::view() const
+QString ProcessChart::dataCsv(const RunView &run) const
 {
-    return m_view;
+    return lab::formatTimelineCsv(run.points);
 }
 
 } // namespace servelab::ui

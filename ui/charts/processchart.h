@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/pointresult.h"
+#include "runchart.h"
 
 #include <QList>
 #include <QWidget>
@@ -17,20 +17,23 @@ namespace servelab::ui {
 // % of one core) on the left axis, resident memory in MiB on the right; seconds since the first
 // sample, as in the fd timeline. Where a thread-per-connection server grows, or a server burns
 // CPU refusing connections.
-class ProcessChart : public QWidget
+class ProcessChart : public RunChart
 {
     Q_OBJECT
 public:
     explicit ProcessChart(QWidget *parent = nullptr);
 
+    void draw(const RunView &run) override { setPoints(run.points); }
+    QString dataCsv(const RunView &run) const override;
+
     void setPoints(const QList<lab::PointResult> &points);
     int sampleCount() const; // samples drawn, per series
     double peakCpuPercent() const { return m_peakCpu; }
-    QChartView *view() const;
+
+protected:
+    void fit() override;
 
 private:
-    QChart *m_chart;
-    QChartView *m_view;
     QValueAxis *m_time;
     QValueAxis *m_left;
     QValueAxis *m_right;
@@ -41,8 +44,6 @@ private:
     double m_last = 1; // the axes' extents: seconds, threads, MiB
     double m_most = 1;
     double m_mostRss = 1;
-
-    void fit();
 };
 
 } // namespace servelab::ui

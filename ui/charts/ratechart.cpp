@@ -1,33 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ratechart.h"
 
-#include "chartframe.h"
-#include "chartview.h"
+#include "lab/resultexport.h"
 
-#include "pointseries.h"
-
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegend>
-#include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
-
-#include <algorithm>
 
 namespace servelab::ui {
 
 RateChart::RateChart(QWidget *parent)
-    : QWidget(parent), m_chart(new QChart), m_time(new QValueAxis), m_rate(new QValueAxis)
+    : PointLinesChart(tr("Rate over the run"), tr("Requests/s (100 ms intervals)"), parent),
+      m_choice(new QComboBox)
 {
-    frameChart(m_chart, tr("Rate over the run"));
-    addAxis(m_chart, m_time, tr("Seconds since the first point"), 1, Qt::AlignBottom);
-    addAxis(m_chart, m_rate, tr("Requests/s (100 ms intervals)"), 0, Qt::AlignLeft);
-    m_view = fillWithView(this, m_chart);
-    m_choice = new QComboBox;
     m_choice->addItem(tr("Requests/s"));
     m_choice->addItem(tr("KiB/s"));
     m_choice->setToolTip(tr("What the lines show, per 100 ms interval of the client"));
@@ -38,83 +25,55 @@ RateChart::RateChart(QWidget *parent)
     static_cast<QVBoxLayout *>(layout())->insertLayout(0, bar);
     connect(m_choice, &QComboBox::currentIndexChanged, this, [this](int index) {
         setMeasure(index == 1 ? Measure::Kib : Measure::Requests);
-        Q_EMIT measureChanged();
+        Q_EMIT drawAgain();
     });
-    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
 }
 
-// The axes around everything drawn, unless the user holds the view (zoomed or panned).
-void RateChart::fit()
+void RateChart::draw(const RunView &run)
 {
-    if (ChartView::isHeld(m_chart))
+    setPoints(run.overlaid);
+    drawLive(run.live);
+}
+
+// The live point's slots in the measure shown, at the end of each slot.
+void RateChart::drawLive(const LivePoint &live)
+{
+    if (live.target.isEmpty())
         return;
-    m_time->setRange(0, m_maxTime);
-    m_time->applyNiceNumbers();
-    m_rate->setRange(0, m_maxRate * 1.1);
-    m_rate->applyNiceNumbers();
+    QList<QPointF> rate;
+    rate.reserve(live.bySlot.size());
+    for (auto it = live.bySlot.cbegin(); it != live.bySlot.cend(); ++it)
+        if (it->intervalMicros > 0)
+            rate.append({double(live.startedAtMicros + it.key() * LivePoint::slotMicros),
+                         valueOf(it->requests, it->bytes, it->intervalMicros)});
+    setLive(live.target, rate);
 }
 
-void RateChart::setPoints(const QList<lab::PointResult> &points)
+QString RateChart::dataCsv(const RunView &run) const
 {
-    m_chart->removeAllSeries();
-    m_live.reset();
-    m_samples = 0;
-    m_pens.clear();
-    m_maxTime = 1;
-    m_maxRate = 1;
-    m_origin = -1;
-    for (const auto &p : points)
-        if (!p.clientSamples.empty())
-            m_origin = m_origin < 0 ? p.startedAtMicros : std::min(m_origin, p.startedAtMicros);
-    for (const auto &p : points)
-        appendPoint(p);
-    fit();
+    return lab::formatTimelineCsv(run.points);
 }
 
-void RateChart::addPoint(const lab::PointResult &point)
+std::int64_t RateChart::originOf(const lab::PointResult &point) const
 {
-    m_live.remove(m_chart); // the point's live line gives way to the whole point
-    appendPoint(point);
-    // During a run the axes only grow (the live line left room): a new range re-lays out every
-    // line drawn so far.
-    if (!ChartView::isHeld(m_chart) &&
-        (m_maxTime > m_time->max() || m_maxRate * 1.1 > m_rate->max()))
-        fit();
+    return point.clientSamples.empty() ? -1 : point.startedAtMicros;
 }
 
-void RateChart::appendPoint(const lab::PointResult &point)
+QList<QPointF> RateChart::lineOf(const lab::PointResult &point) const
 {
-    if (point.clientSamples.empty())
-        return;
-    if (m_origin < 0)
-        m_origin = point.startedAtMicros;
     QList<QPointF> line;
-    for (const auto &s : point.clientSamples) {
-        if (s.intervalMicros <= 0)
-            continue;
-        const double t = double(point.startedAtMicros + s.endMicros - m_origin) / 1e6;
-        const double rate = valueOf(s.completed, s.bytesRead, s.intervalMicros);
-        line.append({t, rate});
-        m_maxRate = std::max(m_maxRate, rate);
-        m_maxTime = std::max(m_maxTime, t);
-    }
-    if (line.isEmpty())
-        return;
-    m_samples += int(line.size());
-    addPointSeries(m_chart, m_time, m_rate, point.target, line, m_pens);
-}
-
-void RateChart::setLive(const QString &target, const QList<QPointF> &microsAndRate)
-{
-    m_live.update({m_chart, m_time, m_rate, m_pens, m_origin, m_maxTime, m_maxRate}, target,
-                  microsAndRate, liveLimit);
+    for (const auto &s : point.clientSamples)
+        if (s.intervalMicros > 0)
+            line.append({double(point.startedAtMicros + s.endMicros),
+                         valueOf(s.completed, s.bytesRead, s.intervalMicros)});
+    return line;
 }
 
 void RateChart::setMeasure(Measure measure)
 {
     m_measure = measure;
     m_choice->setCurrentIndex(measure == Measure::Kib ? 1 : 0);
-    m_rate->setTitleText(valueTitle());
+    valueAxis()->setTitleText(valueTitle());
 }
 
 QString RateChart::valueTitle() const
@@ -131,26 +90,6 @@ double RateChart::valueOf(std::uint64_t completed, std::uint64_t bytes,
     const double perSecond = 1e6 / double(intervalMicros);
     return m_measure == Measure::Kib ? double(bytes) / 1024.0 * perSecond
                                      : double(completed) * perSecond;
-}
-
-int RateChart::liveCount() const
-{
-    return m_live.count();
-}
-
-int RateChart::seriesCount() const
-{
-    return int(m_chart->series().size());
-}
-
-int RateChart::sampleCount() const
-{
-    return m_samples;
-}
-
-QChartView *RateChart::view() const
-{
-    return m_view;
 }
 
 } // namespace servelab::ui

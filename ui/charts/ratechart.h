@@ -1,17 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/pointresult.h"
-#include "pointseries.h"
+#include "pointlineschart.h"
 
-#include <QHash>
-#include <QList>
-#include <QWidget>
-
-class QChart;
 class QComboBox;
-class QChartView;
-class QValueAxis;
 
 namespace servelab::ui {
 
@@ -19,7 +11,7 @@ namespace servelab::ui {
 // the chart): one line per point, the points one after the other on the run's clock (seconds
 // since the first point began), a target in one colour. Where a server stalls, warms up or
 // slows as descriptors run out.
-class RateChart : public QWidget
+class RateChart : public PointLinesChart
 {
     Q_OBJECT
 public:
@@ -30,45 +22,24 @@ public:
     };
     explicit RateChart(QWidget *parent = nullptr);
 
+    void draw(const RunView &run) override;
+    void drawLive(const LivePoint &live) override;
+    QString dataCsv(const RunView &run) const override;
+
     Measure measure() const { return m_measure; }
-    // Draws nothing by itself: the owner draws the points again (measureChanged()).
+    // Draws nothing by itself: the owner draws the points again (drawAgain()).
     void setMeasure(Measure measure);
     // What a client sample gives in the measure shown, per second.
     double valueOf(std::uint64_t completed, std::uint64_t bytes, std::int64_t intervalMicros) const;
-
-    void setPoints(const QList<lab::PointResult> &points);
-    // One more finished point, after the others (it replaces its live line).
-    void addPoint(const lab::PointResult &point);
-    // The point being measured, drawn as it grows: (end of each 100 ms interval in monotonic
-    // µs, the measure shown), decimated and replaced in place; setPoints() ends it.
-    void setLive(const QString &target, const QList<QPointF> &microsAndRate);
-    int liveCount() const;
-    static constexpr int liveLimit = 2000;
-    int seriesCount() const;
     QString valueTitle() const; // the value axis's title
 
-    int sampleCount() const;
-    QChartView *view() const;
-
-Q_SIGNALS:
-    void measureChanged(); // the user chose the other measure
+protected:
+    std::int64_t originOf(const lab::PointResult &point) const override;
+    QList<QPointF> lineOf(const lab::PointResult &point) const override;
 
 private:
-    QChart *m_chart;
-    QChartView *m_view;
-    QValueAxis *m_time;
-    QValueAxis *m_rate;
-    int m_samples = 0;
-    TargetPens m_pens;
-    std::int64_t m_origin = -1;
-    double m_maxTime = 1;
-    double m_maxRate = 1;
-    LiveSeries m_live;
     Measure m_measure = Measure::Requests;
     QComboBox *m_choice;
-
-    void appendPoint(const lab::PointResult &point);
-    void fit();
 };
 
 } // namespace servelab::ui

@@ -9,10 +9,9 @@
 
 namespace servelab::ui {
 
-// The charts of a finished run, rendered without a window (servelab-cli run --out), each as
-// PNG and SVG: throughput (KiB/s by file size, repetitions averaged), fds (the server's
-// descriptors over the run), latency (by percentile, at the smallest and largest size) and
-// rate (requests/s over the run). Each file is written atomically; false with *error set.
+// The charts of a finished run (every row of chartrow.cpp), rendered without a window
+// (servelab-cli run --out), each as <name>.png and <name>.svg at 1200×700. Each file is written
+// atomically; false with *error set.
 bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder,
                     QStringList *written, QString *error);
 

@@ -7,6 +7,7 @@
 
 #include "chartfile.h"
 
+#include "lab/resultexport.h"
 #include "lab/sizelist.h"
 #include "lab/statistics.h"
 
@@ -55,38 +56,40 @@ RateUnit unitFor(double maxKibPerSecond)
 } // namespace
 
 ThroughputChart::ThroughputChart(QWidget *parent)
-    : QWidget(parent), m_chart(new QChart), m_sizeAxis(new QCategoryAxis),
+    : RunChart(tr("Throughput by file size"), parent), m_sizeAxis(new QCategoryAxis),
       m_rateAxis(new QValueAxis), m_dnf(new QScatterSeries)
 {
-    frameChart(m_chart, tr("Throughput by file size"));
     m_sizeAxis->setTitleText(tr("File size (log₂)"));
     m_sizeAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_rateAxis->setTitleText(tr("KiB/s"));
     m_rateAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_rateAxis->setMin(0);
-    m_chart->addAxis(m_sizeAxis, Qt::AlignBottom);
-    m_chart->addAxis(m_rateAxis, Qt::AlignLeft);
+    chart()->addAxis(m_sizeAxis, Qt::AlignBottom);
+    chart()->addAxis(m_rateAxis, Qt::AlignLeft);
 
     m_dnf->setName(tr("DNF"));
     m_dnf->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_dnf->setMarkerSize(11);
     m_dnf->setColor(QColor(200, 30, 30));
-    m_chart->addSeries(m_dnf);
+    chart()->addSeries(m_dnf);
     m_dnf->attachAxis(m_sizeAxis);
     m_dnf->attachAxis(m_rateAxis);
     connect(m_dnf, &QScatterSeries::hovered, this,
             [this](const QPointF &p, bool state) { showHover(p, state, {}); });
 
-    m_view = fillWithView(this, m_chart);
-    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { rescale(); });
     clear({});
+}
+
+QString ThroughputChart::dataCsv(const RunView &run) const
+{
+    return lab::formatSummaryCsv(run.points);
 }
 
 void ThroughputChart::clear(const QList<quint64> &sizes)
 {
     for (auto &series : m_series) {
-        m_chart->removeSeries(series.line);
-        m_chart->removeSeries(series.markers);
+        chart()->removeSeries(series.line);
+        chart()->removeSeries(series.markers);
         delete series.line;
         delete series.markers;
     }
@@ -104,7 +107,7 @@ void ThroughputChart::clear(const QList<quint64> &sizes)
         m_sizeAxis->setStartValue(log2Of(sizes.first()) - 0.5);
         m_sizeAxis->setRange(log2Of(sizes.first()) - 0.5, log2Of(sizes.last()) + 0.5);
     }
-    rescale();
+    fit();
 }
 
 ThroughputChart::Series &ThroughputChart::seriesFor(const QString &target)
@@ -119,17 +122,17 @@ ThroughputChart::Series &ThroughputChart::seriesFor(const QString &target)
     series.markers->setMarkerSize(8);
     for (auto *s :
          {static_cast<QXYSeries *>(series.line), static_cast<QXYSeries *>(series.markers)}) {
-        m_chart->addSeries(s);
+        chart()->addSeries(s);
         s->attachAxis(m_sizeAxis);
         s->attachAxis(m_rateAxis);
         connect(s, &QXYSeries::hovered, this,
                 [this, target](const QPointF &p, bool state) { showHover(p, state, target); });
     }
-    series.line->setPen(penFor(m_chart, target, m_pens));
+    series.line->setPen(penFor(chart(), target, m_pens));
     series.markers->setColor(series.line->color());
     series.markers->setBorderColor(series.line->color());
     // One legend entry per target: the markers share the line's colour and name.
-    const auto markers = m_chart->legend()->markers(series.markers);
+    const auto markers = chart()->legend()->markers(series.markers);
     for (auto *marker : markers)
         marker->setVisible(false);
     return *m_series.insert(target, series);
@@ -139,7 +142,7 @@ void ThroughputChart::addPoint(const lab::PointResult &point)
 {
     m_points.append(point.summary()); // totals are all this chart draws
     seriesFor(point.target);          // a target with only DNF points still gets its legend entry
-    rescale();
+    fit();
 }
 
 void ThroughputChart::setPoints(const QList<quint64> &sizes, const QList<lab::PointResult> &points)
@@ -149,10 +152,10 @@ void ThroughputChart::setPoints(const QList<quint64> &sizes, const QList<lab::Po
         m_points.append(point.summary());
         seriesFor(point.target);
     }
-    rescale();
+    fit();
 }
 
-void ThroughputChart::rescale()
+void ThroughputChart::fit()
 {
     // Repetitions of a point are drawn as their mean with its 95 % confidence interval; a
     // point DNF in any of them is DNF.
@@ -176,7 +179,7 @@ void ThroughputChart::rescale()
     const RateUnit unit = unitFor(max);
     m_unit = unit.kib;
     m_rateAxis->setTitleText(QString::fromLatin1(unit.name));
-    if (!ChartView::isHeld(m_chart)) { // else the user's zoom or pan stays
+    if (!ChartView::isHeld(chart())) { // else the user's zoom or pan stays
         m_rateAxis->setRange(0, max > 0 ? max / unit.kib * 1.1 : 1.0);
         m_rateAxis->applyNiceNumbers();
     }
@@ -192,7 +195,7 @@ void ThroughputChart::rescale()
         it->markers->replace(lines.value(it.key()));
     }
     for (auto *bar : m_bars) {
-        m_chart->removeSeries(bar);
+        chart()->removeSeries(bar);
         delete bar;
     }
     m_bars.clear();
@@ -205,15 +208,15 @@ void ThroughputChart::rescale()
         QPen pen(m_series.value(it.key().first).line->color());
         pen.setWidth(3);
         bar->setPen(pen);
-        m_chart->addSeries(bar);
+        chart()->addSeries(bar);
         bar->attachAxis(m_sizeAxis);
         bar->attachAxis(m_rateAxis);
-        for (auto *marker : m_chart->legend()->markers(bar))
+        for (auto *marker : chart()->legend()->markers(bar))
             marker->setVisible(false);
         m_bars << bar;
     }
     m_dnf->replace(dnf);
-    for (auto *marker : m_chart->legend()->markers(m_dnf))
+    for (auto *marker : chart()->legend()->markers(m_dnf))
         marker->setVisible(!dnf.isEmpty());
 }
 
@@ -258,7 +261,7 @@ void ThroughputChart::showHover(const QPointF &point, bool state, const QString 
         if (!found->reason.isEmpty())
             text += QStringLiteral("<br>") + found->reason.toHtmlEscaped();
     }
-    QToolTip::showText(QCursor::pos(), text, m_view);
+    QToolTip::showText(QCursor::pos(), text, view());
 }
 
 int ThroughputChart::pointCount(const QString &target) const
@@ -279,12 +282,12 @@ QString ThroughputChart::valueAxisTitle() const
 
 QImage ThroughputChart::render() const
 {
-    return m_view->grab().toImage();
+    return view()->grab().toImage();
 }
 
 bool ThroughputChart::exportPng(const QString &path, QString *error) const
 {
-    return chartfile::writePng(m_view, path, error);
+    return chartfile::writePng(view(), path, error);
 }
 
 } // namespace servelab::ui

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/pointresult.h"
+#include "runchart.h"
 #include "pointseries.h"
 
 #include <QHash>
@@ -20,11 +20,15 @@ namespace servelab::ui {
 // KiB/s against file size on a log₂ axis, one series per target, DNF points marked along the
 // bottom. Like every chart here, a small class of its own over Qt Charts, so that a move to
 // Qt Graphs touches the chart classes only.
-class ThroughputChart : public QWidget
+class ThroughputChart : public RunChart
 {
     Q_OBJECT
 public:
     explicit ThroughputChart(QWidget *parent = nullptr);
+
+    void draw(const RunView &run) override { setPoints(run.sizes, run.overlaid); }
+    void addPoint(const lab::PointResult &point, const RunView &) override { addPoint(point); }
+    QString dataCsv(const RunView &run) const override;
 
     void clear(const QList<quint64> &sizes);
     void addPoint(const lab::PointResult &point);
@@ -39,7 +43,9 @@ public:
     // Renders the chart at its current size and writes it atomically; false with *error set.
     bool exportPng(const QString &path, QString *error) const;
     QImage render() const;
-    QChartView *view() const { return m_view; }
+
+protected:
+    void fit() override;
 
 private:
     struct Series
@@ -48,11 +54,8 @@ private:
         QScatterSeries *markers = nullptr;
     };
     Series &seriesFor(const QString &target);
-    void rescale();
     void showHover(const QPointF &point, bool state, const QString &target);
 
-    QChart *m_chart;
-    QChartView *m_view;
     QCategoryAxis *m_sizeAxis;
     QValueAxis *m_rateAxis;
     QScatterSeries *m_dnf;

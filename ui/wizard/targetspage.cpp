@@ -43,7 +43,7 @@ QString describe(const lab::SweepSpec &t)
 {
     QString text = t.label();
     QStringList details;
-    if (t.target == u"builtin" || !t.isUrl())
+    if (!t.isUrl())
         details << (t.serverThreads == 1 ? QObject::tr("1 thread")
                                          : QObject::tr("%1 threads").arg(t.serverThreads));
     if (t.runsIsolated())

@@ -157,7 +157,7 @@ private Q_SLOTS:
         QCOMPARE(second->at(0), QPointF(1.05, 200.0)); // b began 1 s after a
         QVERIFY(second->pointsVisible());
         // The same samples as KiB/s, chosen above the chart: the owner is told to draw again.
-        QSignalSpy changed(&chart, &ui::RateChart::measureChanged);
+        QSignalSpy changed(&chart, &ui::RateChart::drawAgain);
         auto *choice = chart.findChild<QComboBox *>();
         QVERIFY(choice);
         choice->setCurrentIndex(1);

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "chartrow.h"
+
+#include "fdtypeschart.h"
+#include "latencychart.h"
+#include "processchart.h"
+#include "ratechart.h"
+#include "throughputchart.h"
+#include "timelinechart.h"
+
+#include <QCoreApplication>
+
+#include <array>
+
+namespace servelab::ui {
+
+namespace {
+
+template <class Chart>
+RunChart *make()
+{
+    return new Chart;
+}
+
+constexpr std::array rows{
+    ChartRow{"throughput", "throughput", QT_TRANSLATE_NOOP("ChartRow", "Throughput"), true,
+             make<ThroughputChart>},
+    ChartRow{"fds", "fds", QT_TRANSLATE_NOOP("ChartRow", "File descriptors"), false,
+             make<TimelineChart>},
+    ChartRow{"fd-types", "fds", QT_TRANSLATE_NOOP("ChartRow", "File descriptors"), false,
+             make<FdTypesChart>},
+    ChartRow{"latency", "latency", QT_TRANSLATE_NOOP("ChartRow", "Latency"), false,
+             make<LatencyChart>},
+    ChartRow{"rate", "rate", QT_TRANSLATE_NOOP("ChartRow", "Rate"), false, make<RateChart>},
+    ChartRow{"process", "process", QT_TRANSLATE_NOOP("ChartRow", "Process"), false,
+             make<ProcessChart>},
+};
+
+} // namespace
+
+std::span<const ChartRow> chartRows()
+{
+    return rows;
+}
+
+int chartIndex(const QString &name)
+{
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (name == QLatin1StringView(rows[i].name))
+            return int(i);
+    return -1;
+}
+
+QStringList chartNames()
+{
+    QStringList names;
+    for (const ChartRow &row : rows)
+        names << QLatin1StringView(row.name);
+    return names;
+}
+
+QStringList chartPages()
+{
+    QStringList pages;
+    for (const ChartRow &row : rows)
+        if (!pages.contains(QString::fromLatin1(row.page)))
+            pages << QLatin1StringView(row.page);
+    return pages;
+}
+
+QString chartPage(const QString &name)
+{
+    const int i = chartIndex(name);
+    return i < 0 ? QString() : QString(QLatin1StringView(rows[std::size_t(i)].page));
+}
+
+QString chartPageTitle(const QString &page)
+{
+    for (const ChartRow &row : rows)
+        if (page == QLatin1StringView(row.page))
+            return QCoreApplication::translate("ChartRow", row.pageTitle);
+    return {};
+}
+
+} // namespace servelab::ui

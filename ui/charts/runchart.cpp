@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runchart.h"
+
+#include "chartframe.h"
+#include "chartview.h"
+
+#include <QChart>
+
+namespace servelab::ui {
+
+RunChart::RunChart(const QString &title, QWidget *parent) : QWidget(parent), m_chart(new QChart)
+{
+    frameChart(m_chart, title);
+    m_view = fillWithView(this, m_chart);
+    connect(static_cast<ChartView *>(m_view), &ChartView::released, this, [this] { fit(); });
+}
+
+void RunChart::addPoint(const lab::PointResult &, const RunView &run)
+{
+    draw(run);
+}
+
+void RunChart::drawLive(const LivePoint &)
+{
+}
+
+} // namespace servelab::ui
