@@ -446,7 +446,7 @@ QList<SweepSpec> ExperimentSpec::expandedOption() const
 {
     QList<SweepSpec> out;
     for (const SweepSpec &t : targets) {
-        if (t.target != u"builtin") {
+        if (t.kind() != TargetKind::Builtin) {
             out << t; // an external server takes no serve flags: measured once
             continue;
         }
@@ -476,7 +476,7 @@ QByteArray ExperimentSpec::toJson() const
             targetList.append(target);
             continue;
         }
-        if (t.target == u"builtin") {
+        if (t.kind() == TargetKind::Builtin) {
             target.insert(QStringLiteral("builtin"), t.mode);
             target.insert(QStringLiteral("isolated"), t.runsIsolated());
             target.insert(QStringLiteral("fd_limit"), t.fdLimit);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "externalserver.h"
 
+#include "targetkind.h"
 #include "os/uniquefd.h"
 
 #include "resultexport.h"
@@ -229,8 +230,8 @@ bool ExternalServer::start(const QString &target, const QString &root, int worke
     }
     QString program;
     QStringList arguments;
-    if (target.startsWith(QStringLiteral("command:"))) {
-        QString command = target.mid(8).trimmed();
+    if (targetKindOf(target) == TargetKind::Command) {
+        QString command = targetValue(target).trimmed();
         if (!command.contains(QStringLiteral("{port}"))) {
             *error = QStringLiteral("the command must contain {port}: %1").arg(command);
             return false;

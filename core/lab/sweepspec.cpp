@@ -35,14 +35,11 @@ QString SweepSpec::validate() const
                 .arg(url());
         if (watchPid < 0)
             return QStringLiteral("the pid to watch must be positive");
-    } else if (target != u"builtin") {
-        if (!target.startsWith(QStringLiteral("command:")) &&
-            !ExternalServer::templates().contains(target))
-            return QStringLiteral("unknown target '%1' (builtin, %2, or command:...)")
-                .arg(target, ExternalServer::templates().join(QStringLiteral(", ")));
-        if (target.startsWith(QStringLiteral("command:")) &&
-            !target.contains(QStringLiteral("{port}")))
-            return QStringLiteral("a command target must contain {port}");
+    } else if (kind() == TargetKind::Template && !ExternalServer::templates().contains(target)) {
+        return QStringLiteral("unknown target '%1' (builtin, %2, or command:...)")
+            .arg(target, ExternalServer::templates().join(QStringLiteral(", ")));
+    } else if (kind() == TargetKind::Command && !target.contains(QStringLiteral("{port}"))) {
+        return QStringLiteral("a command target must contain {port}");
     }
     std::string error;
     server::ServerMode parsed;
@@ -66,7 +63,7 @@ QString SweepSpec::validate() const
          {std::pair{&F::timeoutMs, timeoutMs}, std::pair{&F::pointDeadlineMs, pointDeadlineMs}})
         if (QString problem = field->problem(value, label); !problem.isEmpty())
             return problem;
-    if (!serverArguments.isEmpty() && target != u"builtin")
+    if (!serverArguments.isEmpty() && kind() != TargetKind::Builtin)
         return QStringLiteral("server options apply to builtin targets");
     if (!serverArguments.isEmpty()) { // checked by the rows `serve` reads its flags with
         server::ServerOptions options;
@@ -89,13 +86,14 @@ QString SweepSpec::validate() const
 
 QString SweepSpec::label() const
 {
-    if (target == u"builtin")
-        return mode;
-    if (isUrl())
-        return url();
-    if (target.startsWith(QStringLiteral("command:")))
-        return QFileInfo(QProcess::splitCommand(target.mid(8)).value(0)).fileName() +
+    switch (kind()) {
+    case TargetKind::Builtin: return mode;
+    case TargetKind::Url: return url();
+    case TargetKind::Command:
+        return QFileInfo(QProcess::splitCommand(targetValue(target)).value(0)).fileName() +
                QStringLiteral(" (command)");
+    case TargetKind::Template: break;
+    }
     return target;
 }
 
@@ -120,11 +118,12 @@ QByteArray SweepSpec::toJson() const
     QJsonArray sizeList;
     for (quint64 size : sizes)
         sizeList.append(formatSize(size));
-    QJsonObject target = this->target != u"builtin"
+    const bool builtin = kind() == TargetKind::Builtin;
+    QJsonObject target = !builtin
                              ? QJsonObject{{QStringLiteral("external"), this->target}}
                              : QJsonObject{{QStringLiteral("builtin"), mode}};
     target.insert(QStringLiteral("threads"), serverThreads);
-    if (this->target == u"builtin")
+    if (builtin)
         target.insert(QStringLiteral("isolated"), isolated || fdLimit != 0);
     if (fdLimit != 0)
         target.insert(QStringLiteral("fd_limit"), fdLimit);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "targetkind.h"
 #include "client/loadmodel.h"
 #include "specfield.h"
 
@@ -45,8 +46,9 @@ struct SweepSpec
     int cooldownMs = 0;         // rest after each point
 
     bool runsIsolated() const { return isolated || fdLimit != 0 || !serverArguments.isEmpty(); }
-    bool isUrl() const { return target.startsWith(QStringLiteral("url:")); }
-    QString url() const { return isUrl() ? target.mid(4) : QString(); }
+    TargetKind kind() const { return targetKindOf(target); }
+    bool isUrl() const { return kind() == TargetKind::Url; }
+    QString url() const { return isUrl() ? targetValue(target) : QString(); }
     // How tables name it: the mode, the template, the command's program or the URL.
     QString label() const;
 

@@ -128,10 +128,12 @@ private:
 
 std::unique_ptr<Target> Target::create(const SweepSpec &spec, const QString &root)
 {
-    if (spec.isUrl())
-        return std::make_unique<UrlTarget>(spec);
-    if (spec.target != u"builtin")
-        return std::make_unique<ExternalTarget>(spec, root);
+    switch (spec.kind()) {
+    case TargetKind::Url: return std::make_unique<UrlTarget>(spec);
+    case TargetKind::Template:
+    case TargetKind::Command: return std::make_unique<ExternalTarget>(spec, root);
+    case TargetKind::Builtin: break;
+    }
     if (spec.runsIsolated())
         return std::make_unique<IsolatedTarget>(builtinOptions(spec, root), spec);
     return std::make_unique<InProcessTarget>(builtinOptions(spec, root));
