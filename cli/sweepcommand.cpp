@@ -2,11 +2,14 @@
 #include "cli.h"
 #include "commandline.h"
 
+#include "interruptwatch.h"
+#include "lab/experimentrunner.h"
+#include "lab/experimentspec.h"
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "lab/specfield.h"
-#include "lab/sweeprunner.h"
+#include "lab/runstatus.h"
 #include "server/servermode.h"
 
 #include <QFileInfo>
@@ -97,71 +100,54 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     if (const QString problem = spec.validate(); !problem.isEmpty())
         return cl.usageError(problem, err);
 
-    // The database is opened before anything runs: a refused one stops the sweep at once.
-    lab::ResultStore store;
-    qint64 experiment = 0;
-    if (!p.isSet(QStringLiteral("no-db"))) {
-        const QString db = p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
-                                                         : lab::ResultStore::defaultPath();
-        if (!store.open(db, &error)) {
-            err << "servelab-cli sweep: " << error << '\n';
-            return exitFailure;
-        }
-        experiment =
-            store.beginExperiment(QStringLiteral("sweep %1 %2")
-                                      .arg(spec.target == u"builtin" ? spec.mode : spec.target,
-                                           lab::formatSizeList(spec.sizes)),
-                                  spec.toJson(), &error);
-        if (!experiment) {
-            err << "servelab-cli sweep: " << error << '\n';
-            return exitFailure;
-        }
-    }
-    QString storeError;
-
-    lab::SweepRunner runner(spec);
-    QString failure;
-    QObject::connect(&runner, &lab::SweepRunner::failed,
-                     [&](const QString &reason) { failure = reason; });
-    QObject::connect(&runner, &lab::SweepRunner::pointFinished, [&](const lab::PointResult &point) {
-        if (experiment && storeError.isEmpty() && !store.addPoint(experiment, point, &storeError))
-            runner.cancel(); // a run that cannot be kept is stopped, not finished unrecorded
-        err << QStringLiteral("[%1/%2] %3: ")
-                   .arg(point.index + 1)
-                   .arg(spec.sizes.size())
-                   .arg(lab::formatSize(point.sizeBytes))
-            << (point.dnf
-                    ? QStringLiteral("DNF, ") + point.reason
-                    : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"))
-            << '\n';
-        for (const QString &fd : point.fdsLeftOpen)
-            err << "    left open: " << fd << '\n';
+    // The same path as `run`: one target, once; the database is opened before anything runs,
+    // so a refused one stops the sweep at once.
+    const QString what = spec.kind() == lab::TargetKind::Builtin ? spec.mode : spec.target;
+    lab::ExperimentSpec experiment;
+    experiment.name = QStringLiteral("sweep %1 %2").arg(what, lab::formatSizeList(spec.sizes));
+    experiment.targets = {spec};
+    lab::ExperimentRunner runner(experiment);
+    if (!p.isSet(QStringLiteral("no-db")))
+        runner.setDatabase(p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
+                                                         : lab::ResultStore::defaultPath());
+    QObject::connect(&runner, &lab::ExperimentRunner::started, [&] {
+        err << "sweep: " << what << ", " << spec.sizes.size() << " sizes, -n " << spec.requests
+            << " -c " << spec.concurrency << (spec.keepAlive ? " -k" : "")
+            << (spec.isolated || spec.fdLimit ? ", isolated server" : "") << ", files in "
+            << spec.resolvedRoot() << '\n';
         err.flush();
     });
-    err << "sweep: " << (spec.target == u"builtin" ? spec.mode : spec.target) << ", "
-        << spec.sizes.size() << " sizes, -n " << spec.requests << " -c " << spec.concurrency
-        << (spec.keepAlive ? " -k" : "")
-        << (spec.isolated || spec.fdLimit ? ", isolated server" : "") << ", files in "
-        << spec.resolvedRoot() << '\n';
-    err.flush();
-    runner.run();
-    if (experiment) {
-        QString why;
-        const lab::RunStatus status = !failure.isEmpty() || !storeError.isEmpty()
-                                          ? lab::RunStatus::Failed
-                                      : runner.wasCancelled() ? lab::RunStatus::Cancelled
-                                                              : lab::RunStatus::Done;
-        if (!store.finishExperiment(experiment, status, &why) && storeError.isEmpty())
-            storeError = why;
+    QObject::connect(
+        &runner, &lab::ExperimentRunner::pointFinished, [&](const lab::PointResult &point) {
+            err << QStringLiteral("[%1/%2] %3: ")
+                       .arg(point.index + 1)
+                       .arg(spec.sizes.size())
+                       .arg(lab::formatSize(point.sizeBytes))
+                << (point.dnf ? QStringLiteral("DNF, ") + point.reason
+                              : QString::number(point.kibPerSecond(), 'f', 2) +
+                                    QStringLiteral(" KiB/s"))
+                << '\n';
+            for (const QString &fd : point.fdsLeftOpen)
+                err << "    left open: " << fd << '\n';
+            err.flush();
+        });
+    {
+        // Ctrl-C stops the point being measured and keeps what was measured (as `run`).
+        InterruptWatch interrupt([&runner] { runner.cancel(); });
+        runner.run();
     }
-    if (!storeError.isEmpty())
-        failure = storeError;
-    if (!failure.isEmpty()) {
-        err << "servelab-cli sweep: " << failure << '\n';
+    if (runner.status() == lab::RunStatus::Failed) {
+        err << "servelab-cli sweep: " << runner.finishReason() << '\n';
         return exitFailure;
     }
-    if (experiment)
-        err << "sweep: kept as experiment " << experiment << " in " << store.path() << '\n';
+    if (runner.experimentId())
+        err << "sweep: kept as experiment " << runner.experimentId() << " in "
+            << runner.databasePath() << '\n';
+    if (runner.status() == lab::RunStatus::Cancelled) {
+        err << "sweep: cancelled after " << runner.results().size() << " of "
+            << spec.sizes.size() << " sizes\n";
+        return exitFailure;
+    }
     out << lab::formatSeedTable(runner.results());
     out.flush();
     for (const auto &[option, text] :
@@ -173,10 +159,15 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
             return exitFailure;
         }
     }
-    // A DNF point is a result; a sweep where nothing could be measured is a failed run.
+    // A DNF point is a result; a sweep where nothing could be measured is a failed run, and
+    // when one reason stopped every size (a server that cannot start), it is said once more.
     const auto &results = runner.results();
     const bool allDnf =
         std::all_of(results.begin(), results.end(), [](const auto &p) { return p.dnf; });
+    if (allDnf && !results.isEmpty() &&
+        std::all_of(results.begin(), results.end(),
+                    [&](const auto &p) { return p.reason == results.first().reason; }))
+        err << "servelab-cli sweep: " << results.first().reason << '\n';
     return allDnf ? exitFailure : exitOk;
 }
 

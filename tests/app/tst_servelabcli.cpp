@@ -779,6 +779,24 @@ private Q_SLOTS:
         QCOMPARE(pgrep.readAllStandardOutput(), QByteArray());
     }
 
+    // A target that cannot start is DNF at every size (as in `run`), and the reason is said
+    // once more at the end; the sweep exits 1.
+    void sweepOfATargetThatCannotStartSaysWhy()
+    {
+        QTemporaryDir dir;
+        const Run run = runCli({QStringLiteral("sweep"), QStringLiteral("--target"),
+                                QStringLiteral("command:/bin/false {port}"),
+                                QStringLiteral("--sizes"), QStringLiteral("4K,8K"),
+                                QStringLiteral("-n"), QStringLiteral("5"), QStringLiteral("--root"),
+                                dir.filePath(QStringLiteral("root")), QStringLiteral("--no-db")});
+        QCOMPARE(run.code, 1);
+        QCOMPARE(run.err.count(QStringLiteral(": DNF, false exited before listening")), 2);
+        QVERIFY2(run.err.trimmed().split(u'\n').last().startsWith(
+                     QStringLiteral("servelab-cli sweep: false exited before listening")),
+                 qPrintable(run.err));
+        QVERIFY(run.out.contains(QStringLiteral("DNF")));
+    }
+
     void sweepPrintsTheSeedTable()
     {
         QTemporaryDir out;
