@@ -9,6 +9,7 @@
 #include "lab/resultexport.h"
 #include "lab/resultstore.h"
 #include "lab/sizelist.h"
+#include "lab/specsource.h"
 #include "runcharts.h"
 
 #include <QDir>
@@ -21,11 +22,6 @@
 namespace servelab::cli {
 
 namespace {
-
-QString presetPath(const QString &name)
-{
-    return QStringLiteral(":/presets/%1.json").arg(name);
-}
 
 // "2 min 5 s", "40 s": how long the rest of a run will take.
 QString formatDuration(qint64 ms)
@@ -109,15 +105,10 @@ int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &e
         return code;
     if (p.positionalArguments().size() != 1)
         return cl.usageError(QStringLiteral("import wants one bundle.json"), err);
-    const QString source = p.positionalArguments().first();
-    QFile file(source);
-    if (!file.open(QIODevice::ReadOnly))
-        return cl.usageError(QStringLiteral("cannot read %1: %2").arg(source, file.errorString()),
-                             err);
     lab::ResultBundle bundle;
     QString error;
-    if (!lab::ResultBundle::fromJson(file.readAll(), &bundle, &error))
-        return cl.usageError(QStringLiteral("%1: %2").arg(source, error), err);
+    if (!lab::ResultBundle::readFile(p.positionalArguments().first(), &bundle, &error))
+        return cl.usageError(error, err);
     lab::ResultStore store;
     const QString db = p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
                                                      : lab::ResultStore::defaultPath();
@@ -172,26 +163,17 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (positional.size() != 1)
         return cl.usageError(QStringLiteral("run wants one spec file or preset name"), err);
     const QString source = positional.first();
-    QFile file(QFileInfo(source).isFile() ? source : presetPath(source));
-    if (!file.exists())
-        return cl.usageError(QStringLiteral("'%1' is neither a spec file nor a preset "
-                                            "(servelab-cli presets lists them)")
-                                 .arg(source),
-                             err);
-    if (!file.open(QIODevice::ReadOnly))
-        return cl.usageError(QStringLiteral("cannot read %1: %2").arg(source, file.errorString()),
-                             err);
-    lab::ExperimentSpec spec;
-    QStringList problems;
-    if (!lab::ExperimentSpec::parse(file.readAll(), source, &spec, &problems)) {
-        err << "servelab-cli run: " << source << " cannot run: " << problems.size()
-            << (problems.size() == 1 ? " problem\n" : " problems\n");
-        for (const QString &problem : problems)
+    lab::SpecSource read;
+    if (QString error; !lab::SpecSource::read(source, &read, &error))
+        return cl.usageError(error, err);
+    if (!read.runs()) {
+        err << "servelab-cli run: " << source << " cannot run: " << read.problems.size()
+            << (read.problems.size() == 1 ? " problem\n" : " problems\n");
+        for (const QString &problem : read.problems)
             err << "  " << problem << '\n';
         return exitUsage;
     }
-    if (spec.name.isEmpty())
-        spec.name = QFileInfo(source).completeBaseName();
+    lab::ExperimentSpec spec = read.spec;
     if (p.isSet(QStringLiteral("smoke"))) {
         shrink(spec);
         spec.name += QStringLiteral(" (smoke)");

@@ -5,10 +5,6 @@
 #include "experimentsmodel.h"
 #include "experimentwizard.h"
 #include "historydock.h"
-#include "lab/machinefacts.h"
-#include "lab/resultbundle.h"
-#include "lab/resultexport.h"
-#include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "resultsview.h"
 #include "runpanel.h"
@@ -19,11 +15,7 @@
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
-#include <QFileInfo>
 #include <QGroupBox>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
@@ -43,9 +35,10 @@
 namespace servelab::ui {
 
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), m_results(new ResultsView(this)), m_tabs(new QTabWidget),
+    : QMainWindow(parent), m_session(new Session(this)),
+      m_results(new ResultsView(m_session, this)), m_tabs(new QTabWidget),
       m_specEditor(new SpecEditor), m_history(new HistoryDock(this)),
-      m_runPanel(new RunPanel(m_results)), m_database(lab::ResultStore::defaultPath())
+      m_runPanel(new RunPanel(m_session, m_results))
 {
     setWindowTitle(tr("ServeLab"));
 
@@ -56,6 +49,14 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_runPanel->logView(), tr("Log"));
     m_tabs->addTab(m_results->comparePage(), tr("Compare"));
     connect(m_specEditor, &SpecEditor::checked, this, &MainWindow::specChecked);
+    connect(m_session, &Session::databaseChanged, this, &MainWindow::refreshHistory);
+    connect(m_session, &Session::shownChanged, this, &MainWindow::shownChanged);
+    connect(m_session, &Session::runBegan, this, [this] { m_history->setOverlayShown(false); });
+    connect(m_session, &Session::specLoaded, this, &MainWindow::setExperiment);
+    connect(m_session, &Session::specRejected, this, [this](const QString &text) {
+        m_tabs->setCurrentWidget(m_specEditor);
+        m_specEditor->editSpec(text);
+    });
 
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(createSettingsPanel());
@@ -130,15 +131,14 @@ void MainWindow::connectHistory()
             if (isRunning())
                 statusBar()->showMessage(tr("A run is going on: show earlier runs once it ends"),
                                          5000);
-            else if (!(this->*what)(id..., &error))
+            else if (!(m_session->*what)(id..., &error))
                 QMessageBox::warning(this, tr("Run history"), error);
         };
     };
-    connect(m_history, &HistoryDock::showRequested, this, act(&MainWindow::showExperiment));
-    connect(m_history, &HistoryDock::overlayRequested, this, act(&MainWindow::overlayExperiment));
-    connect(m_history, &HistoryDock::showTogetherRequested, this,
-            act(&MainWindow::showExperiments));
-    connect(m_history, &HistoryDock::removeOverlayRequested, this, &MainWindow::clearOverlay);
+    connect(m_history, &HistoryDock::showRequested, this, act(&Session::showExperiment));
+    connect(m_history, &HistoryDock::overlayRequested, this, act(&Session::overlayExperiment));
+    connect(m_history, &HistoryDock::showTogetherRequested, this, act(&Session::showExperiments));
+    connect(m_history, &HistoryDock::removeOverlayRequested, m_session, &Session::clearOverlays);
 }
 
 QString MainWindow::machineFacts() const
@@ -185,40 +185,6 @@ lab::ExperimentSpec MainWindow::experiment(QString *problem) const
     return out;
 }
 
-bool MainWindow::loadSpecFile(const QString &path, QString *error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = tr("cannot read %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    lab::ExperimentSpec spec;
-    QStringList problems;
-    const QByteArray text = file.readAll();
-    if (!lab::ExperimentSpec::parse(text, QFileInfo(path).fileName(), &spec, &problems)) {
-        // Shown in the editor with its problems, so that it can be fixed there.
-        m_tabs->setCurrentWidget(m_specEditor);
-        m_specEditor->editSpec(QString::fromUtf8(text));
-        *error = tr("%1 cannot run: %2").arg(path, problems.join(u'\n'));
-        return false;
-    }
-    if (spec.name.isEmpty())
-        spec.name = QFileInfo(path).completeBaseName();
-    setExperiment(spec);
-    if (!path.startsWith(u':'))
-        remember(path);
-    return true;
-}
-
-bool MainWindow::loadPreset(const QString &name, QString *error)
-{
-    if (!QFile::exists(QStringLiteral(":/presets/%1.json").arg(name))) {
-        *error = tr("there is no preset '%1'").arg(name);
-        return false;
-    }
-    return loadSpecFile(QStringLiteral(":/presets/%1.json").arg(name), error);
-}
-
 ExperimentWizard *MainWindow::openWizard(const lab::ExperimentSpec &spec)
 {
     auto *wizard = new ExperimentWizard(this);
@@ -261,9 +227,8 @@ void MainWindow::validateForm()
     m_runPanel->showPlannedPoints(points * current.repetitions);
 }
 
-// The editor's text, checked as the lab checks it: problems listed with their place, or the
-// experiment Run will run.
-// The editor's text, checked: the experiment Run will run, or why it cannot.
+// The editor's text, checked as the lab checks it: the experiment Run will run, or why it
+// cannot (its problems listed in the editor with their place).
 void MainWindow::specChecked(const lab::ExperimentSpec &checked, const QStringList &problems)
 {
     m_fromForm = false;
@@ -280,21 +245,10 @@ void MainWindow::specChecked(const lab::ExperimentSpec &checked, const QStringLi
     validateForm();
 }
 
-QString MainWindow::logText() const
-{
-    return m_runPanel->logView()->toPlainText();
-}
-
-void MainWindow::setDatabase(const QString &path)
-{
-    m_database = path;
-    refreshHistory();
-}
-
 void MainWindow::refreshHistory()
 {
     QString error;
-    if (!m_history->reload(m_database, &error))
+    if (!m_history->reload(m_session->database(), &error))
         statusBar()->showMessage(error, 10000);
 }
 
@@ -304,20 +258,7 @@ bool MainWindow::startRun()
     const lab::ExperimentSpec spec = experiment(&problem);
     if (!problem.isEmpty() || isRunning())
         return false;
-    QList<quint64> sizes;
-    for (const auto &t : spec.expanded())
-        for (quint64 size : t.sizes)
-            if (!sizes.contains(size))
-                sizes << size;
-    std::sort(sizes.begin(), sizes.end());
-    m_results->begin(sizes);
-    m_history->setOverlayShown(false);
-    m_runPanel->start(spec, m_database);
-    m_shownName = spec.name;
-    m_shownTitle = spec.name;
-    m_shownSpec = spec.toJson();
-    m_shownMachine = lab::machineFacts();
-    return true;
+    return m_runPanel->start(spec);
 }
 
 void MainWindow::setRunning(bool running)
@@ -328,11 +269,11 @@ void MainWindow::setRunning(bool running)
     validateForm();
 }
 
-void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title)
+// The status line names what is shown, with the runs overlaid on it.
+void MainWindow::shownChanged()
 {
-    m_shownTitle = title;
-    m_results->show(points);
-    const QList<qint64> overlays = m_results->overlayIds();
+    QString title = m_session->title();
+    const QList<qint64> overlays = m_session->overlayIds();
     m_history->setOverlayShown(!overlays.isEmpty());
     QStringList ids;
     for (qint64 id : overlays)
@@ -340,102 +281,7 @@ void MainWindow::showPoints(const QList<lab::PointResult> &points, QString title
     if (!ids.isEmpty())
         title += tr(", overlaid with experiment %1", nullptr, int(ids.size()))
                      .arg(ids.join(QStringLiteral(", ")));
-    m_runPanel->setStatus(tr("Showing %1: %2 points.").arg(title).arg(points.size()));
-}
-
-bool MainWindow::overlayExperiment(qint64 id, QString *error)
-{
-    if (m_results->points().isEmpty()) {
-        *error = tr("show or run an experiment first, then overlay another on it");
-        return false;
-    }
-    const QList<lab::PointResult> points = ResultsView::storedPoints(m_database, id, error);
-    if (points.isEmpty())
-        return false;
-    m_results->addOverlay(points, id);
-    showPoints(m_results->points(), m_shownTitle);
-    return true;
-}
-
-void MainWindow::clearOverlay()
-{
-    m_results->clearOverlays();
-    showPoints(m_results->points(), m_shownTitle);
-}
-
-bool MainWindow::showExperiments(const QList<qint64> &ids, QString *error)
-{
-    if (ids.isEmpty())
-        return true;
-    // Every overlay read before anything changes: a run that cannot be read changes nothing.
-    QList<QList<lab::PointResult>> overlays;
-    for (qsizetype i = 1; i < ids.size(); ++i) {
-        overlays << ResultsView::storedPoints(m_database, ids[i], error);
-        if (overlays.last().isEmpty())
-            return false;
-    }
-    if (!showExperiment(ids.first(), error))
-        return false;
-    for (qsizetype i = 1; i < ids.size(); ++i)
-        m_results->addOverlay(overlays[i - 1], ids[i]);
-    showPoints(m_results->points(), m_shownTitle);
-    return true;
-}
-
-bool MainWindow::showExperiment(qint64 id, QString *error)
-{
-    const QList<lab::PointResult> points = ResultsView::storedPoints(m_database, id, error);
-    if (points.isEmpty())
-        return false;
-    const auto *e = m_history->model()->experiment(id);
-    m_results->clearOverlays();
-    m_shownName = e ? e->name : QString();
-    m_shownSpec = e ? e->spec : QByteArray();
-    m_shownMachine = e ? e->machine : QJsonObject();
-    showPoints(points, tr("experiment %1 (%2, %3)")
-                           .arg(id)
-                           .arg(e ? e->name : QString(), e ? lab::runStatusText(e->status) : QString()));
-    return true;
-}
-
-bool MainWindow::openResults(const QString &path, QString *error)
-{
-    if (path.endsWith(QStringLiteral(".json"))) {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) {
-            *error = tr("cannot read %1: %2").arg(path, file.errorString());
-            return false;
-        }
-        lab::ResultBundle bundle;
-        QString why;
-        if (!lab::ResultBundle::fromJson(file.readAll(), &bundle, &why)) {
-            *error = tr("%1: %2").arg(path, why);
-            return false;
-        }
-        m_results->clearOverlays();
-        m_shownName = bundle.name;
-        m_shownSpec = bundle.spec;
-        m_shownMachine = bundle.machine;
-        showPoints(bundle.points, bundle.name);
-        remember(path);
-        return true;
-    }
-    if (!QFile::exists(path)) {
-        *error = tr("%1 does not exist: give a results database or a bundle.json").arg(path);
-        return false;
-    }
-    setDatabase(path);
-    lab::ResultStore store;
-    if (!store.open(path, error))
-        return false;
-    remember(path);
-    const auto experiments = store.experiments(error);
-    if (experiments.isEmpty()) {
-        if (error->isEmpty())
-            *error = tr("%1 holds no experiments yet").arg(path);
-        return false;
-    }
-    return showExperiment(experiments.last().id, error);
+    m_runPanel->setStatus(tr("Showing %1: %2 points.").arg(title).arg(m_session->points().size()));
 }
 
 bool MainWindow::showTab(const QString &name)
@@ -475,45 +321,6 @@ QSize MainWindow::tabSize() const
     return m_tabs->currentWidget()->size().expandedTo(QSize(800, 500));
 }
 
-bool MainWindow::exportCsv(const QString &path, QString *error) const
-{
-    return lab::writeTextFile(path, lab::formatCsv(m_results->points()), error);
-}
-
-bool MainWindow::exportBundle(const QString &path, QString *error) const
-{
-    if (m_results->points().isEmpty()) {
-        *error = tr("nothing to export yet: run an experiment or open one");
-        return false;
-    }
-    const lab::ResultBundle bundle{m_shownName, m_shownSpec, m_shownMachine, m_results->points()};
-    return lab::writeTextFile(path, QString::fromUtf8(bundle.toJson()), error);
-}
-
-bool MainWindow::openFile(const QString &path, QString *error)
-{
-    if (!path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
-        return openResults(path, error);
-    // A bundle holds points; a spec does not.
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = tr("cannot read %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-    return root.contains(QStringLiteral("points")) ? openResults(path, error)
-                                                   : loadSpecFile(path, error);
-}
-
-void MainWindow::remember(const QString &path)
-{
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    m_recent.removeAll(absolute);
-    m_recent.prepend(absolute);
-    while (m_recent.size() > 8)
-        m_recent.removeLast();
-}
-
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
     const auto urls = event->mimeData()->urls();
@@ -527,7 +334,7 @@ void MainWindow::dropEvent(QDropEvent *event)
     QString error;
     if (isRunning())
         statusBar()->showMessage(tr("A run is going on: drop files once it ends"), 5000);
-    else if (!openFile(path, &error))
+    else if (!m_session->openFile(path, &error))
         QMessageBox::warning(this, tr("Open"), error);
     else
         event->acceptProposedAction();
@@ -542,7 +349,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     settings.setValue(QStringLiteral("form/spec"), QString::fromUtf8(spec().toJson()));
     settings.setValue(QStringLiteral("form/repetitions"), m_form->repetitions());
-    settings.setValue(QStringLiteral("recent"), m_recent);
+    settings.setValue(QStringLiteral("recent"), m_session->recentFiles());
 }
 
 void MainWindow::restoreSettings()
@@ -552,7 +359,7 @@ void MainWindow::restoreSettings()
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
     m_form->setRepetitions(settings.value(QStringLiteral("form/repetitions"), 1).toInt());
-    m_recent = settings.value(QStringLiteral("recent")).toStringList();
+    m_session->setRecentFiles(settings.value(QStringLiteral("recent")).toStringList());
     // The form as it was left, if it still reads as a spec.
     lab::ExperimentSpec last;
     QStringList problems;

@@ -5,11 +5,11 @@
 #include "chartrow.h"
 #include "chartview.h"
 #include "lab/resultexport.h"
-#include "lab/resultstore.h"
 #include "lab/sizelist.h"
 #include "pointseries.h"
 #include "resultstablemodel.h"
 #include "runchart.h"
+#include "session.h"
 
 #include <QChartView>
 #include <QEvent>
@@ -55,8 +55,8 @@ std::int64_t originOf(const QList<lab::PointResult> &points)
 
 } // namespace
 
-ResultsView::ResultsView(QObject *parent)
-    : QObject(parent), m_model(new ResultsTableModel(this)), m_table(new QTableView),
+ResultsView::ResultsView(const Session *session, QObject *parent)
+    : QObject(parent), m_session(session), m_model(new ResultsTableModel(this)), m_table(new QTableView),
       m_compare(new QTableWidget(0, 5))
 {
     auto *proxy = new QSortFilterProxyModel(this);
@@ -111,6 +111,9 @@ ResultsView::ResultsView(QObject *parent)
     m_compare->setToolTip(
         tr("Overlay earlier runs from the history (right-click them) to compare"));
     fillComparison();
+    connect(session, &Session::runBegan, this, &ResultsView::begin);
+    connect(session, &Session::pointAdded, this, &ResultsView::addPoint);
+    connect(session, &Session::shownChanged, this, &ResultsView::show);
 }
 
 bool ResultsView::eventFilter(QObject *watched, QEvent *event)
@@ -132,7 +135,7 @@ bool ResultsView::drawsNow(int chart)
 
 RunView ResultsView::runView() const
 {
-    RunView run{m_points, withOverlays(), m_sizes, {}};
+    RunView run{m_session->points(), withOverlays(), m_sizes, {}};
     if (run.sizes.isEmpty())
         run.sizes = sizesOf(run.overlaid);
     if (m_liveSerial != 0 && m_live.startedAtMicros > m_lastFinishedStart)
@@ -159,57 +162,18 @@ RunChart *ResultsView::chart(const QString &name) const
 
 ResultsView::~ResultsView() = default;
 
-const lab::RunComparison &ResultsView::comparison(qint64 id) const
-{
-    static const lab::RunComparison none;
-    for (const auto &o : m_overlays)
-        if (id == 0 || o.id == id)
-            return o.comparison;
-    return none;
-}
-
-QList<lab::PointResult> ResultsView::storedPoints(const QString &database, qint64 id,
-                                                  QString *error)
-{
-    lab::ResultStore store;
-    QList<lab::PointResult> points;
-    if (store.open(database, error))
-        points = store.points(id, error);
-    if (points.isEmpty() && error->isEmpty())
-        *error = tr("experiment %1 has no points in %2").arg(id).arg(database);
-    for (auto &p : points)
-        p = slim(p);
-    return points;
-}
-
-QList<qint64> ResultsView::overlayIds() const
-{
-    QList<qint64> ids;
-    for (const auto &o : m_overlays)
-        ids << o.id;
-    return ids;
-}
-
 void ResultsView::releaseViews()
 {
     for (RunChart *chart : m_charts)
         static_cast<ChartView *>(chart->view())->release();
 }
 
-lab::PointResult ResultsView::slim(lab::PointResult point)
-{
-    for (auto &sample : point.clientSamples)
-        sample.latency = client::LatencyHistogram();
-    return point;
-}
-
 void ResultsView::begin(const QList<quint64> &sizes)
 {
-    m_overlays.clear();
     m_liveSerial = 0;
     m_live = {};
     m_lastFinishedStart = -1;
-    show({});
+    show();
     m_sizes = sizes; // the size axis holds the planned sizes from the start
     for (std::size_t c = 0; c < m_charts.size(); ++c) {
         m_stale[c] = true;
@@ -218,11 +182,9 @@ void ResultsView::begin(const QList<quint64> &sizes)
     }
 }
 
-void ResultsView::addPoint(const lab::PointResult &finished)
+void ResultsView::addPoint(const lab::PointResult &point)
 {
-    const lab::PointResult point = slim(finished);
     m_lastFinishedStart = point.startedAtMicros;
-    m_points << point;
     m_model->addPoint(point);
     // One series more where a chart draws one per point, not all of them again; a chart off
     // screen is drawn when it is shown.
@@ -264,13 +226,12 @@ double ResultsView::applyLive(const lab::LiveFeed::Update &update)
     return requestsNow;
 }
 
-void ResultsView::show(const QList<lab::PointResult> &points)
+void ResultsView::show()
 {
     releaseViews();
-    m_points = points;
     m_sizes.clear();
     m_model->clear();
-    for (const auto &p : points)
+    for (const auto &p : m_session->points())
         m_model->addPoint(p);
     // Every chart drawn again, now if it is on screen. Stacked by type and the process's three
     // lines show the shown run only (another run's layers would stack on them).
@@ -282,27 +243,11 @@ void ResultsView::show(const QList<lab::PointResult> &points)
     fillComparison();
 }
 
-void ResultsView::addOverlay(const QList<lab::PointResult> &points, qint64 id)
-{
-    Overlay overlay{id, points, lab::RunComparison::of(m_points, points)};
-    const auto it = std::find_if(m_overlays.begin(), m_overlays.end(),
-                                 [id](const Overlay &o) { return o.id == id; });
-    if (it != m_overlays.end())
-        *it = overlay;
-    else
-        m_overlays << overlay;
-}
-
-void ResultsView::clearOverlays()
-{
-    m_overlays.clear();
-}
-
 QList<lab::PointResult> ResultsView::withOverlays() const
 {
-    QList<lab::PointResult> all = m_points;
-    const std::int64_t origin = originOf(m_points);
-    for (const auto &overlay : m_overlays) {
+    QList<lab::PointResult> all = m_session->points();
+    const std::int64_t origin = originOf(all);
+    for (const auto &overlay : m_session->overlays()) {
         const std::int64_t theirs = originOf(overlay.points);
         const std::int64_t shift = origin > 0 && theirs > 0 ? origin - theirs : 0;
         for (lab::PointResult p : overlay.points) {
@@ -324,14 +269,14 @@ void ResultsView::fillComparison()
     m_compare->clear();
     m_compare->setRowCount(0);
     QStringList header{tr("Target"), tr("File size"), tr("KiB/s (shown)")};
-    for (const auto &o : m_overlays)
+    for (const auto &o : m_session->overlays())
         header << tr("KiB/s (#%1)").arg(o.id) << tr("Ratio to #%1").arg(o.id);
-    if (m_overlays.isEmpty())
+    if (m_session->overlays().isEmpty())
         header << tr("KiB/s (overlay)") << tr("Ratio");
     m_compare->setColumnCount(int(header.size()));
     m_compare->setHorizontalHeaderLabels(header);
     QList<std::pair<QString, quint64>> keys;
-    for (const auto &o : m_overlays)
+    for (const auto &o : m_session->overlays())
         for (const auto &row : o.comparison.rows)
             if (!keys.contains(std::pair{row.target, row.sizeBytes}))
                 keys << std::pair{row.target, row.sizeBytes};
@@ -344,7 +289,7 @@ void ResultsView::fillComparison()
         const int r = m_compare->rowCount();
         m_compare->insertRow(r);
         QStringList cells{target, lab::formatSize(size), QString()};
-        for (const auto &o : m_overlays) {
+        for (const auto &o : m_session->overlays()) {
             const auto row = std::find_if(
                 o.comparison.rows.cbegin(), o.comparison.rows.cend(),
                 [&](const auto &x) { return x.target == target && x.sizeBytes == size; });

@@ -22,10 +22,11 @@ namespace servelab::ui {
 
 class ResultsTableModel;
 class RunChart;
+class Session;
 
-// What the window shows of an experiment: the charts, the seed's table and the comparison with
-// an overlaid run, fed point by point during a run (and live within the point) or all at once
-// for a finished one; and their exports. The window puts its pages in tabs.
+// What the window shows of the session's experiment: the charts, the seed's table and the
+// comparison with the overlaid runs, drawn point by point during a run (and live within the
+// point, from the feed) or all at once for a finished one; and their exports. The window puts its pages in tabs.
 // Only the charts on screen are drawn as points and live samples arrive: one that is not (a
 // tab not shown) is marked stale and drawn whole when it is shown, or when asked for (the
 // getters below, exports), so that a run costs the GUI thread what the user looks at.
@@ -33,7 +34,8 @@ class ResultsView : public QObject
 {
     Q_OBJECT
 public:
-    explicit ResultsView(QObject *parent = nullptr);
+    // Draws what `session` shows, following its signals.
+    explicit ResultsView(const Session *session, QObject *parent = nullptr);
     ~ResultsView() override;
 
     // The pages, in chartPages() order (chartrow.h), the charts of a page stacked, the seed's
@@ -49,33 +51,10 @@ public:
         return qobject_cast<Chart *>(chart(name));
     }
     ResultsTableModel *model() const { return m_model; }
-    const QList<lab::PointResult> &points() const { return m_points; }
-    // An earlier run drawn beside the shown one, and the ratio at each size against it.
-    struct Overlay
-    {
-        qint64 id = 0;
-        QList<lab::PointResult> points; // as stored, targets not renamed
-        lab::RunComparison comparison;
-    };
-    const QList<Overlay> &overlays() const { return m_overlays; }
-    // Against the overlay `id` (0: the first); empty without one.
-    const lab::RunComparison &comparison(qint64 id = 0) const;
-    QList<qint64> overlayIds() const;
 
-    // A run starts: nothing drawn, the size axis ready, no overlay, every view whole.
-    void begin(const QList<quint64> &sizes);
-    // A point of the run finished (kept slim, as every point here).
-    void addPoint(const lab::PointResult &point);
     // The point being measured, from the live feed: its lines grow; returns the requests/s
     // of its latest interval, or -1 when the update brought nothing to draw.
     double applyLive(const lab::LiveFeed::Update &update);
-    // A finished experiment, with the overlays (if any) beside it; every view whole again.
-    void show(const QList<lab::PointResult> &points);
-    // An earlier run drawn beside the shown one (throughput, fds per point, latency and
-    // requests/s; the time charts with each run's first point at 0 s), with the ratio at each
-    // size in the comparison. The same id again replaces it. Both draw at the next show().
-    void addOverlay(const QList<lab::PointResult> &points, qint64 id);
-    void clearOverlays();
 
     // A chart of chartNames() as PNG at `scale`, or SVG for a .svg path; a chart never shown
     // takes `fallback` as its size.
@@ -86,17 +65,16 @@ public:
     // The numbers the chart draws, as CSV with units in the header.
     bool exportChartData(const QString &chart, const QString &path, QString *error) const;
 
-    // What the window keeps of a point: everything but the latency histogram of each 100 ms
-    // client sample (the point's own histogram stays; the database has the rest), so that a
-    // 10-minute run is megabytes, not a hundred of them per copy.
-    static lab::PointResult slim(lab::PointResult point);
-    // The points of an experiment in a results database, kept slim; none with *error set.
-    static QList<lab::PointResult> storedPoints(const QString &database, qint64 id, QString *error);
-
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // A run starts: nothing drawn, the size axis ready, every view whole.
+    void begin(const QList<quint64> &sizes);
+    // A point of the run finished.
+    void addPoint(const lab::PointResult &point);
+    // A finished experiment, with the overlays (if any) beside it; every view whole again.
+    void show();
     // Draws a stale chart (by its row) whole: the points, overlays and the live point's line.
     void refresh(int chart) const;
     // Whether a chart can take a change now (on screen and up to date); else marks it stale.
@@ -108,15 +86,14 @@ private:
     QList<lab::PointResult> withOverlays() const;
     void releaseViews();
 
+    const Session *m_session;
     std::vector<RunChart *> m_charts; // by chartRows() index
     ResultsTableModel *m_model;
     QTableView *m_table;
     QTableWidget *m_compare;
     QList<QWidget *> m_pages;
 
-    QList<lab::PointResult> m_points;
     QList<quint64> m_sizes; // a run's planned sizes (the size axis), empty for a finished one
-    QList<Overlay> m_overlays;
 
     // The live point: its serial in the feed and what it has brought (LivePoint::target empty
     // while no point is measured); the start of the last point finished.

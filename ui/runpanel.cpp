@@ -5,6 +5,7 @@
 #include "lab/sizelist.h"
 #include "loghighlighter.h"
 #include "resultsview.h"
+#include "session.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -31,8 +32,8 @@ QString formatDuration(qint64 ms)
 
 } // namespace
 
-RunPanel::RunPanel(ResultsView *results, QWidget *parent)
-    : QWidget(parent), m_results(results), m_controller(new ExperimentController(this)),
+RunPanel::RunPanel(Session *session, ResultsView *results, QWidget *parent)
+    : QWidget(parent), m_session(session), m_results(results), m_controller(new ExperimentController(this)),
       m_run(new QPushButton(tr("Run"))), m_pause(new QPushButton(tr("Pause"))),
       m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
       m_current(new QLabel(tr("Ready."))), m_log(new QPlainTextEdit), m_liveTimer(new QTimer(this))
@@ -74,17 +75,18 @@ RunPanel::RunPanel(ResultsView *results, QWidget *parent)
 
 RunPanel::~RunPanel() = default;
 
-bool RunPanel::start(const lab::ExperimentSpec &spec, const QString &database)
+bool RunPanel::start(const lab::ExperimentSpec &spec)
 {
     if (isRunning())
         return false;
-    m_database = database;
+    m_session->beginRun(spec);
+    m_database = m_session->database();
     m_experiment = 0;
     m_log->clear();
     m_progress->setValue(0);
     m_clock.start();
     m_log->appendPlainText(tr("run: %1").arg(spec.name));
-    m_controller->start(spec, database);
+    m_controller->start(spec, m_database);
     m_liveTimer->start();
     setRunning(true);
     return true;
@@ -176,6 +178,11 @@ void RunPanel::onPointStarted(int index, const QString &target, quint64 sizeByte
         m_current->setText(tr("Measuring %1").arg(m_pointLabel));
 }
 
+QString RunPanel::logText() const
+{
+    return m_log->toPlainText();
+}
+
 void RunPanel::applyLive(const lab::LiveFeed::Update &update)
 {
     const double now = m_results->applyLive(update);
@@ -188,7 +195,7 @@ void RunPanel::onPointFinished(const lab::PointResult &point)
 {
     if (m_experiment)
         Q_EMIT pointKept(m_experiment, point.dnf);
-    m_results->addPoint(point);
+    m_session->addRunPoint(point);
     QString line = tr("[%1/%2] %3, %4, repetition %5: ")
                        .arg(point.index + 1)
                        .arg(m_progress->maximum())
@@ -225,7 +232,7 @@ void RunPanel::onFinished(lab::RunStatus status, const QString &reason)
 {
     m_liveTimer->stop();
     m_progress->setFormat(tr("%v of %m points"));
-    const auto &points = m_results->points();
+    const auto &points = m_session->points();
     if (status == lab::RunStatus::Done)
         m_current->setText(
             tr("Done: %1 points in %2.").arg(points.size()).arg(formatDuration(m_clock.elapsed())));

@@ -19,19 +19,21 @@ namespace servelab::ui {
 
 class ExperimentController;
 class ResultsView;
+class Session;
 
 // Runs one experiment at a time and says how it goes: Run, Pause/Resume and Cancel, the
 // progress with the time left, the line naming the point being measured (and its requests/s
-// now), and the log. Finished points and the live feed go to the ResultsView.
+// now), and the log. The run is what the session shows: its points go there, kept in the
+// session's database; the live feed goes to the ResultsView.
 class RunPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit RunPanel(ResultsView *results, QWidget *parent = nullptr);
+    RunPanel(Session *session, ResultsView *results, QWidget *parent = nullptr);
     ~RunPanel() override;
 
-    // Starts `spec`, keeping it in `database`; false if a run is going on.
-    bool start(const lab::ExperimentSpec &spec, const QString &database);
+    // Starts `spec`; false if a run is going on.
+    bool start(const lab::ExperimentSpec &spec);
     void pause();
     void resume();
     void cancel();
@@ -45,6 +47,7 @@ public:
     void setStatus(const QString &text);
     QString status() const;
     QPlainTextEdit *logView() const { return m_log; }
+    QString logText() const; // the log as shown
     // What the 10 Hz timer does during a run: the point being measured drawn as it grows.
     void applyLive(const lab::LiveFeed::Update &update);
 
@@ -65,6 +68,7 @@ private:
     void onFinished(lab::RunStatus status, const QString &reason);
     void setRunning(bool running);
 
+    Session *m_session;
     ResultsView *m_results;
     ExperimentController *m_controller;
     QPushButton *m_run;

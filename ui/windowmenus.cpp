@@ -49,7 +49,7 @@ void buildFileMenu(MainWindow *w)
     file->addAction(QObject::tr("&Open Spec…"), QKeySequence::Open, w, [w] {
         withFile(w, false, QObject::tr("Open Spec"), QString(),
                  QObject::tr("Experiment specs (*.json)"),
-                 [w](const QString &path, QString *error) { return w->loadSpecFile(path, error); });
+                 [w](const QString &path, QString *error) { return w->session()->loadSpec(path, error); });
     });
     // A preset opens in the wizard, pre-filled: look, change, run.
     auto *presets = file->addMenu(QObject::tr("&Presets"));
@@ -57,27 +57,27 @@ void buildFileMenu(MainWindow *w)
          QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
         presets->addAction(name.chopped(5), w, [w, name] {
             QString error;
-            if (!w->loadPreset(name.chopped(5), &error))
+            if (!w->session()->loadPreset(name.chopped(5), &error))
                 QMessageBox::warning(w, QObject::tr("Presets"), error);
             else
                 w->openWizard(w->experiment());
         });
     }
     file->addAction(QObject::tr("Open &Results…"), w, [w] {
-        withFile(w, false, QObject::tr("Open Results"), QFileInfo(w->database()).absolutePath(),
+        withFile(w, false, QObject::tr("Open Results"), QFileInfo(w->session()->database()).absolutePath(),
                  QObject::tr("Results (*.db *.json);;All files (*)"),
-                 [w](const QString &path, QString *error) { return w->openResults(path, error); });
+                 [w](const QString &path, QString *error) { return w->session()->openResults(path, error); });
     });
     auto *recent = file->addMenu(QObject::tr("Open Rece&nt"));
     QObject::connect(recent, &QMenu::aboutToShow, w, [w, recent] {
         recent->clear();
-        for (const QString &path : w->recentFiles())
+        for (const QString &path : w->session()->recentFiles())
             recent->addAction(path, w, [w, path] {
                 QString error;
-                if (!w->openFile(path, &error))
+                if (!w->session()->openFile(path, &error))
                     QMessageBox::warning(w, QObject::tr("Open Recent"), error);
             });
-        if (w->recentFiles().isEmpty())
+        if (w->session()->recentFiles().isEmpty())
             recent->addAction(QObject::tr("(nothing yet)"))->setEnabled(false);
     });
     file->addSeparator();
@@ -114,7 +114,7 @@ void buildFileMenu(MainWindow *w)
             w, true, QObject::tr("Export Chart Data"), chart + QStringLiteral(".csv"),
             QObject::tr("CSV files (*.csv)"),
             [w, chart](const QString &path, QString *error) {
-                return w->exportChartData(chart, path, error);
+                return w->resultsView()->exportChartData(chart, path, error);
             },
             QObject::tr("Chart data written to %1"));
     });
@@ -122,14 +122,14 @@ void buildFileMenu(MainWindow *w)
         withFile(
             w, true, QObject::tr("Export Data"), QStringLiteral("results.csv"),
             QObject::tr("CSV files (*.csv)"),
-            [w](const QString &path, QString *error) { return w->exportCsv(path, error); },
+            [w](const QString &path, QString *error) { return w->session()->exportCsv(path, error); },
             QObject::tr("Data written to %1"));
     });
     file->addAction(QObject::tr("Export Experiment as &Bundle…"), w, [w] {
         withFile(
             w, true, QObject::tr("Export Bundle"), QStringLiteral("bundle.json"),
             QObject::tr("Bundles (*.json)"),
-            [w](const QString &path, QString *error) { return w->exportBundle(path, error); },
+            [w](const QString &path, QString *error) { return w->session()->exportBundle(path, error); },
             QObject::tr("Bundle written to %1"));
     });
     file->addSeparator();
@@ -144,7 +144,7 @@ void buildWindowMenus(MainWindow *w)
     auto *edit = w->menuBar()->addMenu(QObject::tr("&Edit"));
     edit->addAction(QObject::tr("&Copy Table (TSV)"), QKeySequence(QObject::tr("Ctrl+Shift+C")), w,
                     [w] {
-                        QGuiApplication::clipboard()->setText(w->tableTsv());
+                        QGuiApplication::clipboard()->setText(w->session()->tableTsv());
                         w->statusBar()->showMessage(
                             QObject::tr("The table is on the clipboard: paste it into a "
                                         "spreadsheet"),
@@ -154,10 +154,11 @@ void buildWindowMenus(MainWindow *w)
     auto *run = w->menuBar()->addMenu(QObject::tr("&Run"));
     run->addAction(QObject::tr("&Run"), QKeySequence(QObject::tr("Ctrl+R")), w,
                    &MainWindow::startRun);
-    run->addAction(QObject::tr("&Pause / Resume"), QKeySequence(QObject::tr("Ctrl+P")), w,
-                   [w] { w->isPaused() ? w->resumeRun() : w->pauseRun(); });
-    run->addAction(QObject::tr("&Cancel"), QKeySequence(QObject::tr("Ctrl+.")), w,
-                   &MainWindow::cancelRun);
+    RunPanel *panel = w->runPanel();
+    run->addAction(QObject::tr("&Pause / Resume"), QKeySequence(QObject::tr("Ctrl+P")), panel,
+                   [panel] { panel->isPaused() ? panel->resume() : panel->pause(); });
+    run->addAction(QObject::tr("&Cancel"), QKeySequence(QObject::tr("Ctrl+.")), panel,
+                   &RunPanel::cancel);
 
     auto *help = w->menuBar()->addMenu(QObject::tr("&Help"));
     help->addAction(QObject::tr("&About ServeLab"), w, [w] {
@@ -172,7 +173,7 @@ void buildWindowMenus(MainWindow *w)
                         "<br>Results database: %6")
                 .arg(info.version, info.revision.toHtmlEscaped(), qt,
                      info.syntaxHighlighting.toHtmlEscaped(), info.uring.toHtmlEscaped(),
-                     w->database().toHtmlEscaped()));
+                     w->session()->database().toHtmlEscaped()));
     });
 }
 

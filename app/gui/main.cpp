@@ -173,11 +173,10 @@ int main(int argc, char *argv[])
     ui::MainWindow window;
     window.setSpec(spec);
     if (parser.isSet(QStringLiteral("db")))
-        window.setDatabase(parser.value(QStringLiteral("db")));
+        window.session()->setDatabase(parser.value(QStringLiteral("db")));
     if (parser.isSet(QStringLiteral("spec"))) {
         const QString source = parser.value(QStringLiteral("spec"));
-        if (!(QFileInfo(source).isFile() ? window.loadSpecFile(source, &error)
-                                         : window.loadPreset(source, &error))) {
+        if (!window.session()->loadSpec(source, &error)) {
             err << "servelab: " << error.section(u'\n', 0, 0) << '\n';
             return 2;
         }
@@ -199,14 +198,14 @@ int main(int argc, char *argv[])
         if (failure.isEmpty() && !png.isEmpty())
             window.exportChart(chart, png, &failure);
         if (failure.isEmpty() && !csv.isEmpty())
-            window.exportCsv(csv, &failure);
+            window.session()->exportCsv(csv, &failure);
         if (!failure.isEmpty())
             err << "servelab: " << failure << '\n';
         err.flush();
         return failure.isEmpty() ? 0 : 1;
     };
     if (parser.isSet(QStringLiteral("open"))) {
-        if (!window.openResults(parser.value(QStringLiteral("open")), &error)) {
+        if (!window.session()->openResults(parser.value(QStringLiteral("open")), &error)) {
             err << "servelab: " << error << '\n';
             return 1;
         }
@@ -216,7 +215,7 @@ int main(int argc, char *argv[])
         QObject::connect(&window, &ui::MainWindow::runFinished, &app, [&](bool ok) {
             QApplication::exit(exportAndQuit(
                 ok ? QString()
-                   : QStringLiteral("the experiment did not finish: ") + window.statusMessage()));
+                   : QStringLiteral("the experiment did not finish: ") + window.runPanel()->status()));
         });
     }
     if (parser.isSet(QStringLiteral("wizard")))

@@ -5,6 +5,7 @@
 
 #include "client/hdrhistogramlog.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -174,6 +175,21 @@ bool ResultBundle::fromJson(const QByteArray &json, ResultBundle *bundle, QStrin
         out.points << p;
     }
     *bundle = out;
+    return true;
+}
+
+bool ResultBundle::readFile(const QString &path, ResultBundle *bundle, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    QString why;
+    if (!fromJson(file.readAll(), bundle, &why)) {
+        *error = QStringLiteral("%1: %2").arg(path, why);
+        return false;
+    }
     return true;
 }
 

@@ -25,6 +25,8 @@ struct ResultBundle
     QByteArray toJson() const;
     // False with *error naming what is wrong (not JSON, another version, a point it cannot read).
     static bool fromJson(const QByteArray &json, ResultBundle *bundle, QString *error);
+    // The bundle in a file (servelab-cli import, the window's Open); *error names the file.
+    static bool readFile(const QString &path, ResultBundle *bundle, QString *error);
 };
 
 } // namespace servelab::lab

@@ -64,12 +64,12 @@ int main(int argc, char **argv)
     const int dbAt = int(args.indexOf(QStringLiteral("--db")));
     const int tabAt = int(args.indexOf(QStringLiteral("--tab")));
     servelab::ui::MainWindow window;
-    window.setDatabase(dbAt > 0 ? args.value(dbAt + 1)
+    window.session()->setDatabase(dbAt > 0 ? args.value(dbAt + 1)
                                 : scratch.filePath(QStringLiteral("results.db")));
     window.resize(1280, 800);
     window.show();
     QString error;
-    if (!window.loadSpecFile(args[1], &error)) {
+    if (!window.session()->loadSpec(args[1], &error)) {
         std::fprintf(stderr, "gui_responsiveness: %s\n", qPrintable(error));
         return 2;
     }
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
             std::printf("  gap of %lld ms (%lld ms running, %lld ms waiting for a core) at %.1f s: "
                         "%s\n",
                         gap, busy, waited, double(clock.elapsed()) / 1000,
-                        qPrintable(window.statusMessage()));
+                        qPrintable(window.runPanel()->status()));
         }
     });
     const long rssBefore = residentKib();
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
     report.start();
     if (!window.startRun()) {
         std::fprintf(stderr, "gui_responsiveness: the run did not start: %s\n",
-                     qPrintable(window.statusMessage()));
+                     qPrintable(window.runPanel()->status()));
         return 2;
     }
     app.exec();

@@ -90,7 +90,7 @@ private Q_SLOTS:
         QVERIFY(window.isRunning());
         QVERIFY(!window.startRun()); // one run at a time
         QVERIFY(finished.wait(60000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
         QVERIFY(!window.isRunning());
 
         QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("epoll+sendfile")), 3);
@@ -100,13 +100,13 @@ private Q_SLOTS:
 
         const QString png = dir.filePath(QStringLiteral("chart.png"));
         QString error;
-        QVERIFY2(window.exportChartPng(png, &error), qPrintable(error));
+        QVERIFY2(window.exportChart(QStringLiteral("throughput"), png, &error), qPrintable(error));
         QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(image.width() > 200 && image.height() > 150);
 
         const QString csv = dir.filePath(QStringLiteral("results.csv"));
-        QVERIFY2(window.exportCsv(csv, &error), qPrintable(error));
+        QVERIFY2(window.session()->exportCsv(csv, &error), qPrintable(error));
         QFile file(csv);
         QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
         const auto lines = QString::fromUtf8(file.readAll()).trimmed().split(u'\n');
@@ -135,7 +135,7 @@ private Q_SLOTS:
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QVERIFY(window.startRun());
         QVERIFY(finished.wait(60000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
         QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("lighttpd")), 2);
     }
 
@@ -143,9 +143,9 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         QString error;
-        QVERIFY(!window.exportChartPng(QStringLiteral("/nonexistent-dir/chart.png"), &error));
+        QVERIFY(!window.exportChart(QStringLiteral("throughput"), QStringLiteral("/nonexistent-dir/chart.png"), &error));
         QVERIFY2(error.contains(QStringLiteral("/nonexistent-dir/chart.png")), qPrintable(error));
-        QVERIFY(!window.exportCsv(QStringLiteral("/nonexistent-dir/x.csv"), &error));
+        QVERIFY(!window.session()->exportCsv(QStringLiteral("/nonexistent-dir/x.csv"), &error));
         QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/x.csv")));
     }
 
@@ -178,7 +178,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         ui::MainWindow window;
-        window.setDatabase(dir.filePath(QStringLiteral("results.db")));
+        window.session()->setDatabase(dir.filePath(QStringLiteral("results.db")));
         QCOMPARE(window.history()->rowCount(), 0);
         lab::SweepSpec spec = lab::SweepSpec::defaults();
         spec.sizes = {4096, 8192, 16384};
@@ -191,29 +191,29 @@ private Q_SLOTS:
         QVERIFY(window.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(window.resultsView()->model()->rowCount() >= 1, 20000);
         const qint64 pointMs = firstPoint.elapsed(); // a point here, and the start before it
-        window.pauseRun();
-        QVERIFY(window.isPaused());
+        window.runPanel()->pause();
+        QVERIFY(window.runPanel()->isPaused());
         // The point being measured may still finish: the pause is reached once its progress
         // comes in while paused (the runner then waits before the next point).
-        QTRY_VERIFY2_WITH_TIMEOUT(window.statusMessage().startsWith(QStringLiteral("Paused after")),
-                                  qPrintable(window.statusMessage()), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(window.runPanel()->status().startsWith(QStringLiteral("Paused after")),
+                                  qPrintable(window.runPanel()->status()), 30000);
         const int held = window.resultsView()->model()->rowCount();
         // After it, nothing moves: the stimulus is time itself, as long as the first point took
         // here, so a run that did not hold would finish another point meanwhile.
         QTest::qWait(int(qBound(qint64(700), pointMs, qint64(10000))));
         QCOMPARE(window.resultsView()->model()->rowCount(), held);
-        QVERIFY2(window.statusMessage().startsWith(QStringLiteral("Paused after")),
-                 qPrintable(window.statusMessage()));
+        QVERIFY2(window.runPanel()->status().startsWith(QStringLiteral("Paused after")),
+                 qPrintable(window.runPanel()->status()));
         // The history counts the points as they are kept.
         QCOMPARE(window.history()->index(0, ui::ExperimentsModel::Points).data().toInt(), held);
-        window.resumeRun();
+        window.runPanel()->resume();
         QVERIFY(finished.wait(60000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
         QCOMPARE(window.resultsView()->model()->rowCount(), 3);
         QCOMPARE(fdsChart(window)->targetCount(), 1);
         QVERIFY(rateChart(window)->sampleCount() >= 3);
         QCOMPARE(latencyChart(window)->seriesCount(), 2); // the smallest and the largest size
-        QVERIFY(window.logText().contains(QStringLiteral("[3/3] epoll+sendfile, 16K")));
+        QVERIFY(window.runPanel()->logText().contains(QStringLiteral("[3/3] epoll+sendfile, 16K")));
 
         QAbstractItemModelTester tester(window.history(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -226,26 +226,26 @@ private Q_SLOTS:
         window.setSpec(spec);
         QString error;
         QVERIFY2(
-            window.showExperiment(status.data(ui::ExperimentsModel::IdRole).toLongLong(), &error),
+            window.session()->showExperiment(status.data(ui::ExperimentsModel::IdRole).toLongLong(), &error),
             qPrintable(error));
         QCOMPARE(window.resultsView()->model()->rowCount(), 3);
         QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("epoll+sendfile")), 3);
 
         // An earlier run overlaid: its line beside, and the ratio at each size (here the run
         // itself, so every ratio is 1).
-        QVERIFY2(window.overlayExperiment(status.data(ui::ExperimentsModel::IdRole).toLongLong(),
+        QVERIFY2(window.session()->overlayExperiment(status.data(ui::ExperimentsModel::IdRole).toLongLong(),
                                           &error),
                  qPrintable(error));
         const QString overlaid = QStringLiteral("epoll+sendfile (#%1)")
                                      .arg(status.data(ui::ExperimentsModel::IdRole).toLongLong());
         QCOMPARE(throughputChart(window)->pointCount(overlaid), 3);
-        QCOMPARE(window.resultsView()->comparison().rows.size(), 3);
-        for (const auto &row : window.resultsView()->comparison().rows)
+        QCOMPARE(window.session()->comparison().rows.size(), 3);
+        for (const auto &row : window.session()->comparison().rows)
             QCOMPARE(row.ratio(), 1.0);
-        QVERIFY(window.statusMessage().contains(QStringLiteral("overlaid with experiment")));
-        window.clearOverlay();
+        QVERIFY(window.runPanel()->status().contains(QStringLiteral("overlaid with experiment")));
+        window.session()->clearOverlays();
         QCOMPARE(throughputChart(window)->pointCount(overlaid), 0);
-        QCOMPARE(window.resultsView()->comparison().rows.size(), 0);
+        QCOMPARE(window.session()->comparison().rows.size(), 0);
 
         // A PNG of a chosen size and scale; the chart on screen keeps its own.
         {
@@ -277,7 +277,7 @@ private Q_SLOTS:
 
         // The chart's data as CSV reads back as the numbers measured.
         const QString data = dir.filePath(QStringLiteral("throughput.csv"));
-        QVERIFY2(window.exportChartData(QStringLiteral("throughput"), data, &error),
+        QVERIFY2(window.resultsView()->exportChartData(QStringLiteral("throughput"), data, &error),
                  qPrintable(error));
         QFile csv(data);
         QVERIFY(csv.open(QIODevice::ReadOnly));
@@ -294,19 +294,19 @@ private Q_SLOTS:
         }
         for (const QString &chart : ui::chartNames())
             QVERIFY2(
-                window.exportChartData(chart, dir.filePath(chart + QStringLiteral(".csv")), &error),
+                window.resultsView()->exportChartData(chart, dir.filePath(chart + QStringLiteral(".csv")), &error),
                 qPrintable(error));
-        QVERIFY(window.tableTsv().startsWith(QStringLiteral("File Size")));
-        QCOMPARE(window.tableTsv().trimmed().count(u'\n'), 3); // the header, then 3 sizes
+        QVERIFY(window.session()->tableTsv().startsWith(QStringLiteral("File Size")));
+        QCOMPARE(window.session()->tableTsv().trimmed().count(u'\n'), 3); // the header, then 3 sizes
 
         // The bundle opens again, by itself, as a drop or a recent file would open it.
         const QString bundle = dir.filePath(QStringLiteral("bundle.json"));
-        QVERIFY2(window.exportBundle(bundle, &error), qPrintable(error));
+        QVERIFY2(window.session()->exportBundle(bundle, &error), qPrintable(error));
         ui::MainWindow other;
-        QVERIFY2(other.openFile(bundle, &error), qPrintable(error));
+        QVERIFY2(other.session()->openFile(bundle, &error), qPrintable(error));
         QCOMPARE(other.resultsView()->model()->rowCount(), 3);
-        QCOMPARE(other.recentFiles().value(0), bundle);
-        QVERIFY(!other.openFile(dir.filePath(QStringLiteral("none.db")), &error));
+        QCOMPARE(other.session()->recentFiles().value(0), bundle);
+        QVERIFY(!other.session()->openFile(dir.filePath(QStringLiteral("none.db")), &error));
     }
 
     // Layout, form, tab and recent files come back at the next start.
@@ -323,14 +323,14 @@ private Q_SLOTS:
             window.showTab(QStringLiteral("latency"));
             QFile preset(QStringLiteral(":/presets/poller-handoff.json"));
             QVERIFY(preset.copy(dir.filePath(QStringLiteral("mine.json"))));
-            QVERIFY(window.openFile(dir.filePath(QStringLiteral("mine.json")), &error));
+            QVERIFY(window.session()->openFile(dir.filePath(QStringLiteral("mine.json")), &error));
             window.show();
             window.close();
         }
         ui::MainWindow again;
         QCOMPARE(again.spec().requests, 77u);
         QCOMPARE(again.spec().sizes, (QList<quint64>{4096, 1 << 20}));
-        QCOMPARE(again.recentFiles().value(0), dir.filePath(QStringLiteral("mine.json")));
+        QCOMPARE(again.session()->recentFiles().value(0), dir.filePath(QStringLiteral("mine.json")));
     }
 
     // The point being measured grows in the charts about ten times a second, and the GUI
@@ -340,7 +340,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         ui::MainWindow window;
-        window.setDatabase(dir.filePath(QStringLiteral("results.db")));
+        window.session()->setDatabase(dir.filePath(QStringLiteral("results.db")));
         window.show();
         lab::SweepSpec spec = lab::SweepSpec::defaults();
         spec.sizes = {4096};
@@ -362,12 +362,12 @@ private Q_SLOTS:
         QVERIFY(window.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(rateChart(window)->liveCount() >= 5, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(fdsChart(window)->liveCount() >= 5, 5000);
-        QVERIFY2(window.statusMessage().contains(QStringLiteral("requests/s now")),
-                 qPrintable(window.statusMessage()));
+        QVERIFY2(window.runPanel()->status().contains(QStringLiteral("requests/s now")),
+                 qPrintable(window.runPanel()->status()));
         QCOMPARE(window.resultsView()->model()->rowCount(), 0); // all of it from the point not yet finished
         const int grown = rateChart(window)->liveCount();
         QTRY_VERIFY_WITH_TIMEOUT(rateChart(window)->liveCount() > grown, 5000);
-        window.cancelRun();
+        window.runPanel()->cancel();
         QVERIFY(finished.wait(10000));
         heartbeat.stop();
         qInfo("worst GUI-thread gap during the live run: %lld ms (10 ms heartbeat)", worst);
@@ -416,16 +416,16 @@ private Q_SLOTS:
             }
         }
         ui::MainWindow window;
-        window.setDatabase(db);
+        window.session()->setDatabase(db);
         QString error;
-        QVERIFY2(window.showExperiments(ids, &error), qPrintable(error));
+        QVERIFY2(window.session()->showExperiments(ids, &error), qPrintable(error));
         QCOMPARE(window.resultsView()->model()->rowCount(), 2); // the newest run's points
-        QVERIFY(window.statusMessage().contains(
+        QVERIFY(window.runPanel()->status().contains(
             QStringLiteral("overlaid with experiment %1, %2").arg(ids[1]).arg(ids[2])));
         // Ratios: 300 KiB/s against 200 and against 100.
-        QCOMPARE(window.resultsView()->comparison(ids[1]).rows.size(), 2);
-        QVERIFY(qAbs(window.resultsView()->comparison(ids[1]).rows[0].ratio() - 1.5) < 1e-9);
-        QVERIFY(qAbs(window.resultsView()->comparison(ids[2]).rows[1].ratio() - 3.0) < 1e-9);
+        QCOMPARE(window.session()->comparison(ids[1]).rows.size(), 2);
+        QVERIFY(qAbs(window.session()->comparison(ids[1]).rows[0].ratio() - 1.5) < 1e-9);
+        QVERIFY(qAbs(window.session()->comparison(ids[2]).rows[1].ratio() - 3.0) < 1e-9);
         auto *compare = window.findChild<QTableWidget *>(QStringLiteral("compare"));
         QVERIFY(compare);
         QCOMPARE(compare->columnCount(), 7); // target, size, shown, and 2 per overlay
@@ -443,14 +443,14 @@ private Q_SLOTS:
             QCOMPARE(first->pen().style(), Qt::DashLine);
         }
         QCOMPARE(latencyChart(window)->seriesCount(), 6); // 3 runs × smallest and largest size
-        window.clearOverlay();
+        window.session()->clearOverlays();
         QCOMPARE(latencyChart(window)->seriesCount(), 2);
         QCOMPARE(compare->rowCount(), 0);
         // A run that is not in the database: said, and nothing else changes.
-        window.showExperiments({ids[2]}, &error);
-        QVERIFY(!window.showExperiments({ids[0], 9999}, &error));
+        window.session()->showExperiments({ids[2]}, &error);
+        QVERIFY(!window.session()->showExperiments({ids[0], 9999}, &error));
         QVERIFY2(error.contains(QStringLiteral("9999")), qPrintable(error));
-        QVERIFY(window.statusMessage().contains(QStringLiteral("run 0"))); // still the one shown
+        QVERIFY(window.runPanel()->status().contains(QStringLiteral("run 0"))); // still the one shown
     }
 
     // A chart off screen costs nothing while points arrive: it is drawn whole when its tab is
@@ -495,7 +495,7 @@ private Q_SLOTS:
             sample.total = 13;
             update.server.push_back(sample);
         }
-        window.applyLive(update);
+        window.runPanel()->applyLive(update);
         QCOMPARE(window.resultsView()->model()->rowCount(), 3);
         QCOMPARE(fdTypes->sampleCount(), 0); // not drawn: its tab is not shown
         QCOMPARE(timeline->liveCount(), 0);
@@ -563,7 +563,7 @@ private Q_SLOTS:
                     summed.completed = 8 * 14;
                     point.clientSamples.push_back(summed);
                     step.start();
-                    window.applyLive(update);
+                    window.runPanel()->applyLive(update);
                     worst = std::max(worst, step.elapsed());
                     clock += 100'000;
                 }
@@ -591,9 +591,9 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         QString error;
-        QVERIFY(!window.loadPreset(QStringLiteral("no-such-preset"), &error));
+        QVERIFY(!window.session()->loadPreset(QStringLiteral("no-such-preset"), &error));
         QVERIFY(error.contains(QStringLiteral("no-such-preset")));
-        QVERIFY2(window.loadPreset(QStringLiteral("ab-c300-maxthreads"), &error),
+        QVERIFY2(window.session()->loadPreset(QStringLiteral("ab-c300-maxthreads"), &error),
                  qPrintable(error));
         QVERIFY(!window.usesForm());
         QCOMPARE(window.experiment().targets.size(), 2);
@@ -604,10 +604,10 @@ private Q_SLOTS:
         editor->setPlainText(
             QStringLiteral("{\"servelab\": 1,\n \"targets\": [{\"builtin\": \"epoll+copy\"}],\n"
                            " \"client\": {\"requests\": 0}}"));
-        QTRY_COMPARE_WITH_TIMEOUT(window.specProblems().size(), 1, 3000);
-        QVERIFY2(window.specProblems().first().startsWith(QStringLiteral("spec:3:25: "
+        QTRY_COMPARE_WITH_TIMEOUT(window.specEditor()->problems().size(), 1, 3000);
+        QVERIFY2(window.specEditor()->problems().first().startsWith(QStringLiteral("spec:3:25: "
                                                                          "client.requests")),
-                 qPrintable(window.specProblems().first()));
+                 qPrintable(window.specEditor()->problems().first()));
         QString problem;
         window.experiment(&problem);
         QVERIFY(problem.contains(QStringLiteral("1 problem")));
@@ -620,7 +620,7 @@ private Q_SLOTS:
         editor->setPlainText(QStringLiteral(
             "{\"servelab\": 1, \"name\": \"typed\", \"targets\": [{\"builtin\": "
             "\"epoll+copy\"}, {\"builtin\": \"blocking+copy\"}], \"sizes\": [\"4K\"]}"));
-        QTRY_VERIFY_WITH_TIMEOUT(window.specProblems().isEmpty(), 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.specEditor()->problems().isEmpty(), 3000);
         window.experiment(&problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QCOMPARE(window.experiment().name, QStringLiteral("typed"));
@@ -632,7 +632,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         ui::MainWindow window;
-        window.setDatabase(dir.filePath(QStringLiteral("results.db")));
+        window.session()->setDatabase(dir.filePath(QStringLiteral("results.db")));
         lab::SweepSpec spec = lab::SweepSpec::defaults();
         spec.sizes = {4096, 8192};
         spec.requests = 10;
@@ -648,7 +648,7 @@ private Q_SLOTS:
         QVERIFY(window.isRunning());
         QVERIFY(!window.usesForm());
         QVERIFY(finished.wait(30000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(window.statusMessage()));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
         QCOMPARE(window.resultsView()->model()->rowCount(), 2);
         QTRY_VERIFY(wizard.isNull()); // closed, and gone
     }
@@ -664,7 +664,7 @@ private Q_SLOTS:
             window.setSpec(spec);
             QVERIFY(window.startRun());
             // Into the point, however long the start takes here: a measurement to stop.
-            QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().startsWith(QStringLiteral("Measuring")),
+            QTRY_VERIFY_WITH_TIMEOUT(window.runPanel()->status().startsWith(QStringLiteral("Measuring")),
                                      30000);
             clock.start();
         } // the destructor cancels and joins the worker

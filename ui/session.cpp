@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "session.h"
+
+#include "lab/machinefacts.h"
+#include "lab/resultbundle.h"
+#include "lab/resultexport.h"
+#include "lab/resultstore.h"
+#include "lab/runstatus.h"
+#include "lab/specsource.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+#include <algorithm>
+
+namespace servelab::ui {
+
+Session::Session(QObject *parent) : QObject(parent), m_database(lab::ResultStore::defaultPath())
+{
+}
+
+void Session::setDatabase(const QString &path)
+{
+    m_database = path;
+    Q_EMIT databaseChanged(path);
+}
+
+QList<qint64> Session::overlayIds() const
+{
+    QList<qint64> ids;
+    for (const auto &o : m_overlays)
+        ids << o.id;
+    return ids;
+}
+
+const lab::RunComparison &Session::comparison(qint64 id) const
+{
+    static const lab::RunComparison none;
+    for (const auto &o : m_overlays)
+        if (id == 0 || o.id == id)
+            return o.comparison;
+    return none;
+}
+
+lab::PointResult Session::slim(lab::PointResult point)
+{
+    for (auto &sample : point.clientSamples)
+        sample.latency = client::LatencyHistogram();
+    return point;
+}
+
+QList<lab::PointResult> Session::storedPoints(qint64 id, QString *error) const
+{
+    lab::ResultStore store;
+    QList<lab::PointResult> points;
+    if (store.open(m_database, error))
+        points = store.points(id, error);
+    if (points.isEmpty() && error->isEmpty())
+        *error = tr("experiment %1 has no points in %2").arg(id).arg(m_database);
+    for (auto &p : points)
+        p = slim(p);
+    return points;
+}
+
+void Session::show(QList<lab::PointResult> points, const QString &title)
+{
+    m_points = std::move(points);
+    m_title = title;
+    Q_EMIT shownChanged();
+}
+
+bool Session::openFile(const QString &path, QString *error)
+{
+    if (!path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
+        return openResults(path, error);
+    // A bundle holds points; a spec does not.
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("cannot read %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    return root.contains(QStringLiteral("points")) ? openResults(path, error)
+                                                   : loadSpec(path, error);
+}
+
+bool Session::openResults(const QString &path, QString *error)
+{
+    if (path.endsWith(QStringLiteral(".json"))) {
+        lab::ResultBundle bundle;
+        if (!lab::ResultBundle::readFile(path, &bundle, error))
+            return false;
+        m_overlays.clear();
+        m_name = bundle.name;
+        m_spec = bundle.spec;
+        m_machine = bundle.machine;
+        for (auto &p : bundle.points)
+            p = slim(p);
+        remember(path);
+        show(std::move(bundle.points), bundle.name);
+        return true;
+    }
+    if (!QFile::exists(path)) {
+        *error = tr("%1 does not exist: give a results database or a bundle.json").arg(path);
+        return false;
+    }
+    lab::ResultStore store;
+    if (!store.open(path, error))
+        return false;
+    setDatabase(path);
+    remember(path);
+    const auto experiments = store.experiments(error);
+    if (experiments.isEmpty()) {
+        if (error->isEmpty())
+            *error = tr("%1 holds no experiments yet").arg(path);
+        return false;
+    }
+    return showExperiment(experiments.last().id, error);
+}
+
+bool Session::loadSpec(const QString &fileOrPreset, QString *error)
+{
+    lab::SpecSource source;
+    if (!lab::SpecSource::read(fileOrPreset, &source, error))
+        return false;
+    if (!source.runs()) {
+        // Shown in the editor with its problems, so that it can be fixed there.
+        Q_EMIT specRejected(QString::fromUtf8(source.text));
+        *error = tr("%1 cannot run: %2").arg(fileOrPreset, source.problems.join(u'\n'));
+        return false;
+    }
+    if (!source.isPreset())
+        remember(source.path);
+    Q_EMIT specLoaded(source.spec);
+    return true;
+}
+
+bool Session::loadPreset(const QString &name, QString *error)
+{
+    if (!lab::SpecSource::presetExists(name)) {
+        *error = tr("there is no preset '%1'").arg(name);
+        return false;
+    }
+    return loadSpec(name, error);
+}
+
+bool Session::showExperiment(qint64 id, QString *error)
+{
+    return showExperiments({id}, error);
+}
+
+bool Session::showExperiments(const QList<qint64> &ids, QString *error)
+{
+    if (ids.isEmpty())
+        return true;
+    // Everything read before anything changes: a run that cannot be read changes nothing.
+    QList<QList<lab::PointResult>> runs;
+    for (qint64 id : ids) {
+        runs << storedPoints(id, error);
+        if (runs.last().isEmpty())
+            return false;
+    }
+    lab::ResultStore store;
+    QList<lab::ResultStore::Experiment> experiments;
+    if (store.open(m_database, error))
+        experiments = store.experiments(error);
+    const auto e = std::find_if(experiments.cbegin(), experiments.cend(),
+                                [&](const auto &x) { return x.id == ids.first(); });
+    const bool known = e != experiments.cend();
+    m_name = known ? e->name : QString();
+    m_spec = known ? e->spec : QByteArray();
+    m_machine = known ? e->machine : QJsonObject();
+    m_points = runs.first();
+    m_overlays.clear();
+    for (qsizetype i = 1; i < ids.size(); ++i)
+        m_overlays << Overlay{ids[i], runs[i], lab::RunComparison::of(m_points, runs[i])};
+    show(m_points, tr("experiment %1 (%2, %3)")
+                       .arg(ids.first())
+                       .arg(m_name, known ? lab::runStatusText(e->status) : QString()));
+    return true;
+}
+
+bool Session::overlayExperiment(qint64 id, QString *error)
+{
+    if (m_points.isEmpty()) {
+        *error = tr("show or run an experiment first, then overlay another on it");
+        return false;
+    }
+    const QList<lab::PointResult> points = storedPoints(id, error);
+    if (points.isEmpty())
+        return false;
+    Overlay overlay{id, points, lab::RunComparison::of(m_points, points)};
+    const auto it = std::find_if(m_overlays.begin(), m_overlays.end(),
+                                 [id](const Overlay &o) { return o.id == id; });
+    if (it != m_overlays.end())
+        *it = overlay;
+    else
+        m_overlays << overlay;
+    Q_EMIT shownChanged();
+    return true;
+}
+
+void Session::clearOverlays()
+{
+    m_overlays.clear();
+    Q_EMIT shownChanged();
+}
+
+void Session::beginRun(const lab::ExperimentSpec &spec)
+{
+    QList<quint64> sizes;
+    for (const auto &t : spec.expanded())
+        for (quint64 size : t.sizes)
+            if (!sizes.contains(size))
+                sizes << size;
+    std::sort(sizes.begin(), sizes.end());
+    m_points.clear();
+    m_overlays.clear();
+    m_name = spec.name;
+    m_title = spec.name;
+    m_spec = spec.toJson();
+    m_machine = lab::machineFacts();
+    Q_EMIT runBegan(sizes);
+}
+
+void Session::addRunPoint(const lab::PointResult &point)
+{
+    m_points << slim(point);
+    Q_EMIT pointAdded(m_points.last());
+}
+
+bool Session::exportCsv(const QString &path, QString *error) const
+{
+    return lab::writeTextFile(path, lab::formatCsv(m_points), error);
+}
+
+bool Session::exportBundle(const QString &path, QString *error) const
+{
+    if (m_points.isEmpty()) {
+        *error = tr("nothing to export yet: run an experiment or open one");
+        return false;
+    }
+    const lab::ResultBundle bundle{m_name, m_spec, m_machine, m_points};
+    return lab::writeTextFile(path, QString::fromUtf8(bundle.toJson()), error);
+}
+
+QString Session::tableTsv() const
+{
+    return lab::formatSeedTsv(m_points);
+}
+
+void Session::remember(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_recent.removeAll(absolute);
+    m_recent.prepend(absolute);
+    while (m_recent.size() > 8)
+        m_recent.removeLast();
+}
+
+} // namespace servelab::ui
