@@ -74,6 +74,9 @@ public:
     std::uint64_t connectsMade() const { return m_connects; }
     // Requests begun on the current connection (1 for the first).
     int requestsOnConnection() const { return m_onConnection; }
+    // Where its owner keeps it (the reactor's slot), found again from an epoll event.
+    void setSlot(std::size_t slot) { m_slot = slot; }
+    std::size_t slot() const { return m_slot; }
 
 private:
     enum class State
@@ -101,6 +104,7 @@ private:
     Outcome failed(ErrorKind kind);
 
     int m_epollFd;
+    std::size_t m_slot = 0;
     const sockaddr_storage &m_address;
     socklen_t m_addressLength;
     const PreparedRequest *m_request;

@@ -16,7 +16,7 @@ namespace {
 
 // One thread's users: each waits its think time after a response (or its cycle time after a
 // start), and only what happens inside [steadyStart, steadyEnd] counts.
-class RampPolicy final : public SchedulePolicy
+class RampPolicy final : public ReactorPolicy
 {
 public:
     RampPolicy(const ThinkTime &think, std::int64_t steadyStart, std::int64_t steadyEnd,
@@ -24,7 +24,7 @@ public:
         : m_think(think), m_steadyStart(steadyStart), m_steadyEnd(steadyEnd), m_random(seed)
     {}
 
-    void onSend(ScheduledSlot &s, std::int64_t now) override
+    bool onSend(ReactorSlot &s, std::int64_t now) override
     {
         auto &previous = m_previous[&s];
         // The gap this user actually left: after its last response (think time) or since its
@@ -35,8 +35,9 @@ public:
             ++thinkSamples;
         }
         previous.start = now;
+        return true;
     }
-    void onEnd(ScheduledSlot &s, const ClientConnection::Outcome &o, std::int64_t now) override
+    void onEnd(ReactorSlot &s, const ClientConnection::Outcome &o, std::int64_t now) override
     {
         const ClientConnection &c = *s.connection;
         m_previous[&s].end = now;
@@ -49,7 +50,7 @@ public:
         }
         steady.countRequest(o.failure(), c.bytesRead(), c.bodyBytes(), now - s.sentAt);
     }
-    void onCutOff(ScheduledSlot &, bool inFlight) override
+    void onCutOff(ReactorSlot &, bool inFlight) override
     {
         if (inFlight)
             ++steady.unfinished; // in ramp-down: never counted, noted for completeness
@@ -75,7 +76,7 @@ private:
     std::int64_t m_steadyStart;
     std::int64_t m_steadyEnd;
     std::mt19937_64 m_random;
-    std::unordered_map<const ScheduledSlot *, Previous> m_previous;
+    std::unordered_map<const ReactorSlot *, Previous> m_previous;
 };
 
 } // namespace
@@ -114,7 +115,7 @@ RampClient::Result RampClient::run()
     const double spread =
         double(std::min<std::int64_t>(std::max<std::int64_t>(m_phases.rampUpMs, 0), 1000)) * 1000;
     std::vector<std::unique_ptr<RampPolicy>> parts;
-    std::vector<SchedulePolicy *> policies;
+    std::vector<ReactorPolicy *> policies;
     for (int i = 0; i < m_threads; ++i) {
         // A fixed seed per thread: the same think times from run to run.
         parts.push_back(std::make_unique<RampPolicy>(m_think, steadyStart, steadyEnd,

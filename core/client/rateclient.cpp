@@ -21,17 +21,18 @@ namespace {
 constexpr std::int64_t lateAfterMicros = 1000;
 
 // wrk2's schedule: one request every `interval` µs per connection, whatever the server does.
-class RatePolicy final : public SchedulePolicy
+class RatePolicy final : public ReactorPolicy
 {
 public:
     RatePolicy(double interval, std::int64_t end) : m_interval(interval), m_end(end) {}
 
-    void onSend(ScheduledSlot &s, std::int64_t now) override
+    bool onSend(ReactorSlot &s, std::int64_t now) override
     {
         if (double(now) - s.due > double(lateAfterMicros))
             ++late;
+        return true;
     }
-    void onEnd(ScheduledSlot &s, const ClientConnection::Outcome &o, std::int64_t now) override
+    void onEnd(ReactorSlot &s, const ClientConnection::Outcome &o, std::int64_t now) override
     {
         const ClientConnection &c = *s.connection;
         // Latency from the intended send time (corrected), and from the actual one.
@@ -40,7 +41,7 @@ public:
             uncorrected.record(now - s.sentAt);
         s.due += m_interval; // the next request's slot, whenever this one ended
     }
-    void onCutOff(ScheduledSlot &s, bool inFlight) override
+    void onCutOff(ReactorSlot &s, bool inFlight) override
     {
         if (inFlight) {
             ++result.unfinished;
@@ -99,7 +100,7 @@ RateClient::Result RateClient::run()
     const std::int64_t start = monotonicMicros();
     const std::int64_t end = start + m_durationMs * 1000;
     std::vector<std::unique_ptr<RatePolicy>> parts;
-    std::vector<SchedulePolicy *> policies;
+    std::vector<ReactorPolicy *> policies;
     for (int i = 0; i < m_threads; ++i) {
         parts.push_back(std::make_unique<RatePolicy>(interval, end));
         policies.push_back(parts.back().get());
