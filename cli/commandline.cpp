@@ -49,6 +49,18 @@ bool CommandLine::parse(const QStringList &arguments, QTextStream &out, QTextStr
     return true;
 }
 
+bool CommandLine::parseOptions(const QStringList &arguments, QTextStream &out, QTextStream &err,
+                               int *exitCode)
+{
+    if (!parse(arguments, out, err, exitCode))
+        return false;
+    if (const QStringList rest = m_parser.positionalArguments(); !rest.isEmpty()) {
+        *exitCode = usageError(QStringLiteral("unexpected argument '%1'").arg(rest.first()), err);
+        return false;
+    }
+    return true;
+}
+
 // The value checks are OptionValue's, with the flag's name in front (one wording for a flag, a
 // spec's option and the wizard).
 bool CommandLine::checked(const QString &option, bool ok, const QString &error, QTextStream &err)

@@ -23,6 +23,10 @@ public:
     // Parses; on --help prints help to out and returns false with *exitCode 0; on a bad
     // argument prints one line to err and returns false with *exitCode 2.
     bool parse(const QStringList &arguments, QTextStream &out, QTextStream &err, int *exitCode);
+    // The same for a command that takes options only: an argument left over is a usage error
+    // ("unexpected argument 'x'").
+    bool parseOptions(const QStringList &arguments, QTextStream &out, QTextStream &err,
+                      int *exitCode);
     // The value of `option` as a whole number in [min, max]; false after printing a line.
     bool number(const QString &option, qint64 min, qint64 max, qint64 *value, QTextStream &err);
     // The value of the field's flag, within the field's range (lab/specfield.h).

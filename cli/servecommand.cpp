@@ -44,11 +44,8 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     });
     addServerOptions(cl);
     int code = exitOk;
-    if (!cl.parse(arguments, out, err, &code))
+    if (!cl.parseOptions(arguments, out, err, &code))
         return code;
-    if (!p.positionalArguments().isEmpty())
-        return cl.usageError(
-            QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first()), err);
     if (!p.isSet(QStringLiteral("root")))
         return cl.usageError(QStringLiteral("--root DIR is required"), err);
     server::ServerOptions options;

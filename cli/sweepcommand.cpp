@@ -68,11 +68,8 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
          QStringLiteral("file")},
     });
     int code = exitOk;
-    if (!cl.parse(arguments, out, err, &code))
+    if (!cl.parseOptions(arguments, out, err, &code))
         return code;
-    if (!p.positionalArguments().isEmpty())
-        return cl.usageError(
-            QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first()), err);
 
     lab::SweepSpec spec = defaults;
     QString error;

@@ -257,6 +257,13 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("sweep"), QStringLiteral("--sizes"),
                            QStringLiteral("4K,lots")}
             << QStringLiteral("'lots'");
+        QTest::newRow("sweep takes no argument")
+            << QStringList{QStringLiteral("sweep"), QStringLiteral("4K")}
+            << QStringLiteral("servelab-cli sweep: unexpected argument '4K'");
+        QTest::newRow("serve takes no argument")
+            << QStringList{QStringLiteral("serve"), QStringLiteral("--root"), QStringLiteral("/tmp"),
+                           QStringLiteral("8080")}
+            << QStringLiteral("servelab-cli serve: unexpected argument '8080'");
     }
     void badArgumentsExitTwoWithOneLine()
     {
