@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
 
-#include "lab/buildinfo.h"
+#include "lab/results/buildinfo.h"
 
 #include "servelab_config.h"
 #include "server/servermode.h"

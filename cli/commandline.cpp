@@ -3,8 +3,8 @@
 
 #include "cli.h"
 
-#include "lab/optionvalue.h"
-#include "lab/specfield.h"
+#include "lab/spec/optionvalue.h"
+#include "lab/spec/specfield.h"
 
 #include <QTextStream>
 

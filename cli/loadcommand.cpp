@@ -9,9 +9,9 @@
 #include "client/durationclient.h"
 #include "client/rampclient.h"
 #include "client/rateclient.h"
-#include "lab/clientrules.h"
-#include "lab/resultexport.h"
-#include "lab/sizelist.h"
+#include "lab/spec/clientrules.h"
+#include "lab/results/resultexport.h"
+#include "lab/spec/sizelist.h"
 
 #include <QDateTime>
 #include <QFileInfo>

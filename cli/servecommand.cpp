@@ -3,7 +3,7 @@
 #include "commandline.h"
 #include "serveroptionsparser.h"
 
-#include "lab/specfield.h"
+#include "lab/spec/specfield.h"
 #include "server/server.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"

@@ -3,7 +3,7 @@
 
 #include "commandline.h"
 
-#include "lab/serveroptiontable.h"
+#include "lab/spec/serveroptiontable.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"
 

@@ -3,13 +3,13 @@
 #include "commandline.h"
 
 #include "interruptwatch.h"
-#include "lab/experimentrunner.h"
-#include "lab/experimentspec.h"
-#include "lab/resultexport.h"
-#include "lab/resultstore.h"
-#include "lab/sizelist.h"
-#include "lab/specfield.h"
-#include "lab/runstatus.h"
+#include "lab/run/experimentrunner.h"
+#include "lab/spec/experimentspec.h"
+#include "lab/results/resultexport.h"
+#include "lab/results/resultstore.h"
+#include "lab/spec/sizelist.h"
+#include "lab/spec/specfield.h"
+#include "lab/run/runstatus.h"
 #include "server/servermode.h"
 
 #include <QFileInfo>

@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "commandline.h"
 
-#include "lab/resultexport.h"
+#include "lab/results/resultexport.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
 

@@ -3,7 +3,7 @@
 
 #include "threadpriority.h"
 
-#include "lab/experimentrunner.h"
+#include "lab/run/experimentrunner.h"
 
 #include <QThread>
 

@@ -3,9 +3,9 @@
 
 #include "fieldspinbox.h"
 
-#include "lab/externalserver.h"
-#include "lab/sizelist.h"
-#include "lab/specfield.h"
+#include "lab/targets/externalserver.h"
+#include "lab/spec/sizelist.h"
+#include "lab/spec/specfield.h"
 #include "server/eventmodel.h"
 #include "server/servermode.h"
 

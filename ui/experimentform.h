@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/sweepspec.h"
+#include "lab/spec/sweepspec.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/resultstore.h"
+#include "lab/results/resultstore.h"
 
 #include <QAbstractTableModel>
 #include <QList>

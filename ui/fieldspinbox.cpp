@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fieldspinbox.h"
 
-#include "lab/specfield.h"
+#include "lab/spec/specfield.h"
 
 #include <algorithm>
 

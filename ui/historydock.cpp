@@ -2,7 +2,7 @@
 #include "historydock.h"
 
 #include "experimentsmodel.h"
-#include "lab/resultstore.h"
+#include "lab/results/resultstore.h"
 
 #include <QFile>
 #include <QHeaderView>

@@ -5,7 +5,7 @@
 #include "experimentsmodel.h"
 #include "experimentwizard.h"
 #include "historydock.h"
-#include "lab/sizelist.h"
+#include "lab/spec/sizelist.h"
 #include "resultsview.h"
 #include "runpanel.h"
 #include "speceditor.h"

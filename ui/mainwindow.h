@@ -3,8 +3,8 @@
 
 #include "chartrow.h"
 #include "historydock.h"
-#include "lab/experimentspec.h"
-#include "lab/sweepspec.h"
+#include "lab/spec/experimentspec.h"
+#include "lab/spec/sweepspec.h"
 #include "resultsview.h"
 #include "runpanel.h"
 #include "session.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resultstablemodel.h"
 
-#include "lab/sizelist.h"
+#include "lab/spec/sizelist.h"
 
 namespace servelab::ui {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/livefeed.h"
-#include "lab/pointresult.h"
-#include "lab/runcomparison.h"
+#include "lab/run/livefeed.h"
+#include "lab/results/pointresult.h"
+#include "lab/results/runcomparison.h"
 #include "runchart.h"
 
 #include <QList>

@@ -2,7 +2,7 @@
 #include "runpanel.h"
 
 #include "experimentcontroller.h"
-#include "lab/sizelist.h"
+#include "lab/spec/sizelist.h"
 #include "loghighlighter.h"
 #include "resultsview.h"
 #include "session.h"

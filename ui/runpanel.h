@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/experimentspec.h"
-#include "lab/livefeed.h"
-#include "lab/pointresult.h"
-#include "lab/runstatus.h"
+#include "lab/spec/experimentspec.h"
+#include "lab/run/livefeed.h"
+#include "lab/results/pointresult.h"
+#include "lab/run/runstatus.h"
 
 #include <QElapsedTimer>
 #include <QWidget>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "session.h"
 
-#include "lab/machinefacts.h"
-#include "lab/resultbundle.h"
-#include "lab/resultexport.h"
-#include "lab/resultstore.h"
-#include "lab/runstatus.h"
-#include "lab/specsource.h"
+#include "lab/results/machinefacts.h"
+#include "lab/results/resultbundle.h"
+#include "lab/results/resultexport.h"
+#include "lab/results/resultstore.h"
+#include "lab/run/runstatus.h"
+#include "lab/spec/specsource.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/experimentspec.h"
-#include "lab/pointresult.h"
-#include "lab/runcomparison.h"
+#include "lab/spec/experimentspec.h"
+#include "lab/results/pointresult.h"
+#include "lab/results/runcomparison.h"
 
 #include <QByteArray>
 #include <QJsonObject>

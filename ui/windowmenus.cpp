@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "windowmenus.h"
 
-#include "lab/buildinfo.h"
+#include "lab/results/buildinfo.h"
 
 #include "mainwindow.h"
 #include "pngexportdialog.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "childprocess.h"
-#include "lab/resultstore.h"
+#include "lab/results/resultstore.h"
 #include "server/listener.h"
 
 #include <QDir>

@@ -4,7 +4,7 @@
 // needs one).
 
 #include "childprocess.h"
-#include "lab/buildinfo.h"
+#include "lab/results/buildinfo.h"
 
 #include <QProcessEnvironment>
 #include <QTest>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness: the experiment spec loader on any bytes. A spec it accepts must write out
 // as JSON that it accepts again, to the same JSON (what the wizard's round trip relies on).
-#include "lab/experimentspec.h"
+#include "lab/spec/experimentspec.h"
 
 #include <QByteArray>
 #include <QStringList>

@@ -7,7 +7,7 @@
 // left to end, to measure it); the seed is printed (SOAK_SEED=N repeats a sequence of them).
 
 #include "childprocess.h"
-#include "lab/resultstore.h"
+#include "lab/results/resultstore.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>

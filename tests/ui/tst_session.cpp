@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "lab/resultbundle.h"
-#include "lab/resultstore.h"
+#include "lab/results/resultbundle.h"
+#include "lab/results/resultstore.h"
 #include "session.h"
 
 #include <QFile>

@@ -3,8 +3,8 @@
 
 #include "chartframe.h"
 #include "chartview.h"
-#include "lab/resultexport.h"
-#include "lab/sizelist.h"
+#include "lab/results/resultexport.h"
+#include "lab/spec/sizelist.h"
 
 #include <QAreaSeries>
 #include <QChart>

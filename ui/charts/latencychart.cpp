@@ -4,7 +4,7 @@
 #include "chartframe.h"
 #include "chartview.h"
 
-#include "lab/sizelist.h"
+#include "lab/spec/sizelist.h"
 #include "pointseries.h"
 
 #include <QCategoryAxis>

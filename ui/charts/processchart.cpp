@@ -3,7 +3,7 @@
 
 #include "chartframe.h"
 #include "chartview.h"
-#include "lab/resultexport.h"
+#include "lab/results/resultexport.h"
 
 #include <QChart>
 #include <QChartView>

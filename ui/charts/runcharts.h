@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/pointresult.h"
+#include "lab/results/pointresult.h"
 
 #include <QList>
 #include <QString>

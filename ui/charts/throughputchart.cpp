@@ -7,9 +7,9 @@
 
 #include "chartfile.h"
 
-#include "lab/resultexport.h"
-#include "lab/sizelist.h"
-#include "lab/statistics.h"
+#include "lab/results/resultexport.h"
+#include "lab/spec/sizelist.h"
+#include "lab/results/statistics.h"
 
 #include <QBuffer>
 #include <QCategoryAxis>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "timelinechart.h"
 
-#include "lab/resultexport.h"
+#include "lab/results/resultexport.h"
 
 #include <QChart>
 #include <QChartView>

@@ -2,7 +2,7 @@
 #include "clientpage.h"
 
 #include "fieldspinbox.h"
-#include "lab/clientrules.h"
+#include "lab/spec/clientrules.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -2,7 +2,7 @@
 #include "environmentpage.h"
 
 #include "fieldspinbox.h"
-#include "lab/specfield.h"
+#include "lab/spec/specfield.h"
 
 #include <QFormLayout>
 #include <QLabel>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/experimentspec.h"
+#include "lab/spec/experimentspec.h"
 
 #include <QWizard>
 

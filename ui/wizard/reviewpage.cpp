@@ -3,7 +3,7 @@
 
 #include "experimentwizard.h"
 #include "jsonhighlighter.h"
-#include "lab/resultexport.h"
+#include "lab/results/resultexport.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>

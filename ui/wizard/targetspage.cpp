@@ -2,8 +2,8 @@
 #include "targetspage.h"
 
 #include "fieldspinbox.h"
-#include "lab/externalserver.h"
-#include "lab/specfield.h"
+#include "lab/targets/externalserver.h"
+#include "lab/spec/specfield.h"
 #include "server/eventmodel.h"
 #include "server/servermode.h"
 

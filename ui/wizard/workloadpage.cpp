@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "workloadpage.h"
 
-#include "lab/sizelist.h"
+#include "lab/spec/sizelist.h"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -3,7 +3,7 @@
 
 // The client tests' server: a built-in server started over generated files of the given sizes.
 
-#include "lab/docrootgenerator.h"
+#include "lab/run/docrootgenerator.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 

@@ -5,7 +5,7 @@
 #include "conformancetable.h"
 #include "rawhttpconnection.h"
 
-#include "lab/docrootgenerator.h"
+#include "lab/run/docrootgenerator.h"
 #include "server/server.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"

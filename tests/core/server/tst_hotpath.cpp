@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "lab/docrootgenerator.h"
+#include "lab/run/docrootgenerator.h"
 #include "loopback.h"
 #include "server/server.h"
 #include "server/servermode.h"

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sweeprunner.h"
+
+#include "client/closedclient.h"
+#include "client/durationclient.h"
+#include "docrootgenerator.h"
+#include "fdleakcheck.h"
+#include "livefeed.h"
+#include "metrics/clock.h"
+#include "metrics/processsampler.h"
+#include "runcontrol.h"
+#include "lab/spec/sizelist.h"
+#include "lab/targets/target.h"
+
+#include <QUrl>
+
+#include <algorithm>
+#include <thread>
+
+namespace servelab::lab {
+
+SweepRunner::SweepRunner(const SweepSpec &spec, QObject *parent)
+    : QObject(parent), m_spec(spec), m_control(std::make_shared<RunControl>())
+{
+    qRegisterMetaType<servelab::lab::PointResult>();
+}
+
+SweepRunner::~SweepRunner() = default;
+
+void SweepRunner::cancel()
+{
+    m_control->cancel();
+}
+
+void SweepRunner::pause()
+{
+    m_control->pause();
+}
+
+void SweepRunner::resume()
+{
+    m_control->resume();
+}
+
+void SweepRunner::setControl(std::shared_ptr<RunControl> control)
+{
+    m_control = std::move(control);
+}
+
+void SweepRunner::setLiveFeed(std::shared_ptr<LiveFeed> feed, const QString &label, int repetition)
+{
+    m_feed = std::move(feed);
+    m_liveLabel = label;
+    m_liveRepetition = repetition;
+}
+
+namespace {
+
+// The client's samples to the point's queue and, as they come, to the live feed.
+class LiveTee final : public client::SampleSink
+{
+public:
+    LiveTee(client::SampleQueue &queue, LiveFeed *feed) : m_queue(queue), m_feed(feed) {}
+    void publish(client::ClientSample sample) override
+    {
+        if (m_feed)
+            m_feed->publishClient(sample);
+        m_queue.publish(std::move(sample));
+    }
+
+private:
+    client::SampleQueue &m_queue;
+    LiveFeed *m_feed;
+};
+
+} // namespace
+
+bool SweepRunner::wasCancelled() const
+{
+    return m_control->isCancelled();
+}
+
+void SweepRunner::run()
+{
+    m_results.clear();
+    if (const QString problem = m_spec.validate(); !problem.isEmpty())
+        return Q_EMIT failed(problem);
+    const QString root = m_spec.resolvedRoot();
+    QString error;
+    DocRootGenerator::Content content{};
+    DocRootGenerator::parseContent(m_spec.content, &content);
+    if (!root.isEmpty() && m_spec.generateRoot &&
+        !DocRootGenerator::ensure(root, m_spec.sizes, &error, content, m_spec.filesPerSize))
+        return Q_EMIT failed(error);
+    if (!m_spec.generateRoot &&
+        !DocRootGenerator::check(root, m_spec.sizes, &error, m_spec.filesPerSize))
+        return Q_EMIT failed(error);
+
+    const std::unique_ptr<Target> target = Target::create(m_spec, root);
+    if (!target->start(&error))
+        return Q_EMIT failed(error);
+    // The server process: the child, this one for an in-process target, or the one named for
+    // a url target (none if not named: then there is no server timeline and no leak check).
+    const qint64 pid = target->pid();
+    metrics::ProcessSampler sampler;
+    if (m_feed)
+        sampler.setListener(
+            [feed = m_feed](const metrics::ProcessSample &sample) { feed->publishServer(sample); });
+    if (std::string why; pid && !sampler.start(pid_t(pid), &why))
+        return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
+                             QString::fromStdString(why));
+
+    for (int i = 0; i < m_spec.sizes.size() && m_control->proceed(); ++i) {
+        Q_EMIT pointStarted(i, m_spec.sizes[i]);
+        PointResult point = measure(i, m_spec.sizes[i], *target, pid ? &sampler : nullptr);
+        m_results.append(point);
+        Q_EMIT pointFinished(point);
+    }
+    sampler.stop();
+    target->stop();
+    Q_EMIT finished(m_control->isCancelled());
+}
+
+template<typename Client, typename Run>
+auto SweepRunner::runStoppable(Client &client, Run run)
+{
+    m_control->setInterrupt([&client] { client.stop(); });
+    auto result = run();
+    m_control->setInterrupt(nullptr);
+    return result;
+}
+
+// The spec's client model: closed (ab: n requests) or duration (wrk: seconds, client threads).
+client::LoadResult SweepRunner::runModel(const client::ClientOptions &options)
+{
+    if (m_spec.model == client::LoadModel::Duration) {
+        client::ClientOptions kept = options;
+        kept.keepAlive = true; // wrk's connections are kept alive
+        client::DurationClient client(kept, m_spec.clientThreads, m_spec.durationMs);
+        return runStoppable(client, [&] { return client.run().total; });
+    }
+    client::ClosedClient client(options);
+    return runStoppable(client, [&] { return client.run(); });
+}
+
+PointResult SweepRunner::measure(int index, quint64 size, Target &target,
+                                 metrics::ProcessSampler *sampler)
+{
+    client::ClientOptions options;
+    options.host = "127.0.0.1";
+    options.port = target.port();
+    // A url target's files are under its path; the others serve the document root at /.
+    QString folder = QStringLiteral("/");
+    if (m_spec.isUrl()) {
+        const QUrl url(m_spec.url());
+        options.host = url.host().toStdString();
+        folder = url.path(QUrl::FullyEncoded);
+        if (!folder.endsWith(u'/'))
+            folder += u'/';
+    }
+    options.path = (folder + DocRootGenerator::fileNameFor(size)).toStdString();
+    for (int copy = 0; m_spec.filesPerSize > 1 && copy < m_spec.filesPerSize; ++copy)
+        options.mix.push_back({(folder + DocRootGenerator::fileNameFor(size, copy)).toStdString()});
+    options.requests = m_spec.requests;
+    options.concurrency = m_spec.concurrency;
+    options.keepAlive = m_spec.keepAlive;
+    options.timeoutMs = m_spec.timeoutMs;
+    options.deadlineMs = m_spec.pointDeadlineMs;
+    options.expectedBodyLength = size;
+    client::SampleQueue samples;
+    LiveTee tee(samples, m_feed.get());
+    options.samples = &tee;
+
+    // Warm-up: the same requests, not counted (caches, JIT, connection pools settle first).
+    if (m_spec.warmupRequests > 0 && !m_control->isCancelled()) {
+        client::ClientOptions warm = options;
+        warm.samples = nullptr;
+        warm.requests = m_spec.warmupRequests;
+        warm.concurrency = int(std::min<quint64>(quint64(options.concurrency), warm.requests));
+        client::ClosedClient warmup(warm);
+        runStoppable(warmup, [&] { return warmup.run(); });
+    }
+    FdLeakCheck leaks(
+        [&] { return sampler ? sampler->openFds() : std::vector<metrics::OpenFd>(); });
+    leaks.baseline();
+    const auto countersBefore = target.counters();
+    if (sampler)
+        sampler->drain(); // what came before this point is not its timeline
+    PointResult point;
+    point.index = index;
+    point.sizeBytes = size;
+    point.target = m_spec.label();
+    point.startedAtMicros = metrics::monotonicMicros();
+    if (m_feed)
+        m_feed->beginPoint(m_liveLabel.isEmpty() ? point.target : m_liveLabel, size,
+                           m_liveRepetition, point.startedAtMicros);
+    // The timeline starts and ends with the point, however short it is.
+    if (sampler)
+        sampler->sampleNow();
+    {
+        // Gone before the leak check: an in-process target shares this process's descriptors.
+        point.load = runModel(options);
+    }
+    if (sampler)
+        sampler->sampleNow();
+    if (m_feed)
+        m_feed->endPoint();
+    point.clientSamples = client::sumByInterval(samples.drain());
+    // The server closes its side of the connections a moment after the client: give it 2 s.
+    point.fdsLeftOpen = leaks.leftOpen(2000);
+    if (sampler)
+        point.serverSamples = sampler->drain();
+    if (const auto after = target.counters(); countersBefore && after) {
+        point.serverCounted = true;
+        point.serverRequests = after->requests - countersBefore->requests;
+        point.serverEmfile = after->acceptEmfile - countersBefore->acceptEmfile;
+        point.handoffs = after->handoffs - countersBefore->handoffs;
+        point.handoffWaitMicros = after->handoffWaitMicros - countersBefore->handoffWaitMicros;
+    }
+    // Cool-down, in steps so that a cancel is not kept waiting.
+    for (int rested = 0; rested < m_spec.cooldownMs && !m_control->isCancelled(); rested += 50)
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(std::min(50, m_spec.cooldownMs - rested)));
+
+    const auto &load = point.load;
+    const auto aborted = load.errorCount(client::ErrorKind::AbortedAtDeadline);
+    if (!load.fatalError.empty()) {
+        point.dnf = true;
+        point.reason = QString::fromStdString(load.fatalError);
+    } else if (m_spec.model == client::LoadModel::Duration) {
+        if (m_control->isCancelled()) {
+            point.dnf = true;
+            point.reason = QStringLiteral("cancelled");
+        }
+    } else if (m_control->isCancelled() && load.completed - aborted < m_spec.requests) {
+        point.dnf = true;
+        point.reason = QStringLiteral("cancelled");
+    } else if (aborted > 0 || load.completed < m_spec.requests) {
+        point.dnf = true;
+        point.reason = QStringLiteral("deadline of %1 s reached after %2 of %3 requests")
+                           .arg(m_spec.pointDeadlineMs / 1000.0)
+                           .arg(load.completed - aborted)
+                           .arg(m_spec.requests);
+    } else if (load.ok == 0) {
+        point.dnf = true;
+        point.reason = QStringLiteral("every request failed: %1")
+                           .arg(QString::fromUtf8(client::errorKindText(load.dominantError())));
+    } else if (load.failed() > 0) {
+        point.reason = QStringLiteral("%1 of %2 requests failed, mostly: %3")
+                           .arg(load.failed())
+                           .arg(load.completed)
+                           .arg(QString::fromUtf8(client::errorKindText(load.dominantError())));
+    }
+    if (!point.fdsLeftOpen.isEmpty()) {
+        // Files an open-file cache keeps are what it is for; said so, still listed.
+        const bool cached =
+            m_spec.serverArguments.contains(QStringLiteral("--open-file-cache")) &&
+            std::all_of(point.fdsLeftOpen.cbegin(), point.fdsLeftOpen.cend(),
+                        [](const QString &fd) { return fd.contains(QStringLiteral(" file ")); });
+        const QString leak =
+            cached ? QStringLiteral("the open-file cache keeps %1 more files open (%2)")
+                         .arg(point.fdsLeftOpen.size())
+                         .arg(point.fdsLeftOpen.first())
+                   : QStringLiteral("the server kept %1 more fds open afterwards (%2)")
+                         .arg(point.fdsLeftOpen.size())
+                         .arg(point.fdsLeftOpen.first());
+        point.reason = point.reason.isEmpty() ? leak : point.reason + QStringLiteral("; ") + leak;
+    }
+    return point;
+}
+
+} // namespace servelab::lab

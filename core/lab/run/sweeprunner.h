@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "lab/results/pointresult.h"
+#include "lab/spec/sweepspec.h"
+
+#include <QList>
+#include <QObject>
+
+#include <memory>
+
+namespace servelab::client {
+struct ClientOptions;
+struct LoadResult;
+} // namespace servelab::client
+namespace servelab::metrics {
+class ProcessSampler;
+}
+
+namespace servelab::lab {
+
+class LiveFeed;
+class RunControl;
+class Target;
+
+// Runs a sweep: generates the document root, starts the target once, and measures each file
+// size with the closed client while a ProcessSampler watches the server process (this one for
+// an in-process target); after each point it checks the server's descriptors came back
+// (FdLeakCheck). Lives in a worker thread (the GUI) or is called directly (the CLI); results
+// leave as value types through queued signals.
+class SweepRunner : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SweepRunner(const SweepSpec &spec, QObject *parent = nullptr);
+    ~SweepRunner() override;
+
+    // Thread-safe; the point being measured stops within one client poll (≤ 100 ms).
+    void cancel();
+    // Thread-safe; takes effect before the next point (the one being measured is finished).
+    void pause();
+    void resume();
+    // Shares the control of a whole experiment instead of this runner's own.
+    void setControl(std::shared_ptr<RunControl> control);
+    // Hands the samples of each point to `feed` as they are taken, under `label` (empty: the
+    // target's own) and `repetition`.
+    void setLiveFeed(std::shared_ptr<LiveFeed> feed, const QString &label = {}, int repetition = 0);
+    const QList<PointResult> &results() const { return m_results; }
+    bool wasCancelled() const;
+
+public Q_SLOTS:
+    void run();
+
+Q_SIGNALS:
+    void pointStarted(int index, quint64 sizeBytes);
+    void pointFinished(const servelab::lab::PointResult &result);
+    void finished(bool cancelled);
+    void failed(const QString &reason);
+
+private:
+    PointResult measure(int index, quint64 size, Target &target, metrics::ProcessSampler *sampler);
+
+    SweepSpec m_spec;
+    QList<PointResult> m_results;
+    std::shared_ptr<RunControl> m_control;
+    std::shared_ptr<LiveFeed> m_feed;
+    QString m_liveLabel;
+    int m_liveRepetition = 0;
+    // Runs a client to its end; a cancel stops it meanwhile.
+    template<typename Client, typename Run>
+    auto runStoppable(Client &client, Run run);
+    client::LoadResult runModel(const client::ClientOptions &options);
+};
+
+} // namespace servelab::lab

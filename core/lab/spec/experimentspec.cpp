@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "experimentspec.h"
+
+#include "clientrules.h"
+#include "lab/run/docrootgenerator.h"
+#include "lab/targets/externalserver.h"
+#include "jsonlocator.h"
+#include "serveroptiontable.h"
+#include "sizelist.h"
+
+#include <QJsonArray>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace servelab::lab {
+
+namespace {
+
+// A JSON number as a whole qint64, checked before converting: a double beyond qint64 (1e300)
+// converts to undefined behaviour (found by fuzz_experimentspec under UBSan, twice).
+bool wholeNumber(double d, qint64 *out)
+{
+    if (!std::isfinite(d) || std::trunc(d) != d || std::abs(d) >= 9.2e18)
+        return false;
+    *out = qint64(d);
+    return true;
+}
+
+// Reads one spec, collecting every problem with the place it is at.
+class Reader
+{
+public:
+    Reader(const QByteArray &text, const QString &fileName, QStringList *errors)
+        : m_locator(text), m_file(fileName), m_errors(errors)
+    {}
+
+    void fail(const QString &path, const QString &what, bool atKey = false)
+    {
+        const auto p = atKey ? m_locator.keyAt(path) : m_locator.valueAt(path);
+        *m_errors << QStringLiteral("%1:%2:%3: %4: %5")
+                         .arg(m_file)
+                         .arg(p.line)
+                         .arg(p.column)
+                         .arg(path.isEmpty() ? QStringLiteral("spec") : path, what);
+    }
+
+    // Fields other than `known` are mistakes (a typo would otherwise be silently ignored).
+    void onlyKnown(const QJsonObject &object, const QString &path, const QStringList &known)
+    {
+        for (const QString &key : object.keys())
+            if (!known.contains(key))
+                fail(path.isEmpty() ? key : path + u'.' + key,
+                     QStringLiteral("unknown field (known here: %1)").arg(known.join(u", ")), true);
+    }
+
+    qint64 integer(const QJsonObject &object, const QString &key, const QString &path,
+                   qint64 fallback, qint64 low, qint64 high)
+    {
+        const QJsonValue v = object.value(key);
+        if (v.isUndefined())
+            return fallback;
+        qint64 n = 0;
+        if (!v.isDouble() || !wholeNumber(v.toDouble(), &n) || n < low || n > high) {
+            fail(path, QStringLiteral("wants a whole number from %1 to %2").arg(low).arg(high));
+            return fallback;
+        }
+        return n;
+    }
+
+    // One of SpecFields: its range and default are the row's; `path` may place it
+    // ("targets[2].threads").
+    qint64 integer(const QJsonObject &object, const SpecField &field, const QString &path)
+    {
+        const QString full = QString::fromLatin1(field.path);
+        return integer(object, full.mid(full.lastIndexOf(u'.') + 1), path.isEmpty() ? full : path,
+                       field.fallback, field.low, field.high);
+    }
+
+    bool boolean(const QJsonObject &object, const QString &key, const QString &path, bool fallback)
+    {
+        const QJsonValue v = object.value(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isBool())
+            fail(path, QStringLiteral("wants true or false"));
+        return v.toBool(fallback);
+    }
+
+    QString text(const QJsonObject &object, const QString &key, const QString &path,
+                 const QString &fallback)
+    {
+        const QJsonValue v = object.value(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isString() || v.toString().isEmpty()) {
+            fail(path, QStringLiteral("wants a non-empty string"));
+            return fallback;
+        }
+        return v.toString();
+    }
+
+    // A `serve` flag's value from JSON: a whole number, a string, or true/false as on/off.
+    bool flagValue(const QJsonValue &v, const QString &path, QString *text)
+    {
+        if (v.isBool()) {
+            *text = v.toBool() ? QStringLiteral("on") : QStringLiteral("off");
+        } else if (v.isString() && !v.toString().isEmpty()) {
+            *text = v.toString();
+        } else if (qint64 n = 0; v.isDouble() && wholeNumber(v.toDouble(), &n)) {
+            *text = QString::number(n);
+        } else {
+            fail(path, QStringLiteral("wants a whole number, a string or true/false"));
+            return false;
+        }
+        return true;
+    }
+
+    // A `serve` flag's name, without its dashes; the ones the target sets itself are refused.
+    bool flagName(const QString &name, const QString &path, bool atKey)
+    {
+        static const QStringList own{QStringLiteral("root"),    QStringLiteral("host"),
+                                     QStringLiteral("port"),    QStringLiteral("mode"),
+                                     QStringLiteral("threads"), QStringLiteral("fd-limit")};
+        static const QRegularExpression shape(QStringLiteral("^[a-z][a-z0-9-]*$"));
+        if (!shape.match(name).hasMatch()) {
+            fail(path,
+                 QStringLiteral("'%1' is not a server option name (as in servelab-cli "
+                                "serve --help, without the dashes)")
+                     .arg(name),
+                 atKey);
+            return false;
+        }
+        if (own.contains(name)) {
+            fail(path,
+                 QStringLiteral("'%1' is set by the target itself (builtin, threads, fd_limit)")
+                     .arg(name),
+                 atKey);
+            return false;
+        }
+        if (!ServerOptionTable::find(name)) {
+            fail(path,
+                 QStringLiteral("'%1' is not a server option (servelab-cli serve --help lists "
+                                "them)")
+                     .arg(name),
+                 atKey);
+            return false;
+        }
+        return true;
+    }
+
+private:
+    JsonLocator m_locator;
+    QString m_file;
+    QStringList *m_errors;
+};
+
+} // namespace
+
+bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, ExperimentSpec *spec,
+                           QStringList *errors)
+{
+    errors->clear();
+    QJsonParseError syntax{};
+    const QJsonDocument document = QJsonDocument::fromJson(text, &syntax);
+    if (syntax.error != QJsonParseError::NoError) {
+        const auto at = JsonLocator::positionIn(text, syntax.offset);
+        *errors << QStringLiteral("%1:%2:%3: not JSON: %4")
+                       .arg(fileName)
+                       .arg(at.line)
+                       .arg(at.column)
+                       .arg(syntax.errorString());
+        return false;
+    }
+    Reader r(text, fileName, errors);
+    if (!document.isObject()) {
+        r.fail(QString(), QStringLiteral("wants a JSON object with \"servelab\": 1"));
+        return false;
+    }
+    const QJsonObject root = document.object();
+    r.onlyKnown(root, QString(),
+                {QStringLiteral("servelab"), QStringLiteral("name"), QStringLiteral("targets"),
+                 QStringLiteral("sizes"), QStringLiteral("document_root"), QStringLiteral("client"),
+                 QStringLiteral("repetitions"), QStringLiteral("point_deadline_ms"),
+                 QStringLiteral("warmup_requests"), QStringLiteral("cooldown_ms"),
+                 QStringLiteral("sweep")});
+    if (root.value(QStringLiteral("servelab")).toInt(-1) != 1 ||
+        !root.value(QStringLiteral("servelab")).isDouble())
+        r.fail(root.contains(QStringLiteral("servelab")) ? QStringLiteral("servelab") : QString(),
+               QStringLiteral("this ServeLab reads spec version 1: write \"servelab\": 1"));
+
+    ExperimentSpec out;
+    out.name = r.text(root, QStringLiteral("name"), QStringLiteral("name"), QString());
+    namespace F = SpecFields;
+    out.repetitions = int(r.integer(root, F::repetitions, {}));
+    SweepSpec shared = SweepSpec::defaults();
+    shared.pointDeadlineMs = int(r.integer(root, F::pointDeadlineMs, {}));
+    // The document root: a folder to generate into, or how to generate it, or one to use as is.
+    if (const QJsonValue docroot = root.value(QStringLiteral("document_root"));
+        docroot.isString()) {
+        shared.root = r.text(root, QStringLiteral("document_root"), QStringLiteral("document_root"),
+                             QString());
+    } else if (docroot.isObject()) {
+        const QJsonObject o = docroot.toObject();
+        const QString at = QStringLiteral("document_root.");
+        r.onlyKnown(o, QStringLiteral("document_root"),
+                    {QStringLiteral("path"), QStringLiteral("content"),
+                     QStringLiteral("files_per_size"), QStringLiteral("generate")});
+        shared.root = r.text(o, QStringLiteral("path"), at + QStringLiteral("path"), QString());
+        shared.content =
+            r.text(o, QStringLiteral("content"), at + QStringLiteral("content"), shared.content);
+        if (DocRootGenerator::Content kind;
+            !DocRootGenerator::parseContent(shared.content, &kind)) {
+            r.fail(at + QStringLiteral("content"),
+                   QStringLiteral("wants \"random\" (incompressible) or \"zeros\""));
+            shared.content = QStringLiteral("random");
+        }
+        shared.filesPerSize = int(r.integer(o, F::filesPerSize, {}));
+        shared.generateRoot =
+            r.boolean(o, QStringLiteral("generate"), at + QStringLiteral("generate"), true);
+        if (!shared.generateRoot && shared.root.isEmpty())
+            r.fail(at + QStringLiteral("generate"),
+                   QStringLiteral("a folder ServeLab does not generate needs its \"path\""));
+    } else if (!docroot.isUndefined()) {
+        r.fail(QStringLiteral("document_root"),
+               QStringLiteral("wants a folder, or {\"path\": DIR, \"content\": \"random\" or "
+                              "\"zeros\", \"files_per_size\": N, \"generate\": true}"));
+    }
+    shared.warmupRequests = quint64(r.integer(root, F::warmupRequests, {}));
+    shared.cooldownMs = int(r.integer(root, F::cooldownMs, {}));
+    if (const QJsonValue sweep = root.value(QStringLiteral("sweep")); !sweep.isUndefined()) {
+        const QJsonObject o = sweep.toObject();
+        r.onlyKnown(o, QStringLiteral("sweep"),
+                    {QStringLiteral("option"), QStringLiteral("values")});
+        const QString option = o.value(QStringLiteral("option")).toString();
+        const QJsonArray values = o.value(QStringLiteral("values")).toArray();
+        if (!sweep.isObject() || option.isEmpty() || values.isEmpty()) {
+            r.fail(QStringLiteral("sweep"),
+                   QStringLiteral("wants {\"option\": NAME, \"values\": [...]} with at least one "
+                                  "value"));
+        } else if (r.flagName(option, QStringLiteral("sweep.option"), false)) {
+            out.sweepOption = option;
+            for (qsizetype i = 0; i < values.size(); ++i) {
+                QString text;
+                if (r.flagValue(values[i], QStringLiteral("sweep.values[%1]").arg(i), &text))
+                    out.sweepValues << text;
+            }
+        }
+    }
+
+    const QJsonValue sizes = root.value(QStringLiteral("sizes"));
+    if (!sizes.isUndefined()) {
+        QString list;
+        if (sizes.isString()) {
+            list = sizes.toString();
+        } else if (sizes.isArray()) {
+            QStringList parts;
+            for (const QJsonValue &size : sizes.toArray())
+                parts << (size.isString() ? size.toString() : QStringLiteral("?"));
+            list = parts.join(u',');
+        }
+        QString why;
+        if (list.isEmpty() || !parseSizeList(list, &shared.sizes, &why))
+            r.fail(QStringLiteral("sizes"),
+                   QStringLiteral("wants sizes like [\"4K\", \"1M\"] or \"4K..32M\"%1")
+                       .arg(why.isEmpty() ? QString() : QStringLiteral(" (") + why + u')'));
+    }
+
+    const QJsonValue clientValue = root.value(QStringLiteral("client"));
+    if (!clientValue.isUndefined() && !clientValue.isObject())
+        r.fail(QStringLiteral("client"), QStringLiteral("wants an object"));
+    const QJsonObject client = clientValue.toObject();
+    r.onlyKnown(client, QStringLiteral("client"),
+                {QStringLiteral("model"), QStringLiteral("requests"), QStringLiteral("concurrency"),
+                 QStringLiteral("keep_alive"), QStringLiteral("timeout_ms"),
+                 QStringLiteral("seconds"), QStringLiteral("threads")});
+    const QString modelName = r.text(client, QStringLiteral("model"),
+                                     QStringLiteral("client.model"), QStringLiteral("closed"));
+    const auto model = client::parseLoadModel(modelName.toStdString());
+    if (model && client::loadModelRow(*model).inExperiments) {
+        shared.model = *model;
+    } else {
+        r.fail(QStringLiteral("client.model"),
+               QStringLiteral("experiments run closed (ab: requests) or duration (wrk: seconds, "
+                              "threads); rate and ramp run from servelab-cli load"));
+        shared.model = client::LoadModel::Closed;
+    }
+    const bool duration = shared.model == client::LoadModel::Duration;
+    for (const char *field : {"requests", "keep_alive"})
+        if (duration && client.contains(QLatin1String(field)))
+            r.fail(QStringLiteral("client.") + QLatin1String(field),
+                   QStringLiteral("a duration client runs for client.seconds on kept-alive "
+                                  "connections"),
+                   true);
+    for (const char *field : {"seconds", "threads"})
+        if (!duration && client.contains(QLatin1String(field)))
+            r.fail(QStringLiteral("client.") + QLatin1String(field),
+                   QStringLiteral("applies to \"model\": \"duration\""), true);
+    shared.durationMs = int(1000 * r.integer(client, F::seconds, {}));
+    shared.clientThreads = int(r.integer(client, F::clientThreads, {}));
+    shared.requests = quint64(r.integer(client, F::requests, {}));
+    // One concurrency, or a list to sweep over: every target is run at each.
+    if (const QJsonValue levels = client.value(QStringLiteral("concurrency")); levels.isArray()) {
+        const QJsonArray list = levels.toArray();
+        if (list.isEmpty())
+            r.fail(QStringLiteral("client.concurrency"),
+                   QStringLiteral("wants a number or a list of numbers, as [1, 10, 100]"));
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            const QJsonObject one{{QStringLiteral("c"), list[i]}};
+            const int c = int(r.integer(one, QStringLiteral("c"),
+                                        QStringLiteral("client.concurrency[%1]").arg(i), -1,
+                                        F::concurrency.low, F::concurrency.high));
+            if (c > 0 && !out.concurrencies.contains(c))
+                out.concurrencies << c;
+        }
+        if (!out.concurrencies.isEmpty())
+            shared.concurrency =
+                *std::max_element(out.concurrencies.begin(), out.concurrencies.end());
+        if (out.concurrencies.size() == 1)
+            out.concurrencies.clear();
+    } else {
+        shared.concurrency = int(r.integer(client, F::concurrency, {}));
+    }
+    shared.keepAlive = r.boolean(client, QStringLiteral("keep_alive"),
+                                 QStringLiteral("client.keep_alive"), shared.keepAlive);
+    shared.timeoutMs = int(r.integer(client, F::timeoutMs, {}));
+    if (duration)
+        shared.keepAlive = true;
+    const int fewest = out.concurrencies.isEmpty()
+                           ? shared.concurrency
+                           : *std::min_element(out.concurrencies.begin(), out.concurrencies.end());
+    if (const auto problem =
+            ClientRules::check({!duration, qint64(shared.requests),
+                                duration ? fewest : shared.concurrency, shared.clientThreads},
+                               FieldNaming::Spec))
+        r.fail(QString::fromLatin1(problem.field->path), problem.what);
+
+    const QJsonValue targets = root.value(QStringLiteral("targets"));
+    if (!targets.isArray() || targets.toArray().isEmpty())
+        r.fail(QStringLiteral("targets"),
+               QStringLiteral("wants a list of targets, as [{\"builtin\": \"epoll+sendfile\"}]"));
+    const QJsonArray list = targets.toArray();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QString path = QStringLiteral("targets[%1]").arg(i);
+        if (!list[i].isObject()) {
+            r.fail(path, QStringLiteral("wants an object"));
+            continue;
+        }
+        const QJsonObject t = list[i].toObject();
+        r.onlyKnown(t, path,
+                    {QStringLiteral("builtin"), QStringLiteral("external"), QStringLiteral("url"),
+                     QStringLiteral("pid"), QStringLiteral("threads"), QStringLiteral("isolated"),
+                     QStringLiteral("fd_limit"), QStringLiteral("options")});
+        SweepSpec sweep = shared;
+        const bool builtin = t.contains(QStringLiteral("builtin"));
+        const bool url = t.contains(QStringLiteral("url"));
+        if (int(builtin) + int(url) + int(t.contains(QStringLiteral("external"))) != 1) {
+            r.fail(path, QStringLiteral("wants one of \"builtin\": MODE, \"external\": NAME or "
+                                        "\"url\": \"http://HOST:PORT/FOLDER/\""));
+            continue;
+        }
+        if (!url && t.contains(QStringLiteral("pid")))
+            r.fail(path + QStringLiteral(".pid"),
+                   QStringLiteral("applies to url targets (ServeLab knows its own servers' pids)"),
+                   true);
+        if (url && t.contains(QStringLiteral("threads")))
+            r.fail(path + QStringLiteral(".threads"),
+                   QStringLiteral("a url target is already running: its threads are its own"),
+                   true);
+        if (builtin) {
+            sweep.target = QStringLiteral("builtin");
+            sweep.mode =
+                r.text(t, QStringLiteral("builtin"), path + QStringLiteral(".builtin"), sweep.mode);
+        } else if (url) {
+            sweep.target = QStringLiteral("url:") + r.text(t, QStringLiteral("url"),
+                                                           path + QStringLiteral(".url"),
+                                                           QStringLiteral("http://127.0.0.1/"));
+            sweep.watchPid = r.integer(t, F::pid, path + QStringLiteral(".pid"));
+        } else {
+            sweep.target = r.text(t, QStringLiteral("external"), path + QStringLiteral(".external"),
+                                  QStringLiteral("nginx"));
+        }
+        sweep.serverThreads =
+            int(r.integer(t, F::serverThreads, path + QStringLiteral(".threads")));
+        sweep.isolated =
+            r.boolean(t, QStringLiteral("isolated"), path + QStringLiteral(".isolated"), false);
+        sweep.fdLimit = int(r.integer(t, F::fdLimit, path + QStringLiteral(".fd_limit")));
+        if (const QJsonValue options = t.value(QStringLiteral("options")); !options.isUndefined()) {
+            if (!options.isObject())
+                r.fail(path + QStringLiteral(".options"),
+                       QStringLiteral("wants an object of serve options, as {\"chunk\": 81000}"));
+            const QJsonObject o = options.toObject();
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                const QString at = path + QStringLiteral(".options.") + it.key();
+                QString text;
+                if (r.flagName(it.key(), at, true) && r.flagValue(it.value(), at, &text))
+                    sweep.serverArguments << QStringLiteral("--") + it.key() << text;
+            }
+        }
+        if (!builtin && (sweep.isolated || sweep.fdLimit || !sweep.serverArguments.isEmpty()))
+            r.fail(path, QStringLiteral("isolated, fd_limit and options apply to builtin targets"));
+        // What is left to check (the mode, the template, the limit's range) is the sweep's.
+        if (errors->isEmpty())
+            if (const QString problem = sweep.validate(); !problem.isEmpty())
+                r.fail(path, problem);
+        out.targets << sweep;
+    }
+    // Each target as the runner expands it, with the swept option's values: a value the
+    // server would refuse is refused here, before anything runs.
+    if (errors->isEmpty() && !out.sweepOption.isEmpty())
+        for (const SweepSpec &variant : out.expanded())
+            if (const QString problem = variant.validate(); !problem.isEmpty()) {
+                r.fail(QStringLiteral("sweep"),
+                       QStringLiteral("%1 (%2)").arg(problem, variant.label()));
+                break;
+            }
+    if (!errors->isEmpty())
+        return false;
+    *spec = out;
+    return true;
+}
+
+QList<SweepSpec> ExperimentSpec::expanded() const
+{
+    QList<SweepSpec> out = sweepOption.isEmpty() ? targets : expandedOption();
+    if (concurrencies.size() < 2)
+        return out;
+    QList<SweepSpec> levels;
+    for (const SweepSpec &t : out) {
+        for (int c : concurrencies) {
+            SweepSpec level = t;
+            level.concurrency = c;
+            level.variant = (t.variant.isEmpty() ? QString() : t.variant + u' ') +
+                            QStringLiteral("c=%1").arg(c);
+            levels << level;
+        }
+    }
+    return levels;
+}
+
+QList<SweepSpec> ExperimentSpec::expandedOption() const
+{
+    QList<SweepSpec> out;
+    for (const SweepSpec &t : targets) {
+        if (t.kind() != TargetKind::Builtin) {
+            out << t; // an external server takes no serve flags: measured once
+            continue;
+        }
+        for (const QString &value : sweepValues) {
+            SweepSpec variant = t;
+            variant.serverArguments << QStringLiteral("--") + sweepOption << value;
+            variant.variant = sweepOption + u'=' + value;
+            out << variant;
+        }
+    }
+    return out;
+}
+
+QByteArray ExperimentSpec::toJson() const
+{
+    QJsonObject root;
+    root.insert(QStringLiteral("servelab"), 1);
+    if (!name.isEmpty())
+        root.insert(QStringLiteral("name"), name);
+    QJsonArray targetList;
+    for (const SweepSpec &t : targets) {
+        QJsonObject target;
+        if (t.isUrl()) {
+            target.insert(QStringLiteral("url"), t.url());
+            if (t.watchPid)
+                target.insert(QStringLiteral("pid"), t.watchPid);
+            targetList.append(target);
+            continue;
+        }
+        if (t.kind() == TargetKind::Builtin) {
+            target.insert(QStringLiteral("builtin"), t.mode);
+            target.insert(QStringLiteral("isolated"), t.runsIsolated());
+            target.insert(QStringLiteral("fd_limit"), t.fdLimit);
+            QJsonObject options;
+            for (qsizetype i = 0; i + 1 < t.serverArguments.size(); i += 2)
+                options.insert(t.serverArguments[i].mid(2), t.serverArguments[i + 1]);
+            if (!options.isEmpty())
+                target.insert(QStringLiteral("options"), options);
+        } else {
+            target.insert(QStringLiteral("external"), t.target);
+        }
+        target.insert(QStringLiteral("threads"), t.serverThreads);
+        targetList.append(target);
+    }
+    root.insert(QStringLiteral("targets"), targetList);
+    if (!targets.isEmpty()) {
+        const SweepSpec &s = targets.first();
+        QJsonArray sizes;
+        for (quint64 size : s.sizes)
+            sizes.append(formatSize(size));
+        root.insert(QStringLiteral("sizes"), sizes);
+        QJsonObject docroot{{QStringLiteral("content"), s.content},
+                            {QStringLiteral("files_per_size"), s.filesPerSize},
+                            {QStringLiteral("generate"), s.generateRoot}};
+        if (!s.root.isEmpty())
+            docroot.insert(QStringLiteral("path"), s.root);
+        root.insert(QStringLiteral("document_root"), docroot);
+        QJsonArray levels;
+        for (int c : concurrencies)
+            levels.append(c);
+        QJsonObject client{{QStringLiteral("model"), QLatin1String(client::loadModelName(s.model))},
+                           {QStringLiteral("concurrency"), concurrencies.size() > 1
+                                                               ? QJsonValue(levels)
+                                                               : QJsonValue(s.concurrency)},
+                           {QStringLiteral("timeout_ms"), s.timeoutMs}};
+        if (s.model == client::LoadModel::Duration) {
+            client.insert(QStringLiteral("seconds"), s.durationMs / 1000);
+            client.insert(QStringLiteral("threads"), s.clientThreads);
+        } else {
+            client.insert(QStringLiteral("requests"), qint64(s.requests));
+            client.insert(QStringLiteral("keep_alive"), s.keepAlive);
+        }
+        root.insert(QStringLiteral("client"), client);
+        root.insert(QStringLiteral("point_deadline_ms"), s.pointDeadlineMs);
+        root.insert(QStringLiteral("warmup_requests"), qint64(s.warmupRequests));
+        root.insert(QStringLiteral("cooldown_ms"), s.cooldownMs);
+    }
+    root.insert(QStringLiteral("repetitions"), repetitions);
+    if (!sweepOption.isEmpty())
+        root.insert(
+            QStringLiteral("sweep"),
+            QJsonObject{{QStringLiteral("option"), sweepOption},
+                        {QStringLiteral("values"), QJsonArray::fromStringList(sweepValues)}});
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+} // namespace servelab::lab

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sweepspec.h"
+
+#include "clientrules.h"
+#include "lab/run/docrootgenerator.h"
+#include "lab/targets/externalserver.h"
+#include "server/servermode.h"
+#include "server/serveroptions.h"
+#include "serveroptiontable.h"
+#include "sizelist.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QUrl>
+
+#include <utility>
+
+namespace servelab::lab {
+
+QString SweepSpec::validate() const
+{
+    if (sizes.isEmpty())
+        return QStringLiteral("no file sizes given: write them like 4K,64K,1M or 4K..32M");
+    if (isUrl()) {
+        const QUrl parsed(url(), QUrl::StrictMode);
+        if (!parsed.isValid() || parsed.scheme() != u"http" || parsed.host().isEmpty() ||
+            parsed.hasQuery() || parsed.hasFragment())
+            return QStringLiteral("'%1' is not a URL ServeLab can load: write "
+                                  "http://HOST:PORT/FOLDER/ (https is not measured)")
+                .arg(url());
+        if (watchPid < 0)
+            return QStringLiteral("the pid to watch must be positive");
+    } else if (kind() == TargetKind::Template && !ExternalServer::templates().contains(target)) {
+        return QStringLiteral("unknown target '%1' (builtin, %2, or command:...)")
+            .arg(target, ExternalServer::templates().join(QStringLiteral(", ")));
+    } else if (kind() == TargetKind::Command && !target.contains(QStringLiteral("{port}"))) {
+        return QStringLiteral("a command target must contain {port}");
+    }
+    std::string error;
+    server::ServerMode parsed;
+    if (!server::parseServerMode(mode.toStdString(), &parsed, &error))
+        return QString::fromStdString(error);
+    namespace F = SpecFields;
+    constexpr auto label = FieldNaming::Label;
+    if (QString problem = F::serverThreads.problem(serverThreads, label); !problem.isEmpty())
+        return problem;
+    if (!client::loadModelRow(model).inExperiments)
+        return QStringLiteral("an experiment's client model is closed or duration, not '%1'")
+            .arg(QLatin1String(client::loadModelName(model)));
+    const qint64 asked =
+        requests > quint64(F::requests.high) ? F::requests.high + 1 : qint64(requests);
+    if (const auto problem = ClientRules::check(
+            {model == client::LoadModel::Closed, asked, concurrency, clientThreads}, label))
+        return problem.text(label);
+    if (model == client::LoadModel::Duration && durationMs < 100)
+        return QStringLiteral("a duration client needs 0.1 s or more per point");
+    for (const auto &[field, value] :
+         {std::pair{&F::timeoutMs, timeoutMs}, std::pair{&F::pointDeadlineMs, pointDeadlineMs}})
+        if (QString problem = field->problem(value, label); !problem.isEmpty())
+            return problem;
+    if (!serverArguments.isEmpty() && kind() != TargetKind::Builtin)
+        return QStringLiteral("server options apply to builtin targets");
+    if (!serverArguments.isEmpty()) { // checked by the rows `serve` reads its flags with
+        server::ServerOptions options;
+        options.mode = mode.toStdString();
+        if (QString problem; !ServerOptionTable::apply(&options, serverArguments, &problem))
+            return problem;
+    }
+    if (DocRootGenerator::Content kind; !DocRootGenerator::parseContent(content, &kind))
+        return QStringLiteral("the content of the files is random or zeros, not '%1'").arg(content);
+    if (QString problem = F::filesPerSize.problem(filesPerSize, label); !problem.isEmpty())
+        return problem;
+    if (!generateRoot && root.isEmpty())
+        return QStringLiteral("a document root that is not generated needs its path");
+    if (watchPid != 0 && !isUrl())
+        return QStringLiteral("a pid to watch applies to url targets (ServeLab knows the others)");
+    if (fdLimit != 0 && (fdLimit < 16 || fdLimit > (1 << 20)))
+        return QStringLiteral("the fd limit must be 0 (inherit) or between 16 and 1048576");
+    return {};
+}
+
+QString SweepSpec::label() const
+{
+    switch (kind()) {
+    case TargetKind::Builtin: return mode;
+    case TargetKind::Url: return url();
+    case TargetKind::Command:
+        return QFileInfo(QProcess::splitCommand(targetValue(target)).value(0)).fileName() +
+               QStringLiteral(" (command)");
+    case TargetKind::Template: break;
+    }
+    return target;
+}
+
+QString SweepSpec::resolvedRoot() const
+{
+    if (!root.isEmpty() || isUrl())
+        return root;
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation))
+        .filePath(content == u"zeros" ? QStringLiteral("servelab/docroot-zeros")
+                                      : QStringLiteral("servelab/docroot"));
+}
+
+SweepSpec SweepSpec::defaults()
+{
+    SweepSpec spec;
+    parseSizeList(QStringLiteral("4K..32M"), &spec.sizes, nullptr);
+    return spec;
+}
+
+QByteArray SweepSpec::toJson() const
+{
+    QJsonArray sizeList;
+    for (quint64 size : sizes)
+        sizeList.append(formatSize(size));
+    const bool builtin = kind() == TargetKind::Builtin;
+    QJsonObject target = !builtin
+                             ? QJsonObject{{QStringLiteral("external"), this->target}}
+                             : QJsonObject{{QStringLiteral("builtin"), mode}};
+    target.insert(QStringLiteral("threads"), serverThreads);
+    if (builtin)
+        target.insert(QStringLiteral("isolated"), isolated || fdLimit != 0);
+    if (fdLimit != 0)
+        target.insert(QStringLiteral("fd_limit"), fdLimit);
+    const QJsonObject client{{QStringLiteral("model"), QStringLiteral("closed")},
+                             {QStringLiteral("requests"), qint64(requests)},
+                             {QStringLiteral("concurrency"), concurrency},
+                             {QStringLiteral("keep_alive"), keepAlive},
+                             {QStringLiteral("timeout_ms"), timeoutMs}};
+    QJsonObject json{{QStringLiteral("servelab"), 1},
+                     {QStringLiteral("targets"), QJsonArray{target}},
+                     {QStringLiteral("sizes"), sizeList},
+                     {QStringLiteral("client"), client},
+                     {QStringLiteral("point_deadline_ms"), pointDeadlineMs}};
+    if (!root.isEmpty())
+        json.insert(QStringLiteral("document_root"), root);
+    return QJsonDocument(json).toJson(QJsonDocument::Indented);
+}
+
+} // namespace servelab::lab

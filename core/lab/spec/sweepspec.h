@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "lab/targets/targetkind.h"
+#include "client/loadmodel.h"
+#include "specfield.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+namespace servelab::lab {
+
+// The first, thin experiment: one built-in target, a list of file sizes, the closed (ab)
+// client. The full JSON experiment spec (issue 5) will grow out of this.
+struct SweepSpec
+{
+    QList<quint64> sizes;
+    QString mode = QStringLiteral("epoll+sendfile");
+    int serverThreads = int(SpecFields::serverThreads.fallback);
+    client::LoadModel model = client::LoadModel::Closed;         // or Duration (wrk)
+    int durationMs = int(SpecFields::seconds.fallback * 1000);   // duration: per point (wrk -d)
+    int clientThreads = int(SpecFields::clientThreads.fallback); // duration: wrk -t
+    quint64 requests = SpecFields::requests.fallback;            // per point (ab -n)
+    int concurrency = int(SpecFields::concurrency.fallback);     // ab -c, wrk -c
+    bool keepAlive = false;                                      // ab -k
+    int timeoutMs = int(SpecFields::timeoutMs.fallback);
+    int pointDeadlineMs = int(SpecFields::pointDeadlineMs.fallback); // then a point is DNF
+    QString root; // the document root; empty: a folder in the user's cache (per content)
+    QString content = QStringLiteral("random"); // of the generated files: random or zeros
+    int filesPerSize = int(
+        SpecFields::filesPerSize
+            .fallback); // several files of each size, requested in turn (defeats one-file caches)
+    bool generateRoot = true; // false: `root` is used as it is, and must hold the files already
+    // "builtin" (the mode above), an external template ("nginx", "lighttpd", "apache", "h2o"),
+    // "command:<command line with {port} and {root}>", or "url:http://HOST:PORT/PATH/" for a
+    // server already running (ServeLab requests PATH/<size>.bin and watches `watchPid`, if set).
+    QString target = QStringLiteral("builtin");
+    qint64 watchPid = 0;   // url targets: the server process to sample (0: none)
+    bool isolated = false; // run the server as a child `servelab-cli serve` process
+    int fdLimit = 0;       // RLIMIT_NOFILE of that child (0: inherit); implies isolated
+    // More `servelab-cli serve` flags for a builtin target ("--chunk", "81000"); imply isolated.
+    QStringList serverArguments;
+    QString variant;            // what sets this target apart in a sweep ("sendfile-threshold=64K")
+    quint64 warmupRequests = 0; // made before each point and not counted
+    int cooldownMs = 0;         // rest after each point
+
+    bool runsIsolated() const { return isolated || fdLimit != 0 || !serverArguments.isEmpty(); }
+    TargetKind kind() const { return targetKindOf(target); }
+    bool isUrl() const { return kind() == TargetKind::Url; }
+    QString url() const { return isUrl() ? targetValue(target) : QString(); }
+    // How tables name it: the mode, the template, the command's program or the URL.
+    QString label() const;
+
+    // The checks a user can fix; returns an empty string when the spec can run.
+    QString validate() const;
+    // The document root: `root`, or the cache folder for this content ("" for a url target
+    // without one: ServeLab does not know what it serves).
+    QString resolvedRoot() const;
+    static SweepSpec defaults(); // the default experiment: 4K..32M, ab -c 1 -n 200
+    // The spec as the JSON the experiment files will use ("servelab": 1).
+    QByteArray toJson() const;
+};
+
+} // namespace servelab::lab
+
+Q_DECLARE_METATYPE(servelab::lab::SweepSpec)

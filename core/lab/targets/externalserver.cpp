@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "externalserver.h"
+
+#include "targetkind.h"
+#include "os/uniquefd.h"
+
+#include "lab/results/resultexport.h"
+#include "server/listener.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <netinet/in.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace servelab::lab {
+
+namespace {
+
+constexpr int stopTimeoutMs = 5000;
+
+bool accepts(quint16 port)
+{
+    const os::UniqueFd fd(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return ::connect(fd.get(), reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
+}
+
+QString findBinary(const QStringList &names)
+{
+    const QStringList paths{QStringLiteral("/usr/sbin"), QStringLiteral("/usr/local/sbin"),
+                            QStringLiteral("/usr/bin"), QStringLiteral("/usr/local/bin")};
+    for (const auto &name : names) {
+        QString found = QStandardPaths::findExecutable(name);
+        if (found.isEmpty())
+            found = QStandardPaths::findExecutable(name, paths);
+        if (!found.isEmpty())
+            return found;
+    }
+    return {};
+}
+
+// Debian's tomcat10 package; TOMCAT_HOME (CATALINA_HOME) points elsewhere.
+QString tomcatHome()
+{
+    for (const char *name : {"TOMCAT_HOME", "CATALINA_HOME"})
+        if (const QString home = qEnvironmentVariable(name); !home.isEmpty())
+            return home;
+    return QStringLiteral("/usr/share/tomcat10");
+}
+
+} // namespace
+
+ExternalServer::ExternalServer() = default;
+
+ExternalServer::~ExternalServer()
+{
+    stop();
+}
+
+QStringList ExternalServer::templates()
+{
+    return {QStringLiteral("nginx"), QStringLiteral("lighttpd"), QStringLiteral("apache"),
+            QStringLiteral("h2o"), QStringLiteral("tomcat")};
+}
+
+QString ExternalServer::binaryFor(const QString &name)
+{
+    if (name == u"nginx")
+        return findBinary({QStringLiteral("nginx")});
+    if (name == u"lighttpd")
+        return findBinary({QStringLiteral("lighttpd")});
+    if (name == u"apache")
+        return findBinary({QStringLiteral("apache2"), QStringLiteral("httpd")});
+    if (name == u"h2o")
+        return findBinary({QStringLiteral("h2o")});
+    if (name == u"tomcat") // the JVM that runs Tomcat, when Tomcat 10 is there to run
+        return QFileInfo::exists(tomcatHome() + QStringLiteral("/bin/bootstrap.jar"))
+                   ? findBinary({QStringLiteral("java")})
+                   : QString();
+    return {};
+}
+
+qint64 ExternalServer::pid() const
+{
+    return m_process ? m_process->processId() : 0;
+}
+
+bool ExternalServer::writeConfig(const QString &name, const QString &root, int workers,
+                                 QString *program, QStringList *arguments, QString *error)
+{
+    const QString dir = m_dir->path();
+    const QString port = QString::number(m_port);
+    const QString config = QDir(dir).filePath(name + QStringLiteral(".conf"));
+    QString text;
+    if (!templates().contains(name)) {
+        *error = QStringLiteral("no template for '%1' (known: %2, or command:...)")
+                     .arg(name, templates().join(QStringLiteral(", ")));
+        return false;
+    }
+    *program = binaryFor(name);
+    if (program->isEmpty()) {
+        *error = QStringLiteral("%1 is not installed on this machine").arg(name);
+        return false;
+    }
+    if (name == u"nginx") {
+        // As root, workers would switch to nobody and could not read a root-owned document root.
+        text =
+            QStringLiteral("%1worker_processes %2;\ndaemon off;\npid %3/nginx.pid;\n"
+                           "error_log %3/error.log;\nevents { worker_connections 4096; }\n"
+                           "http {\n  access_log off;\n  sendfile on;\n  tcp_nopush on;\n"
+                           "  client_body_temp_path %3;\n  proxy_temp_path %3;\n"
+                           "  fastcgi_temp_path %3;\n  uwsgi_temp_path %3;\n  scgi_temp_path %3;\n"
+                           "  server { listen 127.0.0.1:%4; root %5; }\n}\n")
+                .arg(geteuid() == 0 ? QStringLiteral("user root;\n") : QString())
+                .arg(workers)
+                .arg(dir, port, root);
+        *arguments = {QStringLiteral("-c"), config, QStringLiteral("-p"), dir};
+    } else if (name == u"lighttpd") {
+        text = QStringLiteral("server.document-root = \"%1\"\nserver.port = %2\n"
+                              "server.bind = \"127.0.0.1\"\nserver.errorlog = \"%3/error.log\"\n"
+                              "server.max-worker = %4\nserver.network-backend = \"sendfile\"\n"
+                              "index-file.names = ( \"index.html\" )\n"
+                              "mimetype.assign = ( \".html\" => \"text/html\", "
+                              "\"\" => \"application/octet-stream\" )\n")
+                   .arg(root, port, dir)
+                   .arg(workers > 1 ? workers : 0);
+        *arguments = {QStringLiteral("-D"), QStringLiteral("-f"), config};
+    } else if (name == u"apache") {
+        // Prefork, as the seeds ran it; modules from Debian's layout.
+        // As root its children must run as someone else (Apache refuses root): www-data, which
+        // must be able to read the document root.
+        const QString modules = QStringLiteral("/usr/lib/apache2/modules");
+        text = QStringLiteral("ServerRoot %1\nPidFile %1/httpd.pid\nErrorLog %1/error.log\n"
+                              "TypesConfig %6\n%7"
+                              "Listen 127.0.0.1:%2\nServerName 127.0.0.1\n"
+                              "LoadModule mpm_prefork_module %3/mod_mpm_prefork.so\n"
+                              "LoadModule authz_core_module %3/mod_authz_core.so\n"
+                              "LoadModule mime_module %3/mod_mime.so\n"
+                              "LoadModule dir_module %3/mod_dir.so\n"
+                              "StartServers %4\nMaxRequestWorkers 150\nEnableSendfile On\n"
+                              "DocumentRoot \"%5\"\n<Directory \"%5\">\n  Require all granted\n"
+                              "</Directory>\n")
+                   .arg(dir, port, modules)
+                   .arg(workers)
+                   .arg(root,
+                        QFileInfo::exists(QStringLiteral("/etc/mime.types"))
+                            ? QStringLiteral("/etc/mime.types")
+                            : QStringLiteral("/dev/null"),
+                        geteuid() == 0 ? QStringLiteral("User www-data\nGroup www-data\n")
+                                       : QString());
+        *arguments = {QStringLiteral("-f"), config, QStringLiteral("-DFOREGROUND")};
+    } else if (name == u"h2o") {
+        // As root h2o would switch to nobody before writing its pid file into our folder.
+        text = QStringLiteral("%5listen:\n  host: 127.0.0.1\n  port: %1\nnum-threads: %2\n"
+                              "error-log: %3/error.log\npid-file: %3/h2o.pid\n"
+                              "hosts:\n  default:\n    paths:\n      /:\n        file.dir: %4\n")
+                   .arg(port)
+                   .arg(workers)
+                   .arg(dir, root, geteuid() == 0 ? QStringLiteral("user: root\n") : QString());
+        *arguments = {QStringLiteral("-c"), config};
+    } else if (name == u"tomcat") {
+        // Tomcat 10 with the NIO connector (BIO and APR are gone from Tomcat 10.1) and the
+        // DefaultServlet over the root: a CATALINA_BASE of its own in the temporary folder.
+        for (const char *sub : {"conf", "logs", "temp", "work", "webapps"})
+            QDir(dir).mkpath(QString::fromLatin1(sub));
+        const QString webXml = QStringLiteral(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"5.0\">\n"
+            "  <servlet>\n    <servlet-name>default</servlet-name>\n"
+            "    <servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class>\n"
+            "    <init-param><param-name>listings</param-name><param-value>false</param-value>"
+            "</init-param>\n    <load-on-startup>1</load-on-startup>\n  </servlet>\n"
+            "  <servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern>"
+            "</servlet-mapping>\n</web-app>\n");
+        if (!writeTextFile(QDir(dir).filePath(QStringLiteral("conf/web.xml")), webXml, error))
+            return false;
+        text = QStringLiteral(
+                   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                   "<Server port=\"-1\" shutdown=\"SHUTDOWN\">\n  <Service name=\"Catalina\">\n"
+                   "    <Connector address=\"127.0.0.1\" port=\"%1\" maxThreads=\"%2\"\n"
+                   "      protocol=\"org.apache.coyote.http11.Http11NioProtocol\" "
+                   "useSendfile=\"true\"/>\n"
+                   "    <Engine name=\"Catalina\" defaultHost=\"localhost\">\n"
+                   "      <Host name=\"localhost\" appBase=\"%3/webapps\" autoDeploy=\"false\" "
+                   "deployOnStartup=\"false\" unpackWARs=\"false\">\n"
+                   "        <Context path=\"\" docBase=\"%4\" reloadable=\"false\"/>\n"
+                   "      </Host>\n    </Engine>\n  </Service>\n</Server>\n")
+                   .arg(port)
+                   .arg(std::max(workers, 1) * 100)
+                   .arg(dir, root);
+        const QString home = tomcatHome();
+        *arguments = {QStringLiteral("-Dcatalina.home=") + home,
+                      QStringLiteral("-Dcatalina.base=") + dir,
+                      QStringLiteral("-Djava.io.tmpdir=") + dir + QStringLiteral("/temp"),
+                      QStringLiteral("-cp"),
+                      home + QStringLiteral("/bin/bootstrap.jar:") + home +
+                          QStringLiteral("/bin/tomcat-juli.jar"),
+                      QStringLiteral("org.apache.catalina.startup.Bootstrap"),
+                      QStringLiteral("start")};
+        return writeTextFile(QDir(dir).filePath(QStringLiteral("conf/server.xml")), text, error);
+    } else {
+        *error = QStringLiteral("no template for '%1' (known: %2, or command:...)")
+                     .arg(name, templates().join(QStringLiteral(", ")));
+        return false;
+    }
+    return writeTextFile(config, text, error);
+}
+
+bool ExternalServer::start(const QString &target, const QString &root, int workers, QString *error,
+                           int readyTimeoutMs)
+{
+    stop();
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_port = server::Listener::freeLoopbackPort();
+    if (!m_dir->isValid() || m_port == 0) {
+        *error = QStringLiteral("cannot prepare a folder and a port for %1").arg(target);
+        return false;
+    }
+    QString program;
+    QStringList arguments;
+    if (targetKindOf(target) == TargetKind::Command) {
+        QString command = targetValue(target).trimmed();
+        if (!command.contains(QStringLiteral("{port}"))) {
+            *error = QStringLiteral("the command must contain {port}: %1").arg(command);
+            return false;
+        }
+        command.replace(QStringLiteral("{port}"), QString::number(m_port))
+            .replace(QStringLiteral("{root}"), root)
+            .replace(QStringLiteral("{dir}"), m_dir->path());
+        arguments = QProcess::splitCommand(command);
+        if (arguments.isEmpty()) {
+            *error = QStringLiteral("the command is empty");
+            return false;
+        }
+        program = arguments.takeFirst();
+    } else if (!writeConfig(target, root, std::max(workers, 1), &program, &arguments, error)) {
+        return false;
+    } else if (target == u"apache" && geteuid() == 0) {
+        // As root, Apache's children become www-data: a root it cannot enter answers 403 to
+        // everything. Say so before measuring a column of 4xx.
+        for (QFileInfo dir(root); !dir.isRoot(); dir = QFileInfo(dir.absolutePath())) {
+            const auto mode = dir.permissions();
+            if (!(mode & QFileDevice::ExeOther) || !(mode & QFileDevice::ReadOther)) {
+                *error = QStringLiteral("apache's workers run as www-data, which cannot read %1 "
+                                        "(not world-readable): use a document_root under /srv or "
+                                        "/tmp, or make the path readable")
+                             .arg(dir.absoluteFilePath());
+                return false;
+            }
+        }
+    }
+    m_process = std::make_unique<QProcess>();
+    m_process->setProgram(program);
+    m_process->setArguments(arguments);
+    m_process->setWorkingDirectory(m_dir->path());
+    // Its own process group (so stop() reaches the workers too), and gone if we are.
+    m_process->setChildProcessModifier([] {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    });
+    m_process->start();
+    if (!m_process->waitForStarted(readyTimeoutMs)) {
+        *error = QStringLiteral("cannot start %1: %2").arg(program, m_process->errorString());
+        m_process.reset();
+        return false;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    // waitForFinished() doubles as the pause between tries, and notices an early exit without
+    // an event loop (QProcess::state() alone would not).
+    bool exited = false;
+    while (!accepts(m_port)) {
+        exited = exited || m_process->waitForFinished(20);
+        if (exited || clock.elapsed() > readyTimeoutMs) {
+            // The last line says why (h2o, for one, starts with an [INFO] line).
+            const QString output = QString::fromLocal8Bit(m_process->readAllStandardError() +
+                                                          m_process->readAllStandardOutput())
+                                       .trimmed()
+                                       .section(u'\n', -1);
+            *error =
+                QStringLiteral("%1 %2 on 127.0.0.1:%3%4")
+                    .arg(QFileInfo(program).fileName(),
+                         exited ? QStringLiteral("exited before listening")
+                                : QStringLiteral("did not listen within %1 ms").arg(readyTimeoutMs))
+                    .arg(m_port)
+                    .arg(output.isEmpty() ? QString() : QStringLiteral(": ") + output);
+            stop();
+            return false;
+        }
+    }
+    return true;
+}
+
+void ExternalServer::stop()
+{
+    if (m_process) {
+        const auto pid = static_cast<pid_t>(m_process->processId());
+        if (m_process->state() != QProcess::NotRunning && pid > 0) {
+            ::kill(-pid, SIGTERM); // the whole group: nginx's and Apache's workers too
+            if (!m_process->waitForFinished(stopTimeoutMs)) {
+                ::kill(-pid, SIGKILL);
+                m_process->waitForFinished(stopTimeoutMs);
+            }
+        }
+        if (pid > 0)
+            ::kill(-pid, SIGKILL); // stragglers of the group, if the leader went first
+        m_process.reset();
+    }
+    m_dir.reset();
+    m_port = 0;
+}
+
+} // namespace servelab::lab

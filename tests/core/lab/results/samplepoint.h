@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// A point with every field set, for the tests of what keeps points (the database, the bundle).
+
+#include "lab/results/pointresult.h"
+
+namespace servelab::testing {
+
+inline lab::PointResult samplePoint(int index)
+{
+    lab::PointResult p;
+    p.index = index;
+    p.repetition = index * 2;
+    p.serverCounted = index == 1;
+    p.serverRequests = 100;
+    p.serverEmfile = 3;
+    p.handoffs = 250;
+    p.handoffWaitMicros = 12345;
+    p.sizeBytes = 4096u << index;
+    p.target = QStringLiteral("epoll+sendfile");
+    p.reason =
+        index ? QStringLiteral("2 of 100 requests failed, mostly: connection reset") : QString();
+    auto &l = p.load;
+    l.concurrency = 4;
+    l.completed = 100;
+    l.ok = 98;
+    l.errors[std::size_t(client::ErrorKind::Reset)] = 2;
+    l.bytesRead = 100 * (p.sizeBytes + 200);
+    l.bodyBytes = 98 * p.sizeBytes;
+    l.connects = 100;
+    l.elapsedMicros = 250'000;
+    for (int i = 0; i < 100; ++i)
+        l.latency.record(100 + 37 * i);
+    p.startedAtMicros = 5'000'000;
+    for (int i = 1; i <= 3; ++i) {
+        client::ClientSample s;
+        s.endMicros = 100'000 * i;
+        s.intervalMicros = 100'000;
+        s.completed = 30;
+        s.ok = 30;
+        s.bytesRead = 30 * p.sizeBytes;
+        s.openConnections = 4;
+        s.latency.record(200 * i);
+        p.clientSamples.push_back(s);
+        metrics::ProcessSample m;
+        m.atMicros = p.startedAtMicros + 100'000 * i;
+        m.alive = true;
+        m.byType = i != 2;
+        m.total = 10 + i;
+        m.sockets = 5 + i;
+        m.files = 2;
+        m.anonInodes = 3;
+        m.fdLimit = 1024;
+        m.threads = 3;
+        m.rssBytes = 8 << 20;
+        m.userSeconds = 0.01 * i;
+        m.systemSeconds = 0.02 * i;
+        p.serverSamples.push_back(m);
+    }
+    if (index)
+        p.fdsLeftOpen = {QStringLiteral("fd 9 file /r/8K.bin"), QStringLiteral("fd 10 socket:[1]")};
+    return p;
+}
+
+} // namespace servelab::testing

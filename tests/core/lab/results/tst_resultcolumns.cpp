@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "lab/results/resultbundle.h"
+#include "lab/results/resultcolumns.h"
+#include "lab/results/resultstore.h"
+#include "samplepoint.h"
+
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace servelab;
+using lab::ResultColumns;
+
+namespace {
+
+// Gives every settable column of `value` its own value (i-th: 1000 + i, as its type takes it),
+// so that a column a store drops or swaps with another shows as a difference.
+template<typename T>
+void setEach(std::span<const lab::ResultColumn<T>> columns, T *value)
+{
+    qint64 n = 1000;
+    for (const auto &c : columns)
+        if (c.set)
+            c.set(value, QVariant(n++));
+}
+
+template<typename T>
+bool sameColumns(std::span<const lab::ResultColumn<T>> columns, const T &got, const T &want,
+                 const char *store)
+{
+    for (const auto &c : columns) {
+        if (!(store == QByteArrayView("bundle") ? c.json : c.sql))
+            continue;
+        if (c.get(got) != c.get(want)) {
+            qWarning("%s: column %s: %s, wanted %s", store, c.sql ? c.sql : c.json,
+                     qPrintable(c.get(got).toString()), qPrintable(c.get(want).toString()));
+            return false;
+        }
+    }
+    return true;
+}
+
+// The point with every column changed; its samples too (the sample times stay after the
+// point's start, as the stores keep them from it).
+lab::PointResult everyColumnSet()
+{
+    lab::PointResult p = testing::samplePoint(1);
+    setEach(ResultColumns::point(), &p);
+    p.startedAtMicros = 7'000'000;
+    for (auto &s : p.clientSamples)
+        setEach(ResultColumns::clientSample(), &s);
+    for (auto &s : p.serverSamples) {
+        setEach(ResultColumns::serverSample(), &s);
+        s.atMicros += p.startedAtMicros;
+    }
+    return p;
+}
+
+} // namespace
+
+class TestResultColumns : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void namesAreUnique()
+    {
+        QSet<QString> sql;
+        QSet<QString> json;
+        for (const auto &c : ResultColumns::point()) {
+            QVERIFY(c.sql || c.json);
+            QVERIFY2(!c.sql || !sql.contains(QLatin1String(c.sql)), c.sql);
+            QVERIFY2(!c.json || !json.contains(QLatin1String(c.json)), c.json);
+            if (c.sql)
+                sql.insert(QLatin1String(c.sql));
+            if (c.json)
+                json.insert(QLatin1String(c.json));
+        }
+        QVERIFY(sql.size() >= 20);
+    }
+
+    // Every column the table lists comes back from a bundle and from the database as it went
+    // in: a new row is checked by being added.
+    void everyColumnRoundTrips()
+    {
+        const lab::PointResult want = everyColumnSet();
+
+        lab::ResultBundle bundle;
+        bundle.points = {want};
+        lab::ResultBundle back;
+        QString error;
+        QVERIFY2(lab::ResultBundle::fromJson(bundle.toJson(), &back, &error), qPrintable(error));
+        QCOMPARE(back.points.size(), 1);
+        const lab::PointResult &fromBundle = back.points.first();
+        QVERIFY(sameColumns(ResultColumns::point(), fromBundle, want, "bundle"));
+        QCOMPARE(fromBundle.serverSamples.size(), want.serverSamples.size());
+        for (std::size_t i = 0; i < want.serverSamples.size(); ++i) {
+            QVERIFY(sameColumns(ResultColumns::clientSample(), fromBundle.clientSamples[i],
+                                want.clientSamples[i], "bundle"));
+            QVERIFY(sameColumns(ResultColumns::serverSample(), fromBundle.serverSamples[i],
+                                want.serverSamples[i], "bundle"));
+        }
+
+        QTemporaryDir dir;
+        lab::ResultStore store;
+        QVERIFY2(store.open(dir.filePath(QStringLiteral("r.db")), &error), qPrintable(error));
+        const qint64 id = store.beginExperiment(QStringLiteral("columns"), "{}", &error);
+        QVERIFY2(id, qPrintable(error));
+        QVERIFY2(store.addPoint(id, want, &error), qPrintable(error));
+        const QList<lab::PointResult> stored = store.points(id, &error);
+        QCOMPARE(stored.size(), 1);
+        QVERIFY(sameColumns(ResultColumns::point(), stored.first(), want, "database"));
+        for (std::size_t i = 0; i < want.serverSamples.size(); ++i) {
+            QVERIFY(sameColumns(ResultColumns::clientSample(), stored.first().clientSamples[i],
+                                want.clientSamples[i], "database"));
+            QVERIFY(sameColumns(ResultColumns::serverSample(), stored.first().serverSamples[i],
+                                want.serverSamples[i], "database"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestResultColumns)
+#include "tst_resultcolumns.moc"

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "lab/results/resultstore.h"
+#include "samplepoint.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace servelab;
+using client::ErrorKind;
+using servelab::testing::samplePoint;
+
+class TestResultStore : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void keepsEverythingOfAPoint()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sub/folder/results.db"));
+        qint64 id = 0;
+        {
+            lab::ResultStore store;
+            QString error;
+            QVERIFY2(store.open(path, &error), qPrintable(error));
+            QCOMPARE(store.version(), lab::ResultStore::schemaVersion);
+            id = store.beginExperiment(QStringLiteral("seed 001"), "{\"servelab\": 1}", &error);
+            QVERIFY2(id > 0, qPrintable(error));
+            QVERIFY2(store.addPoint(id, samplePoint(0), &error), qPrintable(error));
+            QVERIFY2(store.addPoint(id, samplePoint(1), &error), qPrintable(error));
+            QVERIFY2(store.finishExperiment(id, servelab::lab::RunStatus::Done, &error),
+                     qPrintable(error));
+        }
+        lab::ResultStore store; // a fresh connection reads it all back
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        const auto experiments = store.experiments();
+        QCOMPARE(experiments.size(), 1);
+        QCOMPARE(experiments[0].id, id);
+        QCOMPARE(experiments[0].name, QStringLiteral("seed 001"));
+        QCOMPARE(experiments[0].status, servelab::lab::RunStatus::Done);
+        QCOMPARE(experiments[0].spec, QByteArray("{\"servelab\": 1}"));
+        QCOMPARE(experiments[0].points, 2);
+        QVERIFY(experiments[0].finished >= experiments[0].started);
+
+        const auto points = store.points(id);
+        QCOMPARE(points.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const auto want = samplePoint(i);
+            const auto &got = points[i];
+            QCOMPARE(got.index, i);
+            QCOMPARE(got.repetition, i * 2);
+            QCOMPARE(got.serverCounted, i == 1);
+            QCOMPARE(got.serverRequests, 100u);
+            QCOMPARE(got.serverEmfile, 3u);
+            QCOMPARE(got.handoffs, 250u);
+            QCOMPARE(got.handoffWaitMicros, 12345u);
+            QCOMPARE(got.sizeBytes, want.sizeBytes);
+            QCOMPARE(got.target, want.target);
+            QCOMPARE(got.reason, want.reason);
+            QCOMPARE(got.load.completed, 100u);
+            QCOMPARE(got.load.ok, 98u);
+            QCOMPARE(got.load.errorCount(ErrorKind::Reset), 2u);
+            QCOMPARE(got.load.failed(), 2u);
+            QCOMPARE(got.load.bytesRead, want.load.bytesRead);
+            QCOMPARE(got.load.elapsedMicros, 250'000);
+            QCOMPARE(got.kibPerSecond(), want.kibPerSecond());
+            QCOMPARE(got.load.latency.count(), 100u);
+            QCOMPARE(got.load.latency.min(), want.load.latency.min());
+            QCOMPARE(got.load.latency.max(), want.load.latency.max());
+            QCOMPARE(got.load.latency.mean(), want.load.latency.mean());
+            QCOMPARE(got.load.latency.valueAtPercentile(90),
+                     want.load.latency.valueAtPercentile(90));
+            QCOMPARE(got.fdsLeftOpen, want.fdsLeftOpen);
+            QCOMPARE(got.clientSamples.size(), std::size_t(3));
+            QCOMPARE(got.clientSamples[2].endMicros, 300'000);
+            QCOMPARE(got.clientSamples[2].latency.count(), 1u);
+            QCOMPARE(got.serverSamples.size(), std::size_t(3));
+            QCOMPARE(got.serverSamples[1].atMicros, want.serverSamples[1].atMicros);
+            QCOMPARE(got.serverSamples[1].sockets, 7);
+            QCOMPARE(got.serverSamples[1].total, 12);
+            QVERIFY(got.serverSamples[0].byType && !got.serverSamples[1].byType);
+            QCOMPARE(got.serverSamples[1].fdLimit, 1024);
+            QCOMPARE(got.serverSamples[1].systemSeconds, 0.04);
+        }
+    }
+
+    // An experiment whose process died (kill -9, a crash) is marked interrupted on the next
+    // open; its points stay as they were written.
+    void deadOwnerMeansInterrupted()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("r.db"));
+        QString error;
+        {
+            lab::ResultStore store;
+            QVERIFY(store.open(path, &error));
+            const qint64 id = store.beginExperiment(QStringLiteral("x"), "{}", &error);
+            QVERIFY(store.addPoint(id, samplePoint(0), &error));
+            store.beginExperiment(QStringLiteral("mine, still running"), "{}", &error);
+            QSqlDatabase raw =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+            raw.setDatabaseName(path);
+            QVERIFY(raw.open());
+            QSqlQuery q(raw);
+            QVERIFY(
+                q.exec(QStringLiteral("UPDATE experiments SET owner_pid = 999999999 WHERE id = %1")
+                           .arg(id)));
+            raw.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+        lab::ResultStore store;
+        QVERIFY(store.open(path, &error));
+        const auto experiments = store.experiments();
+        QCOMPARE(experiments.size(), 2);
+        QCOMPARE(experiments[0].status, servelab::lab::RunStatus::Interrupted);
+        QCOMPARE(experiments[0].points, 1);
+        QCOMPARE(experiments[1].status, servelab::lab::RunStatus::Running); // this process is alive
+    }
+
+    void refusesWhatItShouldNotTouch_data()
+    {
+        QTest::addColumn<QByteArray>("setup"); // "garbage", "foreign", "newer"
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("not SQLite")
+            << QByteArray("garbage") << QStringLiteral("not a readable SQLite database");
+        QTest::newRow("someone else's")
+            << QByteArray("foreign") << QStringLiteral("an SQLite database of something else");
+        QTest::newRow("same version, other tables")
+            << QByteArray("stale")
+            << QStringLiteral("its tables are not the ones this ServeLab writes");
+        QTest::newRow("newer schema")
+            << QByteArray("newer") << QStringLiteral("written by a newer ServeLab (schema 99");
+    }
+    void refusesWhatItShouldNotTouch()
+    {
+        QFETCH(QByteArray, setup);
+        QFETCH(QString, mentions);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("r.db"));
+        if (setup == "garbage") {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray("this is not a database, it is my notes\n").repeated(200));
+        } else {
+            {
+                QSqlDatabase raw =
+                    QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("setup"));
+                raw.setDatabaseName(path);
+                QVERIFY(raw.open());
+                QSqlQuery q(raw);
+                if (setup == "stale") // schema 1 as a build between releases wrote it
+                    QVERIFY(
+                        q.exec(QStringLiteral("CREATE TABLE experiments (id INTEGER PRIMARY KEY, "
+                                              "name TEXT, spec TEXT, status TEXT)")) &&
+                        q.exec(QStringLiteral("PRAGMA user_version = 1")));
+                else
+                    QVERIFY(q.exec(setup == "foreign"
+                                       ? QStringLiteral("CREATE TABLE notes (text TEXT)")
+                                       : QStringLiteral("PRAGMA user_version = 99")));
+                raw.close();
+            }
+            QSqlDatabase::removeDatabase(QStringLiteral("setup"));
+        }
+        QFile before(path);
+        QVERIFY(before.open(QIODevice::ReadOnly));
+        const QByteArray bytes = before.readAll();
+        before.close();
+
+        lab::ResultStore store;
+        QString error;
+        QVERIFY(!store.open(path, &error));
+        QVERIFY2(error.contains(mentions), qPrintable(error));
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QFile after(path);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), bytes); // left as it was
+    }
+
+    // Another program holds the write lock: the write waits, then fails naming the lock and
+    // what to do, and writes nothing.
+    void lockedDatabaseIsReportedAndLeftAlone()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("results.db"));
+        lab::ResultStore store;
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        {
+            QSqlDatabase other =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("other"));
+            other.setDatabaseName(path);
+            QVERIFY(other.open());
+            QSqlQuery lock(other);
+            QVERIFY(lock.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+            QElapsedTimer clock;
+            clock.start();
+            QCOMPARE(store.beginExperiment(QStringLiteral("x"), "{}", &error), 0);
+            QVERIFY2(clock.elapsed() >= 2500, qPrintable(QString::number(clock.elapsed())));
+            QVERIFY2(error.contains(QStringLiteral("the database is locked by another program "
+                                                   "(waited 3 s)")),
+                     qPrintable(error));
+            QVERIFY2(error.contains(path), qPrintable(error));
+            QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+            other.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("other"));
+        QCOMPARE(store.experiments().size(), 0);
+        QVERIFY(store.beginExperiment(QStringLiteral("x"), "{}", &error) > 0); // free again
+    }
+
+    void unwritableFolderIsRefused()
+    {
+        lab::ResultStore store;
+        QString error;
+        QVERIFY(!store.open(QStringLiteral("/proc/servelab/results.db"), &error));
+        QVERIFY2(error.contains(QStringLiteral("--db")), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestResultStore)
+#include "tst_resultstore.moc"

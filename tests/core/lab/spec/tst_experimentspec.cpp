@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "lab/spec/experimentspec.h"
+#include "lab/spec/jsonlocator.h"
+
+#include <QTest>
+
+using servelab::lab::ExperimentSpec;
+using servelab::lab::JsonLocator;
+namespace lab = servelab::lab;
+
+class TestExperimentSpec : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void locatorFindsValuesAndKeys()
+    {
+        const QByteArray text = "{\n  \"a\": 1,\n  \"list\": [10, {\"k\": \"v\"}],\n"
+                                "  \"o\": {\"deep\": true}\n}\n";
+        const JsonLocator at(text);
+        QCOMPARE(at.valueAt(QStringLiteral("a")).line, 2);
+        QCOMPARE(at.valueAt(QStringLiteral("a")).column, 8);
+        QCOMPARE(at.keyAt(QStringLiteral("a")).column, 3);
+        QCOMPARE(at.valueAt(QStringLiteral("list[1].k")).line, 3);
+        QCOMPARE(at.valueAt(QStringLiteral("list[1].k")).column, 22);
+        QCOMPARE(at.valueAt(QStringLiteral("o.deep")).line, 4);
+        // A path that is not there points at its nearest ancestor.
+        QCOMPARE(at.valueAt(QStringLiteral("o.missing")).column, 8);
+        QCOMPARE(at.valueAt(QStringLiteral("nothing")).line, 1);
+    }
+
+    void minimalSpecGetsEveryDefault()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(
+            ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+sendfile"}]})",
+                                  QStringLiteral("s.json"), &spec, &errors),
+            qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.targets.size(), 1);
+        QCOMPARE(spec.targets[0].sizes.size(), 14); // 4K..32M
+        QCOMPARE(spec.targets[0].requests, 200u);
+        QCOMPARE(spec.repetitions, 1);
+        const QByteArray written = spec.toJson();
+        for (const char *field :
+             {"\"sizes\"", "\"requests\": 200", "\"concurrency\": 1", "\"repetitions\": 1",
+              "\"point_deadline_ms\": 120000", "\"timeout_ms\": 30000", "\"isolated\": false"})
+            QVERIFY2(written.contains(field), field);
+        // What it writes reads back the same.
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(written, QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), written);
+    }
+
+    void everyFieldIsRead()
+    {
+        const QByteArray text = R"({
+  "servelab": 1,
+  "name": "seed 001",
+  "targets": [{"builtin": "blocking+copy", "threads": 4, "fd_limit": 1024},
+              {"external": "nginx", "threads": 2}],
+  "sizes": "4K..16K",
+  "document_root": "/tmp/x",
+  "client": {"requests": 50, "concurrency": 5, "keep_alive": true, "timeout_ms": 900},
+  "repetitions": 3,
+  "point_deadline_ms": 5000
+})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.name, QStringLiteral("seed 001"));
+        QCOMPARE(spec.repetitions, 3);
+        QCOMPARE(spec.targets.size(), 2);
+        const auto &a = spec.targets[0];
+        QCOMPARE(a.target, QStringLiteral("builtin"));
+        QCOMPARE(a.mode, QStringLiteral("blocking+copy"));
+        QCOMPARE(a.serverThreads, 4);
+        QCOMPARE(a.fdLimit, 1024);
+        QCOMPARE(a.sizes, (QList<quint64>{4096, 8192, 16384}));
+        QCOMPARE(a.root, QStringLiteral("/tmp/x"));
+        QCOMPARE(a.requests, 50u);
+        QCOMPARE(a.concurrency, 5);
+        QVERIFY(a.keepAlive);
+        QCOMPARE(a.timeoutMs, 900);
+        QCOMPARE(a.pointDeadlineMs, 5000);
+        QCOMPARE(spec.targets[1].target, QStringLiteral("nginx"));
+        QCOMPARE(spec.targets[1].serverThreads, 2);
+    }
+
+    // Server options, warm-up, cool-down, and a sweep over one option: each builtin target is
+    // run once per value, an external one once.
+    void optionsAndSweepsExpand()
+    {
+        const QByteArray text = R"({"servelab": 1,
+  "targets": [{"builtin": "multiplex+copy", "threads": 8,
+               "options": {"max-downloads": 1000, "chunk": "81000", "nodelay": false}},
+              {"external": "nginx"}],
+  "sweep": {"option": "sendfile-threshold", "values": ["1", 65536]},
+  "warmup_requests": 50, "cooldown_ms": 200})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.targets.size(), 2);
+        const auto &t = spec.targets[0];
+        QCOMPARE(t.serverArguments,
+                 (QStringList{QStringLiteral("--chunk"), QStringLiteral("81000"),
+                              QStringLiteral("--max-downloads"), QStringLiteral("1000"),
+                              QStringLiteral("--nodelay"), QStringLiteral("off")}));
+        QVERIFY(t.runsIsolated());
+        QCOMPARE(t.warmupRequests, 50u);
+        QCOMPARE(t.cooldownMs, 200);
+        const auto runs = spec.expanded();
+        QCOMPARE(runs.size(), 3); // two thresholds for the builtin target, nginx once
+        QCOMPARE(runs[0].variant, QStringLiteral("sendfile-threshold=1"));
+        QCOMPARE(runs[1].serverArguments.mid(6),
+                 (QStringList{QStringLiteral("--sendfile-threshold"), QStringLiteral("65536")}));
+        QCOMPARE(runs[2].target, QStringLiteral("nginx"));
+        QVERIFY(runs[2].variant.isEmpty());
+        // Written back whole, and read back the same.
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), spec.toJson());
+        QCOMPARE(again.expanded().size(), 3);
+    }
+
+    // wrk's model: seconds on kept-alive connections over client threads.
+    void durationClient()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "poller+copy"}],
+  "client": {"model": "duration", "seconds": 3, "concurrency": 96, "threads": 8}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const auto &t = spec.targets[0];
+        QCOMPARE(t.model, servelab::client::LoadModel::Duration);
+        QCOMPARE(t.durationMs, 3000);
+        QCOMPARE(t.clientThreads, 8);
+        QCOMPARE(t.concurrency, 96);
+        QVERIFY(t.keepAlive);
+        QVERIFY(spec.toJson().contains("\"seconds\": 3"));
+        QVERIFY(!spec.toJson().contains("\"requests\""));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), spec.toJson());
+
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "poller+copy"}],
+  "client": {"model": "duration", "requests": 5, "concurrency": 4, "threads": 8}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(
+            all.contains(QStringLiteral("s.json:2:35: client.requests: a duration client runs for "
+                                        "client.seconds")),
+            qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("client.threads: 8 cannot exceed client.concurrency "
+                                             "(4): each thread needs its own connection")),
+                 qPrintable(all));
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "poller+copy"}],
+  "client": {"seconds": 5}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral("client.seconds: applies to \"model\": "
+                                                            "\"duration\"")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
+    // A list of concurrencies: every target at each, after the option sweep.
+    void concurrencySweep()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+copy"}, {"external": "nginx"}],
+  "sweep": {"option": "chunk", "values": ["64K", "1M"]},
+  "client": {"requests": 300, "concurrency": [1, 300]}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.concurrencies, (QList<int>{1, 300}));
+        const auto runs = spec.expanded();
+        QCOMPARE(runs.size(), 6); // (2 chunks + nginx) × 2 levels
+        QCOMPARE(runs[0].variant, QStringLiteral("chunk=64K c=1"));
+        QCOMPARE(runs[1].concurrency, 300);
+        QCOMPARE(runs[5].target, QStringLiteral("nginx"));
+        QCOMPARE(runs[5].variant, QStringLiteral("c=300"));
+        QVERIFY(spec.toJson().contains("\"concurrency\": [\n"));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.expanded().size(), 6);
+
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "client": {"requests": 100, "concurrency": [1, 0, 500]}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(all.contains(QStringLiteral("s.json:2:50: client.concurrency[1]: wants a whole "
+                                             "number from 1 to 100000")),
+                 qPrintable(all));
+        QVERIFY2(
+            all.contains(QStringLiteral("client.concurrency: 500 cannot exceed client.requests "
+                                        "(100)")),
+            qPrintable(all));
+    }
+
+    void badOptionsAreNamed()
+    {
+        const QByteArray text = R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+copy", "options": {"port": 80, "--chunk": 1, "buffer": 1.5,
+                                                    "banana": 1}},
+              {"external": "nginx", "options": {"chunk": 1}}],
+  "sweep": {"option": "threads", "values": [1]}})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(
+            all.contains(QStringLiteral("s.json:2:53: targets[0].options.port: 'port' is set by "
+                                        "the target itself")),
+            qPrintable(all));
+        QVERIFY2(
+            all.contains(QStringLiteral("targets[0].options.--chunk: '--chunk' is not a server "
+                                        "option name")),
+            qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("targets[0].options.buffer: wants a whole number, a "
+                                             "string or true/false")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("targets[1]: isolated, fd_limit and options apply to "
+                                             "builtin targets")),
+                 qPrintable(all));
+        QVERIFY2(
+            all.contains(QStringLiteral("sweep.option: 'threads' is set by the target itself")),
+            qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("targets[0].options.banana: 'banana' is not a server "
+                                             "option (servelab-cli serve --help lists them)")),
+                 qPrintable(all));
+    }
+
+    // A value the server would refuse, in an option or in the values swept over, is refused
+    // when the spec is read, with the words `serve` uses.
+    void badOptionValuesAreRefusedBeforeTheRun()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+copy", "options": {"sendfile-threshold": "abc"}}]})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "s.json:2:15: targets[0]: --sendfile-threshold wants a size from 1")),
+                 qPrintable(errors.join(u'\n')));
+        errors.clear();
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "sweep": {"option": "sendfile-threshold", "values": ["64K", "abc"]}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "sweep: --sendfile-threshold wants a size from 1 to 64M (like 8K or 81000), "
+                     "not 'abc' (epoll+copy)")),
+                 qPrintable(errors.join(u'\n')));
+        errors.clear();
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "sweep": {"option": "banana", "values": [1]}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(
+                     QStringLiteral("sweep.option: 'banana' is not a server option")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
+    // Every mistake at once, each with the line and column to fix.
+    void errorsNameTheFieldAndThePlace()
+    {
+        const QByteArray text = R"({
+  "servelab": 1,
+  "targets": [{"builtin": "carrier+pigeon"}, {"external": "nginx", "isolated": true}],
+  "client": {"requests": 0,
+             "concurency": 4},
+  "sizes": ["4K", "lots"],
+  "repetitions": 2.5
+})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("spec.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(all.contains(QStringLiteral("spec.json:4:26: client.requests: wants a whole "
+                                             "number from 1 to")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("spec.json:5:14: client.concurency: unknown field")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("spec.json:6:12: sizes: wants sizes like")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("spec.json:7:18: repetitions: wants a whole number")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("spec.json:3:46: targets[1]: isolated, fd_limit and "
+                                             "options apply to builtin targets")),
+                 qPrintable(all));
+        QCOMPARE(errors.size(), 5); // the mode is checked once the rest is right
+    }
+
+    // Found by fuzz_experimentspec (UBSan): a number far beyond any whole number the spec takes
+    // was converted before it was checked. Each is refused with the range, nothing undefined.
+    void hugeNumbersAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("number");
+        QTest::newRow("1e300") << QByteArray("1e300");
+        QTest::newRow("-1e300") << QByteArray("-1e300");
+        QTest::newRow("2^63") << QByteArray("9223372036854775808");
+        QTest::newRow("2.06667e+115") << QByteArray("2.06667e+115");
+    }
+    void hugeNumbersAreRefused()
+    {
+        QFETCH(QByteArray, number);
+        const QByteArray text = R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+ "client": {"requests": )" + number +
+                                "}}";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("spec.json"), &spec, &errors));
+        QVERIFY2(
+            errors.join(u'\n').contains(QStringLiteral("client.requests: wants a whole number")),
+            qPrintable(errors.join(u'\n')));
+    }
+
+    // The same in a serve option's value (the second place fuzz_experimentspec found it).
+    void hugeOptionValueIsRefused()
+    {
+        const QByteArray text = R"({"servelab": 1, "targets": [{"builtin": "epoll+copy",
+ "options": {"buffer": 1e115}}]})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("spec.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(
+                     QStringLiteral("targets[0].options.buffer: wants a whole number, a")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
+    void badModeIsTheTargetsProblem()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse(
+            "{\"servelab\": 1,\n \"targets\": [{\"builtin\": \"carrier+pigeon\"}]}",
+            QStringLiteral("s.json"), &spec, &errors));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].startsWith(QStringLiteral("s.json:2:14: targets[0]: server mode "
+                                                     "'carrier+pigeon'")),
+                 qPrintable(errors[0]));
+    }
+
+    // How the files are made (random or zeros, several per size) or that an existing folder is
+    // used as it is; all of it written back.
+    void documentRootObject()
+    {
+        const QByteArray text = R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "document_root": {"path": "/srv/x", "content": "zeros", "files_per_size": 16,
+                    "generate": false}})";
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const auto &t = spec.targets[0];
+        QCOMPARE(t.root, QStringLiteral("/srv/x"));
+        QCOMPARE(t.content, QStringLiteral("zeros"));
+        QCOMPARE(t.filesPerSize, 16);
+        QVERIFY(!t.generateRoot);
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.targets[0].content, QStringLiteral("zeros"));
+        QCOMPARE(again.targets[0].filesPerSize, 16);
+        QVERIFY(!again.targets[0].generateRoot);
+        QCOMPARE(again.toJson(), spec.toJson());
+
+        // Zeros live in their own default folder: the random files are not rewritten.
+        lab::SweepSpec zeros = lab::SweepSpec::defaults();
+        lab::SweepSpec random = zeros;
+        zeros.content = QStringLiteral("zeros");
+        QVERIFY(zeros.resolvedRoot() != random.resolvedRoot());
+
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+ "document_root": {"content": "ones", "files_per_size": 0, "generate": false, "size": 1}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        for (const char *expected :
+             {"s.json:2:31: document_root.content: wants \"random\" (incompressible) or \"zeros\"",
+              "s.json:2:57: document_root.files_per_size: wants a whole number from 1 to 100000",
+              "s.json:2:72: document_root.generate: a folder ServeLab does not generate needs its "
+              "\"path\"",
+              "s.json:2:79: document_root.size: unknown field"})
+            QVERIFY2(all.contains(QLatin1String(expected)), qPrintable(all));
+        QVERIFY(!ExperimentSpec::parse(
+            R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}], "document_root": 7})",
+            QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral("s.json:1:74: document_root: wants a "
+                                                            "folder, or {")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
+    // A server already running, at a URL, with the pid to watch if the user gives it.
+    void urlTarget()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(
+                     "{\"servelab\": 1, \"targets\": [{\"url\": \"http://127.0.0.1:8080/files/\",\n"
+                     " \"pid\": 4242}, {\"builtin\": \"epoll+copy\"}], \"sweep\": {\"option\": "
+                     "\"chunk\", \"values\": [4096, 8192]}}",
+                     QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QVERIFY(spec.targets[0].isUrl());
+        QCOMPARE(spec.targets[0].url(), QStringLiteral("http://127.0.0.1:8080/files/"));
+        QCOMPARE(spec.targets[0].watchPid, 4242);
+        QCOMPARE(spec.targets[0].label(), QStringLiteral("http://127.0.0.1:8080/files/"));
+        QCOMPARE(spec.expanded().size(), 3); // the url once, the builtin once per value
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.targets[0].target, spec.targets[0].target);
+        QCOMPARE(again.targets[0].watchPid, 4242);
+
+        QVERIFY(!ExperimentSpec::parse(
+            "{\"servelab\": 1, \"targets\": [\n"
+            " {\"url\": \"https://example.org/\"},\n"
+            " {\"url\": \"http://127.0.0.1/\", \"threads\": 2, \"fd_limit\": 64},\n"
+            " {\"builtin\": \"epoll+copy\", \"pid\": 1},\n"
+            " {\"builtin\": \"epoll+copy\", \"url\": \"http://127.0.0.1/\"}]}",
+            QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        for (const char *expected :
+             {"s.json:3:2: targets[1]: isolated, fd_limit and options apply to builtin targets",
+              "s.json:3:31: targets[1].threads: a url target is already running",
+              "s.json:4:28: targets[2].pid: applies to url targets",
+              "s.json:2:2: targets[0]: 'https://example.org/' is not a URL",
+              "s.json:5:2: targets[3]: wants one of \"builtin\": MODE, \"external\": NAME or "
+              "\"url\""})
+            QVERIFY2(all.contains(QLatin1String(expected)), qPrintable(all));
+        // Alone, too.
+        QVERIFY(!ExperimentSpec::parse(
+            "{\"servelab\": 1, \"targets\": [{\"url\": \"https://example.org/\"}]}",
+            QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "s.json:1:29: targets[0]: 'https://example.org/' is not a URL ServeLab can "
+                     "load")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
+    void notJsonOrNotVersionOne()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY(!ExperimentSpec::parse("{\n  \"servelab\": 1,\n  \"targets\": [\n}",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].startsWith(QStringLiteral("s.json:4:")) &&
+                     errors[0].contains(QStringLiteral("not JSON")),
+                 qPrintable(errors[0]));
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 2, "targets": [{"builtin": "epoll+copy"}]})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral("s.json:1:14: servelab: this ServeLab "
+                                                            "reads spec version 1")),
+                 qPrintable(errors.join(u'\n')));
+        QVERIFY(!ExperimentSpec::parse("[1, 2]", QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY(errors.join(u'\n').contains(QStringLiteral("wants a JSON object")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExperimentSpec)
+#include "tst_experimentspec.moc"

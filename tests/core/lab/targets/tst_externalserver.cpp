@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "client/closedclient.h"
+#include "lab/run/docrootgenerator.h"
+#include "lab/targets/externalserver.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace servelab;
+
+namespace {
+
+bool alive(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    return stat.open(QIODevice::ReadOnly) && !stat.readAll().contains(") Z ");
+}
+
+// Every process whose process group is `group`.
+int groupMembers(qint64 group)
+{
+    int members = 0;
+    const auto entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const auto &entry : entries) {
+        bool number = false;
+        entry.toLongLong(&number);
+        if (!number)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.readAll();
+        const auto fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.value(2).toLongLong() == group && fields.value(0) != "Z")
+            ++members;
+    }
+    return members;
+}
+
+} // namespace
+
+class TestExternalServer : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_root;
+    QList<quint64> m_sizes{0, 1, 4096, 48 * 1024 - 1, 48 * 1024, (1 << 20) + 7};
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(lab::DocRootGenerator::ensure(m_root.path(), m_sizes, &error), qPrintable(error));
+        // Servers that drop privileges (Apache's children run as www-data when we are root)
+        // must be able to read it, as they would a real document root.
+        QVERIFY(QFile::setPermissions(m_root.path(), QFile::ReadOwner | QFile::WriteOwner |
+                                                         QFile::ExeOwner | QFile::ReadGroup |
+                                                         QFile::ExeGroup | QFile::ReadOther |
+                                                         QFile::ExeOther));
+    }
+
+    void servesTheFilesAndStopsCleanly_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<bool>("required"); // installed by packaging/test.sh on both legs
+        QTest::newRow("nginx") << QStringLiteral("nginx") << true;
+        QTest::newRow("lighttpd") << QStringLiteral("lighttpd") << true;
+        QTest::newRow("apache") << QStringLiteral("apache") << false;
+        QTest::newRow("h2o") << QStringLiteral("h2o") << false;
+        QTest::newRow("tomcat") << QStringLiteral("tomcat") << false;
+    }
+    void servesTheFilesAndStopsCleanly()
+    {
+        QFETCH(QString, target);
+        QFETCH(bool, required);
+        if (lab::ExternalServer::binaryFor(target).isEmpty()) {
+            QVERIFY2(
+                !required,
+                qPrintable(target + QStringLiteral(" must be installed: run packaging/test.sh")));
+            QSKIP(qPrintable(
+                target + QStringLiteral(" is not installed here; its template is not exercised")));
+        }
+        lab::ExternalServer server;
+        QString error;
+        QVERIFY2(server.start(target, m_root.path(), 2, &error), qPrintable(error));
+        QVERIFY(server.port() != 0);
+        const qint64 leader = server.pid();
+        QVERIFY(alive(leader));
+        for (quint64 size : m_sizes) {
+            client::ClientOptions o;
+            o.port = server.port();
+            o.path = "/" + lab::DocRootGenerator::fileNameFor(size).toStdString();
+            o.requests = 20;
+            o.concurrency = 2;
+            o.keepAlive = true;
+            o.expectedBodyLength = size;
+            const auto r = client::ClosedClient(o).run();
+            QVERIFY2(r.ok == 20, qPrintable(QStringLiteral("%1: %2 of 20 ok for %3 bytes")
+                                                .arg(target)
+                                                .arg(r.ok)
+                                                .arg(size)));
+            QCOMPARE(r.bodyBytes, 20 * size);
+        }
+        server.stop();
+        QVERIFY(!alive(leader));
+        QTRY_COMPARE_WITH_TIMEOUT(groupMembers(leader), 0, 3000); // workers went with it
+    }
+
+    void commandTemplate()
+    {
+        lab::ExternalServer server;
+        QString error;
+        // A command with {port} and {root}: here our own serve, as any other server would be.
+        const QString cli = QStringLiteral(SERVELAB_CLI);
+        QVERIFY2(
+            server.start(QStringLiteral("command:%1 serve --port {port} --root {root}").arg(cli),
+                         m_root.path(), 1, &error),
+            qPrintable(error));
+        client::ClientOptions o;
+        o.port = server.port();
+        o.path = "/4K.bin";
+        o.requests = 5;
+        o.expectedBodyLength = 4096;
+        QCOMPARE(client::ClosedClient(o).run().ok, 5u);
+    }
+
+    void failuresAreClearAndLeaveNothing_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("exits at once")
+            << QStringLiteral("command:false {port}") << QStringLiteral("exited before listening");
+        QTest::newRow("never listens")
+            << QStringLiteral("command:sleep 30 {port}") << QStringLiteral("did not listen within");
+        QTest::newRow("no such program") << QStringLiteral("command:/nonexistent/server {port}")
+                                         << QStringLiteral("/nonexistent/server");
+        QTest::newRow("no port") << QStringLiteral("command:sleep 30") << QStringLiteral("{port}");
+        QTest::newRow("unknown template")
+            << QStringLiteral("gopher") << QStringLiteral("no template for 'gopher'");
+    }
+    void failuresAreClearAndLeaveNothing()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, mentions);
+        lab::ExternalServer server;
+        QString error;
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(!server.start(target, m_root.path(), 1, &error, 500));
+        QVERIFY2(error.contains(mentions), qPrintable(error));
+        QVERIFY(clock.elapsed() < 5000);
+        QCOMPARE(server.pid(), 0); // stopped and forgotten: no `sleep` left behind
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExternalServer)
+#include "tst_externalserver.moc"
