@@ -29,12 +29,9 @@ ClientConnection::~ClientConnection()
 
 void ClientConnection::close()
 {
-    if (m_fd >= 0) {
-        if (m_options.abReads) // ab's apr_pollset_remove(), one syscall it pays per connection
-            epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd, nullptr);
-        ::close(m_fd); // also leaves the epoll set
-    }
-    m_fd = -1;
+    if (m_fd && m_options.abReads) // ab's apr_pollset_remove(), one syscall it pays per connection
+        epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd.get(), nullptr);
+    m_fd.reset(); // closing also leaves the epoll set
     m_state = State::Idle;
 }
 
@@ -51,7 +48,7 @@ ClientConnection::Outcome ClientConnection::begin(std::int64_t now, const Prepar
     m_startedAt = now;
     m_connectedAt = now;
     resetExchange();
-    if (m_fd >= 0) {
+    if (m_fd) {
         m_reused = true;
         ++m_onConnection;
         m_state = State::Sending;
@@ -88,8 +85,8 @@ void ClientConnection::resetExchange()
 
 ClientConnection::Outcome ClientConnection::connect()
 {
-    m_fd = socket(m_address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (m_fd < 0)
+    m_fd.reset(socket(m_address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!m_fd)
         return failed((errno == EMFILE || errno == ENFILE) ? ErrorKind::FdExhausted
                                                            : ErrorKind::ConnectError);
     ++m_connects;
@@ -97,14 +94,14 @@ ClientConnection::Outcome ClientConnection::connect()
     if (m_options.abReads)
         return connectAsAb();
     const int one = 1;
-    setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setsockopt(m_fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     epoll_event event{};
     event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | (m_options.abReads ? 0u : EPOLLET);
     event.data.ptr = this;
     m_watchingOut = true;
-    if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd, &event) != 0)
+    if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd.get(), &event) != 0)
         return failed(errno == ENOMEM ? ErrorKind::FdExhausted : ErrorKind::ConnectError);
-    if (::connect(m_fd, reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) == 0) {
+    if (::connect(m_fd.get(), reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) == 0) {
         if (m_options.connectionTimes)
             m_connectedAt = metrics::monotonicMicros();
         m_state = State::Sending;
@@ -125,14 +122,14 @@ ClientConnection::Outcome ClientConnection::connect()
 ClientConnection::Outcome ClientConnection::connectAsAb()
 {
     const int result =
-        ::connect(m_fd, reinterpret_cast<const sockaddr *>(&m_address), m_addressLength);
+        ::connect(m_fd.get(), reinterpret_cast<const sockaddr *>(&m_address), m_addressLength);
     if (result != 0 && errno != EINPROGRESS)
         return failed(errno == ECONNREFUSED ? ErrorKind::ConnectRefused : ErrorKind::ConnectError);
     epoll_event event{};
     event.events = result == 0 ? EPOLLIN | EPOLLRDHUP : EPOLLOUT;
     event.data.ptr = this;
     m_watchingOut = result != 0;
-    if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd, &event) != 0)
+    if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd.get(), &event) != 0)
         return failed(errno == ENOMEM ? ErrorKind::FdExhausted : ErrorKind::ConnectError);
     if (result != 0) {
         m_state = State::Connecting;
@@ -144,17 +141,17 @@ ClientConnection::Outcome ClientConnection::connectAsAb()
 // The connect in progress is asked again, as ab asks (0 or EISCONN: up).
 ClientConnection::Outcome ClientConnection::finishConnectAsAb()
 {
-    if (::connect(m_fd, reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) != 0 &&
+    if (::connect(m_fd.get(), reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) != 0 &&
         errno != EISCONN) {
         if (errno == ECONNREFUSED)
             return failed(ErrorKind::ConnectRefused);
         return failed(errno == ETIMEDOUT ? ErrorKind::ConnectTimeout : ErrorKind::ConnectError);
     }
-    epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd, nullptr);
+    epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd.get(), nullptr);
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP;
     event.data.ptr = this;
-    epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd, &event);
+    epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd.get(), &event);
     m_watchingOut = false;
     return connectedAsAb();
 }
@@ -190,7 +187,7 @@ ClientConnection::Outcome ClientConnection::handleEvent(unsigned events)
             return finishConnectAsAb();
         int error = 0;
         socklen_t length = sizeof error;
-        getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &error, &length);
+        getsockopt(m_fd.get(), SOL_SOCKET, SO_ERROR, &error, &length);
         if (error == ECONNREFUSED)
             return failed(ErrorKind::ConnectRefused);
         if (error == ETIMEDOUT)
@@ -212,7 +209,7 @@ ClientConnection::Outcome ClientConnection::send()
 {
     const std::string &head = m_request->head;
     while (m_sent < head.size()) {
-        const ssize_t n = ::send(m_fd, head.data() + m_sent, head.size() - m_sent, MSG_NOSIGNAL);
+        const ssize_t n = ::send(m_fd.get(), head.data() + m_sent, head.size() - m_sent, MSG_NOSIGNAL);
         if (n >= 0) {
             m_sent += static_cast<std::size_t>(n);
             continue;
@@ -249,14 +246,14 @@ void ClientConnection::watchWritable(bool out)
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP | (out ? EPOLLOUT : 0u);
     event.data.ptr = this;
-    epoll_ctl(m_epollFd, EPOLL_CTL_MOD, m_fd, &event);
+    epoll_ctl(m_epollFd, EPOLL_CTL_MOD, m_fd.get(), &event);
     m_watchingOut = out;
 }
 
 ClientConnection::Outcome ClientConnection::receive()
 {
     for (;;) {
-        const ssize_t n = ::recv(m_fd, m_scratch.data(), m_scratch.size(), 0);
+        const ssize_t n = ::recv(m_fd.get(), m_scratch.data(), m_scratch.size(), 0);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -373,7 +370,7 @@ bool ClientConnection::bodyMatches(std::string_view data) const
 
 ClientConnection::Outcome ClientConnection::complete()
 {
-    const bool keep = m_fd >= 0 && m_options.keepAlive && m_parser.keepAlive() &&
+    const bool keep = m_fd && m_options.keepAlive && m_parser.keepAlive() &&
                       (m_parser.contentLength() || m_parser.chunked() || m_parser.bodyless());
     if (!keep)
         close();

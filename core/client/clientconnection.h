@@ -4,6 +4,7 @@
 #include "clientoptions.h"
 #include "errorkind.h"
 #include "http/chunkeddecoder.h"
+#include "os/uniquefd.h"
 #include "responseparser.h"
 
 #include <cstdint>
@@ -57,7 +58,7 @@ public:
     Outcome onEvent(unsigned events);
     void close();
 
-    bool open() const { return m_fd >= 0; }
+    bool open() const { return bool(m_fd); }
     bool busy() const { return m_state != State::Idle; }
     bool connecting() const { return m_state == State::Connecting; }
     std::int64_t startedAt() const { return m_startedAt; }
@@ -70,7 +71,7 @@ public:
     std::uint64_t bytesRead() const { return m_bytesRead; }
     std::uint64_t bodyBytes() const { return m_bodyBytes; } // decoded, for a chunked body
     // Whether the connection can carry the next request (both sides agreed to keep it).
-    bool reusable() const { return m_fd >= 0 && m_state == State::Idle; }
+    bool reusable() const { return m_fd && m_state == State::Idle; }
     std::uint64_t connectsMade() const { return m_connects; }
     // Requests begun on the current connection (1 for the first).
     int requestsOnConnection() const { return m_onConnection; }
@@ -110,7 +111,7 @@ private:
     const PreparedRequest *m_request;
     const ClientOptions &m_options;
     std::span<char> m_scratch; // shared by the connections of one thread
-    int m_fd = -1;
+    os::UniqueFd m_fd;
     State m_state = State::Idle;
     bool m_reused = false;
     bool m_watchingOut = false; // EPOLLOUT in the interest set (level-triggered reads only)

@@ -12,29 +12,25 @@ namespace servelab::client {
 
 StopSignal::StopSignal() : m_fd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
 {
-    if (m_fd < 0)
+    if (!m_fd)
         m_errno = errno;
 }
 
 bool StopSignal::ready(std::string *error) const
 {
-    if (m_fd >= 0)
+    if (m_fd)
         return true;
     *error = std::string("cannot create an eventfd: ") + std::strerror(m_errno);
     return false;
 }
 
-StopSignal::~StopSignal()
-{
-    if (m_fd >= 0)
-        ::close(m_fd);
-}
+StopSignal::~StopSignal() = default;
 
 void StopSignal::raise()
 {
     m_raised.store(true, std::memory_order_release);
     const std::uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_fd, &one, sizeof one);
+    [[maybe_unused]] auto n = ::write(m_fd.get(), &one, sizeof one);
 }
 
 bool StopSignal::watchIn(int epollFd) const
@@ -42,7 +38,7 @@ bool StopSignal::watchIn(int epollFd) const
     epoll_event event{};
     event.events = EPOLLIN;
     event.data.ptr = nullptr;
-    return m_fd >= 0 && epoll_ctl(epollFd, EPOLL_CTL_ADD, m_fd, &event) == 0;
+    return m_fd && epoll_ctl(epollFd, EPOLL_CTL_ADD, m_fd.get(), &event) == 0;
 }
 
 } // namespace servelab::client

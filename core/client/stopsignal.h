@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "os/uniquefd.h"
+
 #include <atomic>
 #include <string>
 
@@ -26,7 +28,7 @@ public:
 
 private:
     std::atomic<bool> m_raised{false};
-    int m_fd;
+    os::UniqueFd m_fd;
     int m_errno = 0; // why the eventfd could not be made
 };
 

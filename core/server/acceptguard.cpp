@@ -49,18 +49,14 @@ int ConnectionLimit::resolve(int requested)
     return static_cast<int>(std::max(1L, spare / 2));
 }
 
-ConnectionLimit::~ConnectionLimit()
-{
-    if (m_reserveFd >= 0)
-        ::close(m_reserveFd);
-}
+ConnectionLimit::~ConnectionLimit() = default;
 
 bool ConnectionLimit::openReserve()
 {
     std::lock_guard lock(m_reserveMutex);
-    if (m_reserveFd < 0)
-        m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    return m_reserveFd >= 0;
+    if (!m_reserveFd)
+        m_reserveFd.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    return bool(m_reserveFd);
 }
 
 void ConnectionLimit::topUpReserve()
@@ -68,9 +64,9 @@ void ConnectionLimit::topUpReserve()
     if (!m_reserveMissing.load(std::memory_order_relaxed))
         return; // the usual case, on every closed connection: no lock
     std::unique_lock lock(m_reserveMutex, std::try_to_lock);
-    if (lock.owns_lock() && m_reserveFd < 0) {
-        m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-        m_reserveMissing.store(m_reserveFd < 0, std::memory_order_relaxed);
+    if (lock.owns_lock() && !m_reserveFd) {
+        m_reserveFd.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+        m_reserveMissing.store(!m_reserveFd, std::memory_order_relaxed);
     }
 }
 
@@ -78,8 +74,8 @@ int ConnectionLimit::refuseWaiting(int listenFd)
 {
     std::lock_guard lock(m_reserveMutex);
     int refused = 0;
-    if (m_reserveFd >= 0) {
-        ::close(m_reserveFd);
+    if (m_reserveFd) {
+        m_reserveFd.reset();
         for (int i = 0; i < acceptBatch; ++i) {
             const int fd = accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
             if (fd < 0)
@@ -89,8 +85,8 @@ int ConnectionLimit::refuseWaiting(int listenFd)
         }
     }
     // Another thread may take the fd we freed first; then a closing connection gives one back.
-    m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    m_reserveMissing.store(m_reserveFd < 0, std::memory_order_relaxed);
+    m_reserveFd.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    m_reserveMissing.store(!m_reserveFd, std::memory_order_relaxed);
     return refused;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "os/uniquefd.h"
 #include "serveroptions.h"
 
 #include <atomic>
@@ -39,7 +40,7 @@ private:
     int m_max; // < 0: unlimited
     std::atomic<int> m_open{0};
     std::mutex m_reserveMutex;
-    int m_reserveFd = -1;
+    os::UniqueFd m_reserveFd;
     std::atomic<bool> m_reserveMissing{false};
 };
 
