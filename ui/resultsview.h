@@ -26,7 +26,8 @@ class Session;
 
 // What the window shows of the session's experiment: the charts, the seed's table and the
 // comparison with the overlaid runs, drawn point by point during a run (and live within the
-// point, from the feed) or all at once for a finished one; and their exports. The window puts its pages in tabs.
+// point, from the feed) or all at once for a finished one; and their exports. The window puts
+// its pages in tabs.
 // Only the charts on screen are drawn as points and live samples arrive: one that is not (a
 // tab not shown) is marked stale and drawn whole when it is shown, or when asked for (the
 // getters below, exports), so that a run costs the GUI thread what the user looks at.
