@@ -3,11 +3,12 @@
 #include "commandline.h"
 
 #include "interruptwatch.h"
-#include "lab/run/experimentrunner.h"
-#include "lab/spec/experimentspec.h"
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultexport.h"
 #include "lab/results/resultstore.h"
+#include "lab/run/experimentmodel.h"
+#include "lab/run/experimentrunner.h"
+#include "lab/spec/experimentspec.h"
 #include "lab/spec/sizelist.h"
 #include "lab/spec/specsource.h"
 #include "runcharts.h"
@@ -47,17 +48,15 @@ void shrink(lab::ExperimentSpec &spec)
                       t.sizes.end());
         if (t.sizes.isEmpty())
             t.sizes = {4096};
-        t.requests = std::min<quint64>(t.requests, 30);
-        t.durationMs = std::min(t.durationMs, 1000);
-        if (t.model == client::LoadModel::Closed)
-            t.concurrency = std::min<int>(t.concurrency, int(t.requests));
+        lab::ExperimentModel::of(t.model).shrink(&t);
         t.pointDeadlineMs = std::min(t.pointDeadlineMs, 20000);
         t.warmupRequests = std::min<quint64>(t.warmupRequests, 10);
         t.cooldownMs = std::min(t.cooldownMs, 100);
         t.filesPerSize = std::min(t.filesPerSize, 10);
     }
-    // A concurrency sweep keeps the levels that fit the fewer requests.
-    if (!spec.targets.isEmpty() && spec.targets.first().model == client::LoadModel::Closed) {
+    // A concurrency sweep keeps the levels that fit the fewer requests (ab's c <= n).
+    if (!spec.targets.isEmpty() &&
+        lab::ExperimentModel::of(spec.targets.first().model).countsRequests) {
         const int most = int(spec.targets.first().requests);
         QList<int> kept;
         for (int c : spec.concurrencies)

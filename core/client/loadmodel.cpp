@@ -6,10 +6,10 @@ namespace servelab::client {
 namespace {
 
 constexpr LoadModelRow models[] = {
-    {LoadModel::Closed, "closed", true},
-    {LoadModel::Duration, "duration", true},
-    {LoadModel::Rate, "rate", false},
-    {LoadModel::Ramp, "ramp", false},
+    {LoadModel::Closed, "closed"},
+    {LoadModel::Duration, "duration"},
+    {LoadModel::Rate, "rate"},
+    {LoadModel::Ramp, "ramp"},
 };
 
 } // namespace

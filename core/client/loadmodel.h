@@ -21,8 +21,7 @@ enum class LoadModel
 struct LoadModelRow
 {
     LoadModel model;
-    const char *name;
-    bool inExperiments; // a spec and the wizard take it (the others run from `load` only)
+    const char *name; // how experiments run it is lab::ExperimentModel's row
 };
 
 // In the order a `load` command line without --model tries them.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "client/clientsample.h"
+#include "client/loadmodel.h"
 #include "client/loadresult.h"
 #include "metrics/processprobe.h"
 
@@ -22,7 +23,24 @@ struct PointResult
     QString target;   // the mode, e.g. "epoll+sendfile"
     bool dnf = false; // did not finish: no number, only `reason`
     QString reason;
-    client::LoadResult load;
+    client::LoadModel model = client::LoadModel::Closed; // the client that measured it
+    client::LoadResult load; // ramp: the steady state only; rate: latency from the intended send
+
+    // rate (wrk2): the rate offered, the latency from each request's actual send (uncorrected;
+    // load.latency is corrected for coordinated omission), requests sent late and slots missed.
+    double offeredPerSecond = 0;
+    client::LatencyHistogram uncorrected;
+    std::uint64_t late = 0;
+    std::uint64_t missed = 0;
+    // ramp (faban): the requests of ramp-up and ramp-down (not counted), and faban's checks:
+    // Little's law (users = X (R + Z), within 5 %) and the think time measured against the one
+    // asked for.
+    std::uint64_t outsideSteady = 0;
+    double littleUsers = 0;
+    bool littlePass = false;
+    double thinkTargetMs = 0;
+    double thinkActualMs = 0;
+    bool thinkPass = false;
 
     // The timeline, on one clock (metrics::monotonicMicros): the client's 100 ms samples (all
     // threads summed) and the server process's, from `startedAtMicros`.
@@ -59,6 +77,7 @@ struct PointResult
         p.load.connectTimes = {};
         p.load.processingTimes = {};
         p.load.waitingTimes = {};
+        p.uncorrected = {};
         p.fdsLeftOpen = {};
         return p;
     }

@@ -47,7 +47,7 @@ quint64 count(const QJsonObject &o, const char *key)
     return quint64(o.value(QLatin1String(key)).toInteger());
 }
 
-// A point's scalars are ResultColumns' rows; its errors, latency, fds left open and samples
+// A point's scalars are ResultColumns' rows; its errors, latencies, fds left open and samples
 // have shapes of their own here.
 QJsonObject pointJson(const PointResult &p)
 {
@@ -77,6 +77,8 @@ QJsonObject pointJson(const PointResult &p)
         {QStringLiteral("client_samples"), clientSamples},
         {QStringLiteral("server_samples"), serverSamples},
     };
+    if (p.uncorrected.count() > 0) // a rate point's latency from the actual send
+        o.insert(QStringLiteral("uncorrected"), latencyJson(p.uncorrected));
     ResultColumns::toJson(ResultColumns::point(), p, &o);
     return o;
 }
@@ -89,6 +91,9 @@ bool readPoint(const QJsonObject &o, PointResult *p)
     for (std::size_t k = 0; k < client::errorKindCount; ++k)
         l.errors[k] = count(errors, client::errorKindKey(client::ErrorKind(k)).data());
     if (!readLatency(o.value(QStringLiteral("latency")).toObject(), &l.latency))
+        return false;
+    if (const QJsonValue uncorrected = o.value(QStringLiteral("uncorrected"));
+        uncorrected.isObject() && !readLatency(uncorrected.toObject(), &p->uncorrected))
         return false;
     for (const auto &fd : o.value(QStringLiteral("fds_left_open")).toArray())
         p->fdsLeftOpen << fd.toString();

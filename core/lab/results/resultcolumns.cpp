@@ -91,6 +91,40 @@ const ResultColumn<PointResult> pointColumns[] = {
     {"handoff_wait_us", "handoff_wait_us",
      [](const PointResult &p) { return whole(p.handoffWaitMicros); },
      [](PointResult *p, const QVariant &v) { p->handoffWaitMicros = v.toULongLong(); }},
+    // The client model by name (a point kept before schema 2 reads its experiment's).
+    {"model", "model",
+     [](const PointResult &p) { return QVariant(QString::fromLatin1(client::loadModelName(p.model))); },
+     [](PointResult *p, const QVariant &v) {
+         p->model = client::parseLoadModel(v.toString().toStdString()).value_or(client::LoadModel::Closed); }},
+    // rate (wrk2).
+    {"offered_per_s", "offered_per_s",
+     [](const PointResult &p) { return QVariant(p.offeredPerSecond); },
+     [](PointResult *p, const QVariant &v) { p->offeredPerSecond = v.toDouble(); }},
+    {"late", "late",
+     [](const PointResult &p) { return whole(p.late); },
+     [](PointResult *p, const QVariant &v) { p->late = v.toULongLong(); }},
+    {"missed", "missed",
+     [](const PointResult &p) { return whole(p.missed); },
+     [](PointResult *p, const QVariant &v) { p->missed = v.toULongLong(); }},
+    // ramp (faban).
+    {"outside_steady", "outside_steady",
+     [](const PointResult &p) { return whole(p.outsideSteady); },
+     [](PointResult *p, const QVariant &v) { p->outsideSteady = v.toULongLong(); }},
+    {"little_users", "little_users",
+     [](const PointResult &p) { return QVariant(p.littleUsers); },
+     [](PointResult *p, const QVariant &v) { p->littleUsers = v.toDouble(); }},
+    {"little_pass", "little_pass",
+     [](const PointResult &p) { return QVariant(p.littlePass); },
+     [](PointResult *p, const QVariant &v) { p->littlePass = v.toBool(); }},
+    {"think_target_ms", "think_target_ms",
+     [](const PointResult &p) { return QVariant(p.thinkTargetMs); },
+     [](PointResult *p, const QVariant &v) { p->thinkTargetMs = v.toDouble(); }},
+    {"think_actual_ms", "think_actual_ms",
+     [](const PointResult &p) { return QVariant(p.thinkActualMs); },
+     [](PointResult *p, const QVariant &v) { p->thinkActualMs = v.toDouble(); }},
+    {"think_pass", "think_pass",
+     [](const PointResult &p) { return QVariant(p.thinkPass); },
+     [](PointResult *p, const QVariant &v) { p->thinkPass = v.toBool(); }},
 };
 
 const ResultColumn<ClientSample> clientSampleColumns[] = {

@@ -135,6 +135,20 @@ const CsvColumn csvTable[] = {
     {"latency_p90_ms",  [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(90))); }},
     {"latency_p99_ms",  [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(99))); }},
     {"latency_max_ms",  [](const PointResult &p) { return ms(double(p.load.latency.max())); }},
+    {"model",           [](const PointResult &p) { return QString::fromLatin1(client::loadModelName(p.model)); }},
+    // rate (wrk2): latency above is from the intended send time; these from the actual send.
+    {"offered_per_s",   [](const PointResult &p) { return p.model == client::LoadModel::Rate ? QString::number(p.offeredPerSecond, 'f', 2) : QString(); }},
+    {"late",            [](const PointResult &p) { return p.model == client::LoadModel::Rate ? QString::number(p.late) : QString(); }},
+    {"missed",          [](const PointResult &p) { return p.model == client::LoadModel::Rate ? QString::number(p.missed) : QString(); }},
+    {"uncorrected_p50_ms", [](const PointResult &p) { return p.uncorrected.count() ? ms(double(p.uncorrected.valueAtPercentile(50))) : QString(); }},
+    {"uncorrected_p99_ms", [](const PointResult &p) { return p.uncorrected.count() ? ms(double(p.uncorrected.valueAtPercentile(99))) : QString(); }},
+    // ramp (faban): the steady state's figures above; these its checks.
+    {"outside_steady",  [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.outsideSteady) : QString(); }},
+    {"little_users",    [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.littleUsers, 'f', 2) : QString(); }},
+    {"little_pass",     [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(int(p.littlePass)) : QString(); }},
+    {"think_target_ms", [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.thinkTargetMs, 'f', 3) : QString(); }},
+    {"think_actual_ms", [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.thinkActualMs, 'f', 3) : QString(); }},
+    {"think_pass",      [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(int(p.thinkPass)) : QString(); }},
     {"reason",          [](const PointResult &p) { return csvField(p.reason); }},
 };
 // clang-format on

@@ -99,6 +99,35 @@ const QList<QStringList> &migrations()
             QStringLiteral("CREATE INDEX client_samples_by_point ON client_samples(point_id)"),
             QStringLiteral("CREATE INDEX server_samples_by_point ON server_samples(point_id)"),
         },
+        // 2: every client model in experiments. A point's model (those kept before read their
+        // experiment's spec), a rate point's offered rate, late requests, missed slots and
+        // uncorrected latency, a ramp point's requests outside the steady state and checks.
+        {
+            QStringLiteral("ALTER TABLE points ADD COLUMN model TEXT NOT NULL DEFAULT 'closed'"),
+            QStringLiteral("UPDATE points SET model = COALESCE((SELECT json_extract(e.spec, "
+                           "'$.client.model') FROM experiments e WHERE e.id = "
+                           "points.experiment_id), 'closed')"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN offered_per_s REAL NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN late INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN missed INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_min_us INTEGER NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_max_us INTEGER NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_sum REAL NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_sum_squares REAL NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_hdr TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN outside_steady INTEGER NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN little_users REAL NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN little_pass INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN think_target_ms REAL NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN think_actual_ms REAL NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN think_pass INTEGER NOT NULL DEFAULT 0"),
+        },
     };
     return steps;
 }
@@ -119,6 +148,35 @@ QString processStart(qint64 pid)
 QString text(const QString &value)
 {
     return value.isNull() ? QStringLiteral("") : value;
+}
+
+// A latency histogram's columns: PREFIX_min_us, _max_us, _sum, _sum_squares (its exact
+// moments, which the encoding rounds) and PREFIX_hdr (HdrHistogram's encoding).
+QStringList histogramColumns(const QString &prefix)
+{
+    QStringList out;
+    for (const char *part : {"_min_us", "_max_us", "_sum", "_sum_squares", "_hdr"})
+        out << prefix + QLatin1String(part);
+    return out;
+}
+
+QVariantList histogramValues(const client::LatencyHistogram &h)
+{
+    return {QVariant(qint64(h.min())), QVariant(qint64(h.max())), QVariant(h.sum()),
+            QVariant(h.sumSquares()),
+            QVariant(QString::fromStdString(client::HdrHistogramLog::encode(h)))};
+}
+
+// The histogram from its columns, which start at `at` of the query's row.
+void readHistogram(const QSqlQuery &q, int at, client::LatencyHistogram *h)
+{
+    auto decoded = client::HdrHistogramLog::decode(q.value(at + 4).toString().toStdString());
+    if (!decoded)
+        return;
+    *h = std::move(*decoded);
+    if (h->count() > 0)
+        h->restoreMoments(q.value(at).toLongLong(), q.value(at + 1).toLongLong(),
+                          q.value(at + 2).toDouble(), q.value(at + 3).toDouble());
 }
 
 // "INSERT INTO table (a, b) VALUES (?, ?)".
@@ -218,8 +276,8 @@ bool ResultStore::open(const QString &path, QString *error)
         return fail(
             QStringLiteral("an SQLite database of something else; choose another with --db"));
     // Checked before anything is written (WAL changes the file's header): one that claims
-    // this version but lacks its tables is left as it is.
-    if (const QString missing = missingColumns(); current == schemaVersion && !missing.isEmpty())
+    // a version but lacks its tables is left as it is.
+    if (const QString missing = missingColumns(current); current > 0 && !missing.isEmpty())
         return fail(QStringLiteral("its tables are not the ones this ServeLab writes (%1); move it "
                                    "away or choose another with --db")
                         .arg(missing));
@@ -235,8 +293,9 @@ bool ResultStore::open(const QString &path, QString *error)
 
 // What the current schema's tables must have: a database that claims the version but lacks
 // them (written by a build between releases, or edited by hand) is refused, not half-used.
-QString ResultStore::missingColumns() const
+QString ResultStore::missingColumns(int version) const
 {
+    // Since schema 1, but for the columns of later schemas, listed apart.
     static const QList<QPair<QString, QStringList>> expected = {
         {QStringLiteral("experiments"),
          {QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("spec"),
@@ -251,8 +310,11 @@ QString ResultStore::missingColumns() const
         {QStringLiteral("client_samples"), {QStringLiteral("latency_hdr")}},
         {QStringLiteral("point_errors"), {QStringLiteral("kind"), QStringLiteral("count")}},
     };
+    static const QList<QPair<QString, QStringList>> since2 = {
+        {QStringLiteral("points"), {QStringLiteral("model"), QStringLiteral("uncorrected_hdr")}},
+    };
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    for (const auto &[table, columns] : expected) {
+    for (const auto &[table, columns] : version >= 2 ? expected + since2 : expected) {
         QStringList have;
         if (q.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table)))
             while (q.next())
@@ -368,22 +430,18 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
     }
     const auto &l = p.load;
     QSqlQuery q(db);
-    // The point's scalars are ResultColumns' rows; its latency and fds left open are kept here.
+    // The point's scalars are ResultColumns' rows; its histograms and fds left open are kept
+    // here.
     const QStringList columns =
         QStringList{QStringLiteral("experiment_id")} +
         ResultColumns::sqlNames(ResultColumns::point()) +
-        QStringList{QStringLiteral("latency_min_us"), QStringLiteral("latency_max_us"),
-                    QStringLiteral("latency_sum"),    QStringLiteral("latency_sum_squares"),
-                    QStringLiteral("latency_hdr"),    QStringLiteral("fds_left_open")};
+        histogramColumns(QStringLiteral("latency")) +
+        histogramColumns(QStringLiteral("uncorrected")) + QStringList{QStringLiteral("fds_left_open")};
     q.prepare(insertInto(QStringLiteral("points"), columns));
     q.addBindValue(experiment);
-    for (const QVariant &v : ResultColumns::sqlValues(ResultColumns::point(), p))
-        q.addBindValue(v);
-    for (const QVariant &v :
-         {QVariant(qint64(l.latency.min())), QVariant(qint64(l.latency.max())),
-          QVariant(l.latency.sum()), QVariant(l.latency.sumSquares()),
-          QVariant(QString::fromStdString(client::HdrHistogramLog::encode(l.latency))),
-          QVariant(text(p.fdsLeftOpen.join(u'\n')))})
+    for (const QVariant &v : ResultColumns::sqlValues(ResultColumns::point(), p) +
+                                 histogramValues(l.latency) + histogramValues(p.uncorrected) +
+                                 QVariantList{QVariant(text(p.fdsLeftOpen.join(u'\n')))})
         q.addBindValue(v);
     if (!q.exec())
         return fail(q);
@@ -463,10 +521,12 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
     QSqlDatabase db = QSqlDatabase::database(m_connection);
     QSqlQuery q(db);
     const QStringList pointColumns = ResultColumns::sqlNames(ResultColumns::point());
-    q.prepare(QStringLiteral("SELECT id, %1, latency_min_us, latency_max_us, latency_sum, "
-                             "latency_sum_squares, latency_hdr, fds_left_open FROM points WHERE "
+    const QStringList histograms =
+        histogramColumns(QStringLiteral("latency")) + histogramColumns(QStringLiteral("uncorrected"));
+    q.prepare(QStringLiteral("SELECT id, %1, %2, fds_left_open FROM points WHERE "
                              "experiment_id = ? ORDER BY idx, repetition")
-                  .arg(pointColumns.join(QStringLiteral(", "))));
+                  .arg(pointColumns.join(QStringLiteral(", ")),
+                       histograms.join(QStringLiteral(", "))));
     q.addBindValue(experiment);
     if (!q.exec()) {
         if (error)
@@ -480,14 +540,9 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
         ResultColumns::fromSql(ResultColumns::point(), values(q, 1, pointColumns.size()), &p);
         auto &l = p.load;
         const int more = 1 + int(pointColumns.size());
-        if (auto h = client::HdrHistogramLog::decode(q.value(more + 4).toString().toStdString())) {
-            l.latency = std::move(*h);
-            if (l.latency.count() > 0)
-                l.latency.restoreMoments(q.value(more).toLongLong(), q.value(more + 1).toLongLong(),
-                                         q.value(more + 2).toDouble(),
-                                         q.value(more + 3).toDouble());
-        }
-        const QString open = q.value(more + 5).toString();
+        readHistogram(q, more, &l.latency);
+        readHistogram(q, more + 5, &p.uncorrected);
+        const QString open = q.value(more + 10).toString();
         p.fdsLeftOpen = open.isEmpty() ? QStringList() : open.split(u'\n');
 
         part.prepare(QStringLiteral("SELECT kind, count FROM point_errors WHERE point_id = ?"));

@@ -21,7 +21,7 @@ namespace servelab::lab {
 class ResultStore
 {
 public:
-    static constexpr int schemaVersion = 1;
+    static constexpr int schemaVersion = 2;
 
     struct Experiment
     {
@@ -65,7 +65,7 @@ public:
 
 private:
     bool migrate(QString *error);
-    QString missingColumns() const;
+    QString missingColumns(int version) const;
     int markInterrupted();
 
     QString m_connection;

@@ -2,15 +2,15 @@
 #include "sweeprunner.h"
 
 #include "client/closedclient.h"
-#include "client/durationclient.h"
 #include "docrootgenerator.h"
+#include "experimentmodel.h"
 #include "fdleakcheck.h"
+#include "lab/spec/sizelist.h"
+#include "lab/targets/target.h"
 #include "livefeed.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
 #include "runcontrol.h"
-#include "lab/spec/sizelist.h"
-#include "lab/targets/target.h"
 
 #include <QUrl>
 
@@ -130,17 +130,14 @@ auto SweepRunner::runStoppable(Client &client, Run run)
     return result;
 }
 
-// The spec's client model: closed (ab: n requests) or duration (wrk: seconds, client threads).
-client::LoadResult SweepRunner::runModel(const client::ClientOptions &options)
+// The spec's client model, as its row runs it; a cancel stops it meanwhile.
+void SweepRunner::runModel(const client::ClientOptions &options, PointResult *point)
 {
-    if (m_spec.model == client::LoadModel::Duration) {
-        client::ClientOptions kept = options;
-        kept.keepAlive = true; // wrk's connections are kept alive
-        client::DurationClient client(kept, m_spec.clientThreads, m_spec.durationMs);
-        return runStoppable(client, [&] { return client.run().total; });
-    }
-    client::ClosedClient client(options);
-    return runStoppable(client, [&] { return client.run(); });
+    const std::unique_ptr<PointClient> client =
+        ExperimentModel::of(m_spec.model).client(m_spec, options);
+    m_control->setInterrupt([&client] { client->stop(); });
+    client->run(point);
+    m_control->setInterrupt(nullptr);
 }
 
 PointResult SweepRunner::measure(int index, quint64 size, Target &target,
@@ -190,6 +187,7 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     point.index = index;
     point.sizeBytes = size;
     point.target = m_spec.label();
+    point.model = m_spec.model;
     point.startedAtMicros = metrics::monotonicMicros();
     if (m_feed)
         m_feed->beginPoint(m_liveLabel.isEmpty() ? point.target : m_liveLabel, size,
@@ -199,7 +197,7 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
         sampler->sampleNow();
     {
         // Gone before the leak check: an in-process target shares this process's descriptors.
-        point.load = runModel(options);
+        runModel(options, &point);
     }
     if (sampler)
         sampler->sampleNow();
@@ -223,24 +221,17 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
             std::chrono::milliseconds(std::min(50, m_spec.cooldownMs - rested)));
 
     const auto &load = point.load;
-    const auto aborted = load.errorCount(client::ErrorKind::AbortedAtDeadline);
     if (!load.fatalError.empty()) {
         point.dnf = true;
         point.reason = QString::fromStdString(load.fatalError);
-    } else if (m_spec.model == client::LoadModel::Duration) {
-        if (m_control->isCancelled()) {
-            point.dnf = true;
-            point.reason = QStringLiteral("cancelled");
-        }
-    } else if (m_control->isCancelled() && load.completed - aborted < m_spec.requests) {
+    } else if (QString why = ExperimentModel::of(m_spec.model)
+                                 .unfinished(m_spec, point, m_control->isCancelled());
+               !why.isEmpty()) {
         point.dnf = true;
-        point.reason = QStringLiteral("cancelled");
-    } else if (aborted > 0 || load.completed < m_spec.requests) {
+        point.reason = why;
+    } else if (load.completed == 0) {
         point.dnf = true;
-        point.reason = QStringLiteral("deadline of %1 s reached after %2 of %3 requests")
-                           .arg(m_spec.pointDeadlineMs / 1000.0)
-                           .arg(load.completed - aborted)
-                           .arg(m_spec.requests);
+        point.reason = QStringLiteral("no request completed");
     } else if (load.ok == 0) {
         point.dnf = true;
         point.reason = QStringLiteral("every request failed: %1")

@@ -24,7 +24,7 @@ class RunControl;
 class Target;
 
 // Runs a sweep: generates the document root, starts the target once, and measures each file
-// size with the closed client while a ProcessSampler watches the server process (this one for
+// size with the spec's client model (ExperimentModel's row) while a ProcessSampler watches the server process (this one for
 // an in-process target); after each point it checks the server's descriptors came back
 // (FdLeakCheck). Lives in a worker thread (the GUI) or is called directly (the CLI); results
 // leave as value types through queued signals.
@@ -69,7 +69,7 @@ private:
     // Runs a client to its end; a cancel stops it meanwhile.
     template<typename Client, typename Run>
     auto runStoppable(Client &client, Run run);
-    client::LoadResult runModel(const client::ClientOptions &options);
+    void runModel(const client::ClientOptions &options, PointResult *point);
 };
 
 } // namespace servelab::lab

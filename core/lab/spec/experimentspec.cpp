@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "experimentspec.h"
 
+#include "clientkey.h"
 #include "clientrules.h"
-#include "lab/run/docrootgenerator.h"
-#include "lab/targets/externalserver.h"
 #include "jsonlocator.h"
+#include "lab/run/docrootgenerator.h"
+#include "lab/run/experimentmodel.h"
+#include "lab/targets/externalserver.h"
 #include "serveroptiontable.h"
 #include "sizelist.h"
 
@@ -274,35 +276,42 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     if (!clientValue.isUndefined() && !clientValue.isObject())
         r.fail(QStringLiteral("client"), QStringLiteral("wants an object"));
     const QJsonObject client = clientValue.toObject();
-    r.onlyKnown(client, QStringLiteral("client"),
-                {QStringLiteral("model"), QStringLiteral("requests"), QStringLiteral("concurrency"),
-                 QStringLiteral("keep_alive"), QStringLiteral("timeout_ms"),
-                 QStringLiteral("seconds"), QStringLiteral("threads")});
     const QString modelName = r.text(client, QStringLiteral("model"),
                                      QStringLiteral("client.model"), QStringLiteral("closed"));
     const auto model = client::parseLoadModel(modelName.toStdString());
-    if (model && client::loadModelRow(*model).inExperiments) {
-        shared.model = *model;
-    } else {
+    if (!model) {
+        QStringList names;
+        for (const ExperimentModel &row : ExperimentModel::all())
+            names << QStringLiteral("\"%1\" (%2)")
+                         .arg(QLatin1String(client::loadModelName(row.model)),
+                              QLatin1String(row.title));
         r.fail(QStringLiteral("client.model"),
-               QStringLiteral("experiments run closed (ab: requests) or duration (wrk: seconds, "
-                              "threads); rate and ramp run from servelab-cli load"));
-        shared.model = client::LoadModel::Closed;
+               QStringLiteral("wants one of %1").arg(names.join(QStringLiteral(", "))));
     }
-    const bool duration = shared.model == client::LoadModel::Duration;
-    for (const char *field : {"requests", "keep_alive"})
-        if (duration && client.contains(QLatin1String(field)))
-            r.fail(QStringLiteral("client.") + QLatin1String(field),
-                   QStringLiteral("a duration client runs for client.seconds on kept-alive "
-                                  "connections"),
-                   true);
-    for (const char *field : {"seconds", "threads"})
-        if (!duration && client.contains(QLatin1String(field)))
-            r.fail(QStringLiteral("client.") + QLatin1String(field),
-                   QStringLiteral("applies to \"model\": \"duration\""), true);
-    shared.durationMs = int(1000 * r.integer(client, F::seconds, {}));
-    shared.clientThreads = int(r.integer(client, F::clientThreads, {}));
-    shared.requests = quint64(r.integer(client, F::requests, {}));
+    shared.model = model.value_or(client::LoadModel::Closed);
+    const ExperimentModel &clientModel = ExperimentModel::of(shared.model);
+    // The keys every model takes are read here; the others are ClientKey's rows, each taken
+    // by the models whose rows name it.
+    QStringList knownKeys{QStringLiteral("model"), QStringLiteral("concurrency"),
+                          QStringLiteral("timeout_ms")};
+    for (const ClientKey &key : ClientKey::all())
+        knownKeys << QLatin1String(key.key);
+    r.onlyKnown(client, QStringLiteral("client"), knownKeys);
+    for (const ClientKey &key : ClientKey::all()) {
+        const QJsonValue value = client.value(QLatin1String(key.key));
+        const QString at = QStringLiteral("client.") + QLatin1String(key.key);
+        if (value.isUndefined())
+            continue;
+        if (!clientModel.takes(key))
+            r.fail(at, QStringLiteral("applies to %1").arg(ExperimentModel::takenBy(key)), true);
+        else if (const QString what = key.problem(value); !what.isEmpty())
+            r.fail(at, what);
+        else
+            key.set(&shared, value);
+    }
+    // A model that does not take keep_alive keeps its connections alive (wrk, wrk2).
+    if (const ClientKey *keepAlive = ClientKey::find(u"keep_alive"); !clientModel.takes(*keepAlive))
+        shared.keepAlive = true;
     // One concurrency, or a list to sweep over: every target is run at each.
     if (const QJsonValue levels = client.value(QStringLiteral("concurrency")); levels.isArray()) {
         const QJsonArray list = levels.toArray();
@@ -325,18 +334,14 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     } else {
         shared.concurrency = int(r.integer(client, F::concurrency, {}));
     }
-    shared.keepAlive = r.boolean(client, QStringLiteral("keep_alive"),
-                                 QStringLiteral("client.keep_alive"), shared.keepAlive);
     shared.timeoutMs = int(r.integer(client, F::timeoutMs, {}));
-    if (duration)
-        shared.keepAlive = true;
     const int fewest = out.concurrencies.isEmpty()
                            ? shared.concurrency
                            : *std::min_element(out.concurrencies.begin(), out.concurrencies.end());
-    if (const auto problem =
-            ClientRules::check({!duration, qint64(shared.requests),
-                                duration ? fewest : shared.concurrency, shared.clientThreads},
-                               FieldNaming::Spec))
+    if (const auto problem = ClientRules::check(
+            {clientModel.countsRequests, qint64(shared.requests),
+             clientModel.countsRequests ? shared.concurrency : fewest, shared.clientThreads},
+            FieldNaming::Spec))
         r.fail(QString::fromLatin1(problem.field->path), problem.what);
 
     const QJsonValue targets = root.value(QStringLiteral("targets"));
@@ -512,13 +517,8 @@ QByteArray ExperimentSpec::toJson() const
                                                                ? QJsonValue(levels)
                                                                : QJsonValue(s.concurrency)},
                            {QStringLiteral("timeout_ms"), s.timeoutMs}};
-        if (s.model == client::LoadModel::Duration) {
-            client.insert(QStringLiteral("seconds"), s.durationMs / 1000);
-            client.insert(QStringLiteral("threads"), s.clientThreads);
-        } else {
-            client.insert(QStringLiteral("requests"), qint64(s.requests));
-            client.insert(QStringLiteral("keep_alive"), s.keepAlive);
-        }
+        for (const char *key : ExperimentModel::of(s.model).keys)
+            client.insert(QLatin1String(key), ClientKey::find(QLatin1String(key))->get(s));
         root.insert(QStringLiteral("client"), client);
         root.insert(QStringLiteral("point_deadline_ms"), s.pointDeadlineMs);
         root.insert(QStringLiteral("warmup_requests"), qint64(s.warmupRequests));

@@ -26,6 +26,12 @@ namespace servelab::lab {
 //               "keep_alive": false,
 //               "timeout_ms": 30000}
 //      or {"model": "duration", "seconds": 10, "concurrency": 96, "threads": 8} (wrk),
+//      or {"model": "rate", "rate": 1000, "seconds": 10, "concurrency": 96, "threads": 8}
+//         (wrk2),
+//      or {"model": "ramp", "ramp_up_seconds": 5, "steady_seconds": 30,
+//          "ramp_down_seconds": 5, "think": "negexp:500ms", "concurrency": 100,
+//          "threads": 4, "keep_alive": true} (faban fhb)
+//      (which model takes which key: lab::ExperimentModel's rows),
 //    "repetitions": 1, "point_deadline_ms": 120000, "warmup_requests": 0, "cooldown_ms": 0,
 //    "sweep": {"option": "sendfile-threshold", "values": ["0", "64K", "1M"]}}
 //

@@ -58,6 +58,10 @@ inline constexpr SpecField concurrency    {"client.concurrency",          "c",  
 inline constexpr SpecField seconds        {"client.seconds",              "d",       "Seconds per point",  1,   86'400,          10};
 inline constexpr SpecField clientThreads  {"client.threads",              "threads", "Client threads",     1,   256,             1};
 inline constexpr SpecField timeoutMs      {"client.timeout_ms",           nullptr,   "Timeout",            1,   3'600'000,       30'000};
+inline constexpr SpecField rate           {"client.rate",                 "R",       "Offered rate (req/s)", 1, 10'000'000,     1000};
+inline constexpr SpecField rampUp         {"client.ramp_up_seconds",      nullptr,   "Ramp-up (s)",        0,   86'400,          5};
+inline constexpr SpecField steady         {"client.steady_seconds",       nullptr,   "Steady state (s)",   1,   86'400,          30};
+inline constexpr SpecField rampDown       {"client.ramp_down_seconds",    nullptr,   "Ramp-down (s)",      0,   86'400,          5};
 // A target ("pid" 0: none).
 inline constexpr SpecField serverThreads  {"targets[].threads",           "threads", "Server threads",     1,   1024,            1};
 inline constexpr SpecField fdLimit        {"targets[].fd_limit",          nullptr,   "fd limit",           0,   1 << 20,         0};

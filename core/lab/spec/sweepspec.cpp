@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sweepspec.h"
 
-#include "clientrules.h"
 #include "lab/run/docrootgenerator.h"
+#include "lab/run/experimentmodel.h"
 #include "lab/targets/externalserver.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"
@@ -49,16 +49,9 @@ QString SweepSpec::validate() const
     constexpr auto label = FieldNaming::Label;
     if (QString problem = F::serverThreads.problem(serverThreads, label); !problem.isEmpty())
         return problem;
-    if (!client::loadModelRow(model).inExperiments)
-        return QStringLiteral("an experiment's client model is closed or duration, not '%1'")
-            .arg(QLatin1String(client::loadModelName(model)));
-    const qint64 asked =
-        requests > quint64(F::requests.high) ? F::requests.high + 1 : qint64(requests);
-    if (const auto problem = ClientRules::check(
-            {model == client::LoadModel::Closed, asked, concurrency, clientThreads}, label))
-        return problem.text(label);
-    if (model == client::LoadModel::Duration && durationMs < 100)
-        return QStringLiteral("a duration client needs 0.1 s or more per point");
+    if (const QString problem = ExperimentModel::of(model).problem(*this, concurrency, label);
+        !problem.isEmpty())
+        return problem;
     for (const auto &[field, value] :
          {std::pair{&F::timeoutMs, timeoutMs}, std::pair{&F::pointDeadlineMs, pointDeadlineMs}})
         if (QString problem = field->problem(value, label); !problem.isEmpty())
@@ -119,9 +112,8 @@ QByteArray SweepSpec::toJson() const
     for (quint64 size : sizes)
         sizeList.append(formatSize(size));
     const bool builtin = kind() == TargetKind::Builtin;
-    QJsonObject target = !builtin
-                             ? QJsonObject{{QStringLiteral("external"), this->target}}
-                             : QJsonObject{{QStringLiteral("builtin"), mode}};
+    QJsonObject target = !builtin ? QJsonObject{{QStringLiteral("external"), this->target}}
+                                  : QJsonObject{{QStringLiteral("builtin"), mode}};
     target.insert(QStringLiteral("threads"), serverThreads);
     if (builtin)
         target.insert(QStringLiteral("isolated"), isolated || fdLimit != 0);

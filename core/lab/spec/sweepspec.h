@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/targets/targetkind.h"
 #include "client/loadmodel.h"
+#include "lab/targets/targetkind.h"
 #include "specfield.h"
 
 #include <QList>
@@ -18,12 +18,17 @@ struct SweepSpec
     QList<quint64> sizes;
     QString mode = QStringLiteral("epoll+sendfile");
     int serverThreads = int(SpecFields::serverThreads.fallback);
-    client::LoadModel model = client::LoadModel::Closed;         // or Duration (wrk)
-    int durationMs = int(SpecFields::seconds.fallback * 1000);   // duration: per point (wrk -d)
-    int clientThreads = int(SpecFields::clientThreads.fallback); // duration: wrk -t
+    client::LoadModel model = client::LoadModel::Closed;         // lab::ExperimentModel's rows
+    int durationMs = int(SpecFields::seconds.fallback * 1000);   // duration, rate: wrk -d
+    int clientThreads = int(SpecFields::clientThreads.fallback); // duration, rate, ramp: wrk -t
     quint64 requests = SpecFields::requests.fallback;            // per point (ab -n)
     int concurrency = int(SpecFields::concurrency.fallback);     // ab -c, wrk -c
     bool keepAlive = false;                                      // ab -k
+    qint64 ratePerSecond = SpecFields::rate.fallback;            // rate: wrk2 -R, offered
+    int rampUpMs = int(SpecFields::rampUp.fallback * 1000);      // ramp: faban's -r up/steady/down
+    int steadyMs = int(SpecFields::steady.fallback * 1000);
+    int rampDownMs = int(SpecFields::rampDown.fallback * 1000);
+    QString think = QStringLiteral("none"); // ramp: each user's think time (client::ThinkTime)
     int timeoutMs = int(SpecFields::timeoutMs.fallback);
     int pointDeadlineMs = int(SpecFields::pointDeadlineMs.fallback); // then a point is DNF
     QString root; // the document root; empty: a folder in the user's cache (per content)

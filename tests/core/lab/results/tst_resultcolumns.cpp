@@ -116,6 +116,62 @@ private Q_SLOTS:
                                 want.serverSamples[i], "database"));
         }
     }
+
+    // A rate point keeps both histograms and its schedule's counts, a ramp point faban's
+    // checks: stored and read back whole from the database and from a bundle.
+    void rateAndRampPointsComeBackWhole()
+    {
+        lab::PointResult rate = testing::samplePoint(1);
+        rate.model = client::LoadModel::Rate;
+        rate.offeredPerSecond = 2500;
+        rate.late = 17;
+        rate.missed = 4;
+        for (std::int64_t us : {120, 180, 950, 40'000, 1'200'000})
+            rate.uncorrected.record(us);
+        lab::PointResult ramp = testing::samplePoint(2);
+        ramp.model = client::LoadModel::Ramp;
+        ramp.outsideSteady = 311;
+        ramp.littleUsers = 99.25;
+        ramp.littlePass = true;
+        ramp.thinkTargetMs = 500;
+        ramp.thinkActualMs = 498.5;
+        ramp.thinkPass = true;
+
+        QString error;
+        lab::ResultBundle bundle;
+        bundle.points = {rate, ramp};
+        lab::ResultBundle back;
+        QVERIFY2(lab::ResultBundle::fromJson(bundle.toJson(), &back, &error), qPrintable(error));
+        QTemporaryDir dir;
+        lab::ResultStore store;
+        QVERIFY2(store.open(dir.filePath(QStringLiteral("r.db")), &error), qPrintable(error));
+        const qint64 id = store.beginExperiment(QStringLiteral("models"), "{}", &error);
+        QVERIFY2(store.addPoint(id, rate, &error) && store.addPoint(id, ramp, &error),
+                 qPrintable(error));
+        const QList<lab::PointResult> stored = store.points(id, &error);
+        for (const QList<lab::PointResult> &got : {back.points, stored}) {
+            QCOMPARE(got.size(), 2);
+            const lab::PointResult &r = got[0];
+            QCOMPARE(r.model, client::LoadModel::Rate);
+            QCOMPARE(r.offeredPerSecond, 2500.0);
+            QCOMPARE(r.late, 17u);
+            QCOMPARE(r.missed, 4u);
+            QCOMPARE(r.uncorrected.count(), rate.uncorrected.count());
+            QCOMPARE(r.uncorrected.max(), rate.uncorrected.max());
+            QCOMPARE(r.uncorrected.mean(), rate.uncorrected.mean());
+            QCOMPARE(r.uncorrected.valueAtPercentile(60), rate.uncorrected.valueAtPercentile(60));
+            QCOMPARE(r.load.latency.count(), rate.load.latency.count());
+            const lab::PointResult &f = got[1];
+            QCOMPARE(f.model, client::LoadModel::Ramp);
+            QCOMPARE(f.outsideSteady, 311u);
+            QCOMPARE(f.littleUsers, 99.25);
+            QVERIFY(f.littlePass);
+            QCOMPARE(f.thinkTargetMs, 500.0);
+            QCOMPARE(f.thinkActualMs, 498.5);
+            QVERIFY(f.thinkPass);
+            QCOMPARE(f.uncorrected.count(), 0u);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestResultColumns)

@@ -213,6 +213,50 @@ private Q_SLOTS:
         QVERIFY(store.beginExperiment(QStringLiteral("x"), "{}", &error) > 0); // free again
     }
 
+    // A database of schema 1 (before every model ran in experiments) opens migrated: its
+    // points keep their figures and take their experiment's client model.
+    void schemaOneIsMigrated()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.db"));
+        QString error;
+        {
+            lab::ResultStore store;
+            QVERIFY2(store.open(path, &error), qPrintable(error));
+            const qint64 id = store.beginExperiment(
+                QStringLiteral("wrk"), R"({"servelab": 1, "client": {"model": "duration"}})",
+                &error);
+            QVERIFY2(store.addPoint(id, testing::samplePoint(1), &error), qPrintable(error));
+        }
+        {
+            // Back to schema 1 as it was: the columns schema 2 added dropped.
+            QSqlDatabase raw =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("downgrade"));
+            raw.setDatabaseName(path);
+            QVERIFY(raw.open());
+            QSqlQuery q(raw);
+            for (const char *column :
+                 {"model", "offered_per_s", "late", "missed", "uncorrected_min_us",
+                  "uncorrected_max_us", "uncorrected_sum", "uncorrected_sum_squares",
+                  "uncorrected_hdr", "outside_steady", "little_users", "little_pass",
+                  "think_target_ms", "think_actual_ms", "think_pass"})
+                QVERIFY2(q.exec(QStringLiteral("ALTER TABLE points DROP COLUMN %1")
+                                    .arg(QLatin1String(column))),
+                         qPrintable(q.lastError().text()));
+            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 1")));
+            raw.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("downgrade"));
+        lab::ResultStore store;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        QCOMPARE(store.version(), lab::ResultStore::schemaVersion);
+        const auto points = store.points(store.experiments().first().id, &error);
+        QCOMPARE(points.size(), 1);
+        QCOMPARE(points.first().model, client::LoadModel::Duration);
+        QCOMPARE(points.first().load.ok, testing::samplePoint(1).load.ok);
+        QCOMPARE(points.first().uncorrected.count(), 0u);
+    }
+
     void unwritableFolderIsRefused()
     {
         lab::ResultStore store;

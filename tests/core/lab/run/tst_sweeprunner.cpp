@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "client/loadmodel.h"
 #include "lab/run/docrootgenerator.h"
 #include "lab/run/livefeed.h"
 #include "lab/results/resultexport.h"
@@ -70,6 +71,66 @@ private Q_SLOTS:
         QVERIFY(table.contains(QStringLiteral("KiB/s")));
         QCOMPARE(table.count(u'\n'), 2 + 3);
         QVERIFY(table.contains(QStringLiteral("\n1M ")));
+    }
+
+    // wrk2's and faban's models as an experiment runs them: each point keeps its own figures.
+    void ratePointKeepsBothLatencies()
+    {
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096};
+        spec.root = root.path();
+        spec.model = client::LoadModel::Rate;
+        spec.ratePerSecond = 200;
+        spec.durationMs = 1000;
+        spec.concurrency = 4;
+        spec.clientThreads = 2;
+        lab::SweepRunner runner(spec);
+        runner.run();
+        QCOMPARE(runner.results().size(), 1);
+        const lab::PointResult &p = runner.results().first();
+        QVERIFY2(!p.dnf, qPrintable(p.reason));
+        QCOMPARE(p.model, client::LoadModel::Rate);
+        QCOMPARE(p.offeredPerSecond, 200.0);
+        // 200 slots in the second: each answered, still in flight at the end, or missed.
+        const auto scheduled = p.load.completed + p.load.unfinished + p.missed;
+        QVERIFY2(scheduled >= 190 && scheduled <= 210, qPrintable(QString::number(scheduled)));
+        QVERIFY(p.load.ok > 0);
+        QCOMPARE(p.uncorrected.count(), p.load.latency.count());
+        QVERIFY(!p.clientSamples.empty()); // the live and stored timeline
+    }
+
+    void rampPointCountsItsSteadyState()
+    {
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096};
+        spec.root = root.path();
+        spec.model = client::LoadModel::Ramp;
+        spec.rampUpMs = 500;
+        spec.steadyMs = 1000;
+        spec.rampDownMs = 0;
+        spec.think = QStringLiteral("fixed:10ms");
+        spec.concurrency = 4;
+        spec.keepAlive = true;
+        QCOMPARE(spec.validate(), QString());
+        lab::SweepRunner runner(spec);
+        runner.run();
+        QCOMPARE(runner.results().size(), 1);
+        const lab::PointResult &p = runner.results().first();
+        QVERIFY2(!p.dnf, qPrintable(p.reason));
+        QCOMPARE(p.model, client::LoadModel::Ramp);
+        QVERIFY(p.load.ok > 0);
+        QVERIFY(p.outsideSteady > 0); // the ramp-up's requests, not counted
+        QCOMPARE(p.load.elapsedMicros, 1'000'000); // the steady state's length
+        QVERIFY(p.littleUsers > 0);
+        QCOMPARE(p.thinkTargetMs, 10.0);
+        QVERIFY(p.thinkActualMs >= 10.0);
+
+        spec.think = QStringLiteral("sometimes");
+        QVERIFY2(spec.validate().startsWith(QStringLiteral("Think time: 'sometimes' is not a think "
+                                                           "time")),
+                 qPrintable(spec.validate()));
     }
 
     void isolatedServerRunsAsAChildAndLeavesNothing()

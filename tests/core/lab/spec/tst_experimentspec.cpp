@@ -150,8 +150,8 @@ private Q_SLOTS:
                                        QStringLiteral("s.json"), &spec, &errors));
         const QString all = errors.join(u'\n');
         QVERIFY2(
-            all.contains(QStringLiteral("s.json:2:35: client.requests: a duration client runs for "
-                                        "client.seconds")),
+            all.contains(QStringLiteral("s.json:2:35: client.requests: applies to \"model\": "
+                                        "\"closed\"")),
             qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("client.threads: 8 cannot exceed client.concurrency "
                                              "(4): each thread needs its own connection")),
@@ -160,8 +160,53 @@ private Q_SLOTS:
   "client": {"seconds": 5}})",
                                        QStringLiteral("s.json"), &spec, &errors));
         QVERIFY2(errors.join(u'\n').contains(QStringLiteral("client.seconds: applies to \"model\": "
-                                                            "\"duration\"")),
+                                                            "\"duration\" or \"rate\"")),
                  qPrintable(errors.join(u'\n')));
+    }
+
+    // wrk2's and faban's models: their keys read, written back whole, refused with the reason
+    // where they do not apply or are wrong.
+    void rateAndRampClients()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "client": {"model": "rate", "rate": 2000, "seconds": 3, "concurrency": 16, "threads": 2}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.targets[0].model, servelab::client::LoadModel::Rate);
+        QCOMPARE(spec.targets[0].ratePerSecond, 2000);
+        QCOMPARE(spec.targets[0].durationMs, 3000);
+        QVERIFY(spec.toJson().contains("\"rate\": 2000"));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), spec.toJson());
+
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "client": {"model": "ramp", "ramp_up_seconds": 60, "steady_seconds": 600,
+             "ramp_down_seconds": 10, "think": "negexp:500ms", "concurrency": 100,
+             "keep_alive": true}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const auto &t = spec.targets[0];
+        QCOMPARE(t.model, servelab::client::LoadModel::Ramp);
+        QCOMPARE(t.rampUpMs, 60'000);
+        QCOMPARE(t.steadyMs, 600'000);
+        QCOMPARE(t.rampDownMs, 10'000);
+        QCOMPARE(t.think, QStringLiteral("negexp:500ms"));
+        QVERIFY(t.keepAlive);
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), spec.toJson());
+
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "client": {"model": "ramp", "think": "often", "rate": 5}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(all.contains(QStringLiteral("s.json:2:40: client.think: 'often' is not a think "
+                                             "time")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("client.rate: applies to \"model\": \"rate\"")),
+                 qPrintable(all));
     }
 
     // A list of concurrencies: every target at each, after the option sweep.

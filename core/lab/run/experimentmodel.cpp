@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "experimentmodel.h"
+
+#include "client/closedclient.h"
+#include "client/durationclient.h"
+#include "client/rampclient.h"
+#include "client/rateclient.h"
+#include "lab/results/pointresult.h"
+#include "lab/spec/clientkey.h"
+#include "lab/spec/clientrules.h"
+#include "lab/spec/sweepspec.h"
+
+#include <QStringList>
+
+#include <algorithm>
+
+namespace servelab::lab {
+
+namespace {
+
+using client::ClientOptions;
+using client::LoadModel;
+
+// A client class of core/client/ as a PointClient: `take` moves its result into the point.
+template<typename Client, typename Take>
+class ClientPoint final : public PointClient
+{
+public:
+    ClientPoint(std::unique_ptr<Client> client, Take take)
+        : m_client(std::move(client)), m_take(take)
+    {}
+    void run(PointResult *point) override { m_take(m_client->run(), point); }
+    void stop() override { m_client->stop(); }
+
+private:
+    std::unique_ptr<Client> m_client;
+    Take m_take;
+};
+
+template<typename Client, typename Take>
+std::unique_ptr<PointClient> pointOf(std::unique_ptr<Client> client, Take take)
+{
+    return std::make_unique<ClientPoint<Client, Take>>(std::move(client), take);
+}
+
+// The models that run for a time: only a cancel leaves their point unfinished.
+QString cancelledOnly(const SweepSpec &, const PointResult &, bool cancelled)
+{
+    return cancelled ? QStringLiteral("cancelled") : QString();
+}
+
+QString seconds(int ms)
+{
+    return QString::number(ms / 1000);
+}
+
+// clang-format off
+const ExperimentModel &closed()
+{
+    static const ExperimentModel row{
+        LoadModel::Closed, "Closed: n requests, c at a time (ab)", {"requests", "keep_alive"}, true,
+        [](const SweepSpec &s) {
+            return QStringLiteral("ab -n %1 -c %2%3 -s %4 URL")
+                .arg(s.requests)
+                .arg(s.concurrency)
+                .arg(s.keepAlive ? QStringLiteral(" -k") : QString())
+                .arg(std::max(1, s.timeoutMs / 1000));
+        },
+        [](const SweepSpec &, const ClientOptions &o) {
+            return pointOf(std::make_unique<client::ClosedClient>(o),
+                           [](client::LoadResult r, PointResult *p) { p->load = std::move(r); });
+        },
+        [](const SweepSpec &s, const PointResult &p, bool cancelled) {
+            const auto aborted = p.load.errorCount(client::ErrorKind::AbortedAtDeadline);
+            if (cancelled && p.load.completed - aborted < s.requests)
+                return QStringLiteral("cancelled");
+            if (aborted > 0 || p.load.completed < s.requests)
+                return QStringLiteral("deadline of %1 s reached after %2 of %3 requests")
+                    .arg(s.pointDeadlineMs / 1000.0)
+                    .arg(p.load.completed - aborted)
+                    .arg(s.requests);
+            return QString();
+        },
+        [](SweepSpec *s) {
+            s->requests = std::min<quint64>(s->requests, 30);
+            s->concurrency = std::min<int>(s->concurrency, int(s->requests));
+        }};
+    return row;
+}
+
+const ExperimentModel &duration()
+{
+    static const ExperimentModel row{
+        LoadModel::Duration, "Duration: d seconds over c connections (wrk)", {"seconds", "threads"},
+        false,
+        [](const SweepSpec &s) {
+            return QStringLiteral("wrk -d %1s -c %2 -t %3 URL")
+                .arg(seconds(s.durationMs)).arg(s.concurrency).arg(s.clientThreads);
+        },
+        [](const SweepSpec &s, const ClientOptions &o) {
+            ClientOptions kept = o;
+            kept.keepAlive = true; // wrk's connections are kept alive
+            return pointOf(std::make_unique<client::DurationClient>(kept, s.clientThreads,
+                                                                    s.durationMs),
+                           [](client::DurationClient::Result r, PointResult *p) {
+                               p->load = std::move(r.total);
+                           });
+        },
+        cancelledOnly,
+        [](SweepSpec *s) { s->durationMs = std::min(s->durationMs, 1000); }};
+    return row;
+}
+
+const ExperimentModel &rate()
+{
+    static const ExperimentModel row{
+        LoadModel::Rate, "Rate: R requests/s offered for d seconds (wrk2)",
+        {"rate", "seconds", "threads"}, false,
+        [](const SweepSpec &s) {
+            return QStringLiteral("wrk2 -R %1 -d %2s -c %3 -t %4 URL")
+                .arg(s.ratePerSecond).arg(seconds(s.durationMs)).arg(s.concurrency)
+                .arg(s.clientThreads);
+        },
+        [](const SweepSpec &s, const ClientOptions &o) {
+            return pointOf(std::make_unique<client::RateClient>(o, s.clientThreads, s.durationMs,
+                                                                double(s.ratePerSecond)),
+                           [](client::RateClient::Result r, PointResult *p) {
+                               p->load = std::move(r.total);
+                               p->offeredPerSecond = r.offeredPerSecond;
+                               p->uncorrected = std::move(r.uncorrected);
+                               p->late = r.late;
+                               p->missed = r.missed;
+                           });
+        },
+        cancelledOnly,
+        [](SweepSpec *s) { s->durationMs = std::min(s->durationMs, 1000); }};
+    return row;
+}
+
+const ExperimentModel &ramp()
+{
+    static const ExperimentModel row{
+        LoadModel::Ramp, "Ramp: c users through ramp-up, steady state, ramp-down (faban fhb)",
+        {"ramp_up_seconds", "steady_seconds", "ramp_down_seconds", "think", "threads",
+         "keep_alive"},
+        false,
+        [](const SweepSpec &s) {
+            // fhb takes a fixed think time in ms (-W); the others are ServeLab's own.
+            client::ThinkTime think;
+            std::string why;
+            client::ThinkTime::parse(s.think.toStdString(), &think, &why);
+            const bool fixed = think.kind == client::ThinkTime::Kind::Fixed && !think.cycle;
+            return QStringLiteral("fhb -r %1/%2/%3 -c %4%5 URL%6")
+                .arg(seconds(s.rampUpMs), seconds(s.steadyMs), seconds(s.rampDownMs))
+                .arg(s.concurrency)
+                .arg(fixed ? QStringLiteral(" -W %1").arg(think.meanMs) : QString(),
+                     fixed || think.kind == client::ThinkTime::Kind::None
+                         ? QString()
+                         : QStringLiteral("  (think time %1: not an fhb flag)").arg(s.think));
+        },
+        [](const SweepSpec &s, const ClientOptions &o) {
+            client::ThinkTime think;
+            std::string why;
+            client::ThinkTime::parse(s.think.toStdString(), &think, &why); // checked by validate
+            return pointOf(
+                std::make_unique<client::RampClient>(
+                    o, s.clientThreads,
+                    client::RampClient::Phases{s.rampUpMs, s.steadyMs, s.rampDownMs}, think),
+                [](client::RampClient::Result r, PointResult *p) {
+                    p->load = std::move(r.steady);
+                    p->outsideSteady = r.outsideSteady;
+                    p->littleUsers = r.littleUsers;
+                    p->littlePass = r.littlePass;
+                    p->thinkTargetMs = r.thinkTargetMs;
+                    p->thinkActualMs = r.thinkActualMs;
+                    p->thinkPass = r.thinkPass;
+                });
+        },
+        [](const SweepSpec &s, const PointResult &p, bool cancelled) {
+            if (cancelled)
+                return QStringLiteral("cancelled");
+            if (p.load.completed == 0)
+                return QStringLiteral("no request both started and ended in the %1 s steady "
+                                      "state: lengthen it or shorten the think time")
+                    .arg(s.steadyMs / 1000.0);
+            return QString();
+        },
+        [](SweepSpec *s) {
+            s->rampUpMs = std::min(s->rampUpMs, 1000);
+            s->steadyMs = std::min(s->steadyMs, 1000);
+            s->rampDownMs = 0;
+        }};
+    return row;
+}
+// clang-format on
+
+const std::vector<ExperimentModel> &rows()
+{
+    static const std::vector<ExperimentModel> all{closed(), duration(), rate(), ramp()};
+    return all;
+}
+
+} // namespace
+
+bool ExperimentModel::takes(const ClientKey &key) const
+{
+    return std::any_of(keys.begin(), keys.end(),
+                       [&](const char *name) { return qstrcmp(name, key.key) == 0; });
+}
+
+QString ExperimentModel::problem(const SweepSpec &spec, int fewest, FieldNaming naming) const
+{
+    for (const char *name : keys) {
+        const ClientKey &key = *ClientKey::find(QLatin1String(name));
+        const QJsonValue value = key.get(spec);
+        if (key.field) {
+            if (QString problem = key.field->problem(value.toInteger(), naming); !problem.isEmpty())
+                return problem;
+        } else if (QString what = key.problem(value); !what.isEmpty()) {
+            const QString keyName = naming == FieldNaming::Label ? key.label()
+                                    : naming == FieldNaming::Flag
+                                        ? QStringLiteral("--") + QLatin1String(key.key)
+                                        : QStringLiteral("client.") + QLatin1String(key.key);
+            return keyName + QStringLiteral(": ") + what;
+        }
+    }
+    namespace F = SpecFields;
+    const qint64 asked =
+        spec.requests > quint64(F::requests.high) ? F::requests.high + 1 : qint64(spec.requests);
+    return ClientRules::check({countsRequests, asked, countsRequests ? spec.concurrency : fewest,
+                               spec.clientThreads},
+                              naming)
+        .text(naming);
+}
+
+QString ExperimentModel::takenBy(const ClientKey &key)
+{
+    QStringList models;
+    for (const ExperimentModel &row : rows())
+        if (row.takes(key))
+            models << QStringLiteral("\"%1\"").arg(QLatin1String(client::loadModelName(row.model)));
+    return QStringLiteral("\"model\": ") + models.join(QStringLiteral(" or "));
+}
+
+std::span<const ExperimentModel> ExperimentModel::all()
+{
+    return rows();
+}
+
+const ExperimentModel &ExperimentModel::of(client::LoadModel model)
+{
+    for (const ExperimentModel &row : rows())
+        if (row.model == model)
+            return row;
+    return rows().front(); // unreachable: every model has its row
+}
+
+} // namespace servelab::lab
