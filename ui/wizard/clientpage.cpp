@@ -2,7 +2,8 @@
 #include "clientpage.h"
 
 #include "fieldspinbox.h"
-#include "lab/spec/clientrules.h"
+#include "lab/run/experimentmodel.h"
+#include "lab/spec/clientkey.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,54 +14,55 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace servelab::ui {
+
+namespace {
+
+constexpr auto label = lab::FieldNaming::Label;
+// Where the models with connections and threads start in the window: wrk's usual -c 96 -t 8.
+constexpr int startConnections = 96;
+constexpr int startThreads = 8;
+
+// "1,10,100": each in the concurrency's range, once; *why says what is wrong.
+QList<int> parseLevels(const QString &text, QString *why)
+{
+    const lab::SpecField &field = lab::SpecFields::concurrency;
+    QList<int> out;
+    for (const QString &part : text.split(u',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int c = part.trimmed().toInt(&ok);
+        if (!ok || !field.contains(c)) {
+            *why = ClientPage::tr("%1 %2, not '%3'")
+                       .arg(field.name(label), field.wants(), part.trimmed());
+            return {};
+        }
+        if (!out.contains(c))
+            out << c;
+    }
+    if (out.isEmpty())
+        *why = ClientPage::tr("%1: give a number, or a list as 1,10,100").arg(field.name(label));
+    return out;
+}
+
+} // namespace
 
 ClientPage::ClientPage(QWidget *parent)
     : WizardPage(parent), m_model(new QComboBox), m_forms(new QStackedWidget),
-      m_requests(new FieldSpinBox(lab::SpecFields::requests)), m_concurrency(new QLineEdit),
-      m_keepAlive(new QCheckBox), m_seconds(new FieldSpinBox(lab::SpecFields::seconds)),
-      m_connections(new FieldSpinBox(lab::SpecFields::concurrency)),
-      m_threads(new FieldSpinBox(lab::SpecFields::clientThreads)),
       m_timeout(new FieldSpinBox(lab::SpecFields::timeoutMs)), m_equivalent(new QLabel)
 {
-    namespace F = lab::SpecFields;
-    constexpr auto label = lab::FieldNaming::Label;
     setTitle(tr("Client"));
     setSubTitle(tr("How the load is made. Each point is one run of this client."));
-    m_model->addItem(tr("Closed: n requests, c at a time (ab)"), int(client::LoadModel::Closed));
-    m_model->addItem(tr("Duration: d seconds over c connections (wrk)"),
-                     int(client::LoadModel::Duration));
-    m_requests->setToolTip(tr("Requests per point: ab -n"));
-    m_concurrency->setObjectName(QStringLiteral("concurrency"));
-    m_concurrency->setText(QStringLiteral("1"));
-    m_concurrency->setToolTip(tr("Requests at a time: ab -c. A list (1,10,100) runs every target "
-                                 "at each"));
-    m_keepAlive->setText(tr("Keep connections alive (ab -k)"));
-    auto *closed = new QWidget;
-    auto *closedForm = new QFormLayout(closed);
-    closedForm->addRow(F::requests.name(label), m_requests);
-    closedForm->addRow(F::concurrency.name(label), m_concurrency);
-    closedForm->addRow(QString(), m_keepAlive);
-
-    m_seconds->setToolTip(tr("Seconds per point: wrk -d"));
-    m_connections->setObjectName(QStringLiteral("connections"));
-    m_connections->setValue(96);
-    m_connections->setToolTip(tr("Connections, kept alive: wrk -c"));
-    m_threads->setObjectName(QStringLiteral("clientThreads"));
-    m_threads->setValue(8);
-    m_threads->setToolTip(tr("Client threads: wrk -t"));
-    auto *duration = new QWidget;
-    auto *durationForm = new QFormLayout(duration);
-    durationForm->addRow(F::seconds.name(label), m_seconds);
-    durationForm->addRow(F::concurrency.name(label), m_connections);
-    durationForm->addRow(F::clientThreads.name(label), m_threads);
-    m_forms->addWidget(closed);
-    m_forms->addWidget(duration);
-
+    for (const lab::ExperimentModel &model : lab::ExperimentModel::all()) {
+        m_model->addItem(tr(model.title), int(model.model));
+        m_forms->addWidget(buildForm(model));
+    }
     m_timeout->setSuffix(tr(" ms"));
     m_timeout->setToolTip(tr("Connect and each response: ab -s"));
     m_equivalent->setObjectName(QStringLiteral("equivalent"));
     m_equivalent->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_equivalent->setWordWrap(true);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Model"), m_model);
@@ -68,7 +70,7 @@ ClientPage::ClientPage(QWidget *parent)
     layout->addLayout(form);
     layout->addWidget(m_forms);
     auto *timeout = new QFormLayout;
-    timeout->addRow(F::timeoutMs.name(label), m_timeout);
+    timeout->addRow(lab::SpecFields::timeoutMs.name(label), m_timeout);
     layout->addLayout(timeout);
     layout->addWidget(m_equivalent);
     layout->addStretch();
@@ -76,54 +78,113 @@ ClientPage::ClientPage(QWidget *parent)
 
     connect(m_model, &QComboBox::currentIndexChanged, m_forms, &QStackedWidget::setCurrentIndex);
     connect(m_model, &QComboBox::currentIndexChanged, this, &ClientPage::changed);
-    connect(m_concurrency, &QLineEdit::textChanged, this, &ClientPage::changed);
-    connect(m_keepAlive, &QCheckBox::toggled, this, &ClientPage::changed);
-    for (QSpinBox *spin : {m_requests, m_seconds, m_connections, m_threads, m_timeout})
-        connect(spin, &QSpinBox::valueChanged, this, &ClientPage::changed);
+    connect(m_timeout, &QSpinBox::valueChanged, this, &ClientPage::changed);
     connect(this, &QWizardPage::completeChanged, this, [this] {
         m_equivalent->setText(tr("The same load from a shell: %1").arg(equivalent()));
     });
 }
 
-client::LoadModel ClientPage::model() const
+QWidget *ClientPage::buildForm(const lab::ExperimentModel &model)
 {
-    return client::LoadModel(m_model->currentData().toInt());
+    Form f;
+    f.model = &model;
+    auto *page = new QWidget;
+    auto *rows = new QFormLayout(page);
+    const QString concurrency = lab::SpecFields::concurrency.name(label);
+    if (model.countsRequests) {
+        f.levels = new QLineEdit(QStringLiteral("1"));
+        f.levels->setObjectName(QStringLiteral("concurrency"));
+        f.levels->setToolTip(
+            tr("Requests at a time: ab -c. A list (1,10,100) runs every target at each"));
+        connect(f.levels, &QLineEdit::textChanged, this, &ClientPage::changed);
+    } else {
+        f.connections = new FieldSpinBox(lab::SpecFields::concurrency);
+        f.connections->setObjectName(QStringLiteral("connections"));
+        f.connections->setValue(startConnections);
+        f.connections->setToolTip(tr("Connections (users), kept alive: wrk -c, fhb -c"));
+        connect(f.connections, &QSpinBox::valueChanged, this, &ClientPage::changed);
+    }
+    bool concurrencyShown = false;
+    for (const char *name : model.keys) {
+        const lab::ClientKey *key = lab::ClientKey::find(QLatin1String(name));
+        QWidget *box = nullptr;
+        switch (key->kind) {
+        case lab::ClientKey::Kind::Number: {
+            auto *spin = new FieldSpinBox(*key->field);
+            if (key->field == &lab::SpecFields::clientThreads) {
+                spin->setObjectName(QStringLiteral("clientThreads"));
+                spin->setValue(startThreads);
+            }
+            connect(spin, &QSpinBox::valueChanged, this, &ClientPage::changed);
+            box = spin;
+            break;
+        }
+        case lab::ClientKey::Kind::Flag: {
+            auto *check = new QCheckBox(key->label());
+            connect(check, &QCheckBox::toggled, this, &ClientPage::changed);
+            box = check;
+            break;
+        }
+        case lab::ClientKey::Kind::Text: {
+            auto *edit = new QLineEdit(key->get(lab::SweepSpec::defaults()).toString());
+            connect(edit, &QLineEdit::textChanged, this, &ClientPage::changed);
+            box = edit;
+            break;
+        }
+        }
+        box->setToolTip(QString::fromUtf8(key->help));
+        f.boxes << Box{key, box};
+        rows->addRow(key->kind == lab::ClientKey::Kind::Flag ? QString() : key->label(), box);
+        // The concurrency after the first number (ab: requests, wrk: seconds, ...).
+        if (!concurrencyShown) {
+            rows->addRow(concurrency, f.levels ? static_cast<QWidget *>(f.levels) : f.connections);
+            concurrencyShown = true;
+        }
+    }
+    m_modelForms << f;
+    return page;
 }
 
-QList<int> ClientPage::concurrencies(QString *why) const
+const ClientPage::Form &ClientPage::form() const
 {
-    const lab::SpecField &field = lab::SpecFields::concurrency;
-    const QString name = field.name(lab::FieldNaming::Label);
-    QList<int> out;
-    for (const QString &part : m_concurrency->text().split(u',', Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const int c = part.trimmed().toInt(&ok);
-        if (!ok || !field.contains(c)) {
-            *why = tr("%1 %2, not '%3'").arg(name, field.wants(), part.trimmed());
-            return {};
+    return m_modelForms[std::max(0, m_model->currentIndex())];
+}
+
+void ClientPage::applyForm(lab::SweepSpec &t, QList<int> *levels, QString *why) const
+{
+    const Form &f = form();
+    t.model = f.model->model;
+    t.timeoutMs = m_timeout->value();
+    for (const Box &b : f.boxes) {
+        switch (b.key->kind) {
+        case lab::ClientKey::Kind::Number:
+            b.key->set(&t, QJsonValue(qint64(static_cast<QSpinBox *>(b.widget)->value())));
+            break;
+        case lab::ClientKey::Kind::Flag:
+            b.key->set(&t, QJsonValue(static_cast<QCheckBox *>(b.widget)->isChecked()));
+            break;
+        case lab::ClientKey::Kind::Text:
+            b.key->set(&t, QJsonValue(static_cast<QLineEdit *>(b.widget)->text().trimmed()));
+            break;
         }
-        if (!out.contains(c))
-            out << c;
     }
-    if (out.isEmpty())
-        *why = tr("%1: give a number, or a list as 1,10,100").arg(name);
-    return out;
+    if (f.levels) {
+        *levels = parseLevels(f.levels->text(), why);
+        t.concurrency = levels->isEmpty() ? 1 : *std::max_element(levels->begin(), levels->end());
+    } else {
+        levels->clear();
+        t.concurrency = f.connections->value();
+        t.keepAlive = t.keepAlive || !f.model->takes(*lab::ClientKey::find(u"keep_alive"));
+    }
 }
 
 QString ClientPage::equivalent() const
 {
+    lab::SweepSpec t = lab::SweepSpec::defaults();
+    QList<int> levels;
     QString why;
-    const QList<int> levels = concurrencies(&why);
-    const QString c = levels.isEmpty() ? QStringLiteral("?") : QString::number(levels.last());
-    if (model() == client::LoadModel::Duration)
-        return QStringLiteral("wrk -d %1s -c %2 -t %3 URL")
-            .arg(m_seconds->value())
-            .arg(m_connections->value())
-            .arg(m_threads->value());
-    return QStringLiteral("ab -n %1 -c %2%3 -s %4 URL")
-        .arg(m_requests->value())
-        .arg(c, m_keepAlive->isChecked() ? QStringLiteral(" -k") : QString())
-        .arg(std::max(1, m_timeout->value() / 1000));
+    applyForm(t, &levels, &why);
+    return form().model->command(t);
 }
 
 void ClientPage::load(const lab::ExperimentSpec &spec)
@@ -132,54 +193,59 @@ void ClientPage::load(const lab::ExperimentSpec &spec)
         return;
     const lab::SweepSpec &t = spec.targets.first();
     m_model->setCurrentIndex(std::max(0, m_model->findData(int(t.model))));
-    m_requests->setFieldValue(qint64(t.requests));
-    QStringList levels;
-    for (int c : spec.concurrencies)
-        levels << QString::number(c);
-    m_concurrency->setText(levels.isEmpty() ? QString::number(t.concurrency) : levels.join(u','));
-    m_keepAlive->setChecked(t.keepAlive);
-    m_seconds->setValue(std::max(1, t.durationMs / 1000));
-    m_connections->setValue(t.concurrency);
-    m_threads->setValue(t.clientThreads);
+    const Form &f = form();
+    for (const Box &b : f.boxes) {
+        const QJsonValue value = b.key->get(t);
+        switch (b.key->kind) {
+        case lab::ClientKey::Kind::Number:
+            static_cast<FieldSpinBox *>(b.widget)->setFieldValue(value.toInteger());
+            break;
+        case lab::ClientKey::Kind::Flag:
+            static_cast<QCheckBox *>(b.widget)->setChecked(value.toBool());
+            break;
+        case lab::ClientKey::Kind::Text:
+            static_cast<QLineEdit *>(b.widget)->setText(value.toString());
+            break;
+        }
+    }
+    if (f.levels) {
+        QStringList levels;
+        for (int c : spec.concurrencies)
+            levels << QString::number(c);
+        f.levels->setText(levels.isEmpty() ? QString::number(t.concurrency) : levels.join(u','));
+    } else {
+        f.connections->setValue(t.concurrency);
+    }
     m_timeout->setValue(t.timeoutMs);
     changed();
 }
 
 void ClientPage::apply(lab::ExperimentSpec &spec) const
 {
+    lab::SweepSpec client = lab::SweepSpec::defaults();
+    QList<int> levels;
     QString why;
-    const QList<int> levels = concurrencies(&why);
-    const bool duration = model() == client::LoadModel::Duration;
-    spec.concurrencies = !duration && levels.size() > 1 ? levels : QList<int>();
+    applyForm(client, &levels, &why);
+    spec.concurrencies = levels.size() > 1 ? levels : QList<int>();
     for (auto &t : spec.targets) {
-        t.model = model();
-        t.timeoutMs = m_timeout->value();
-        if (duration) {
-            t.durationMs = m_seconds->value() * 1000;
-            t.concurrency = m_connections->value();
-            t.clientThreads = m_threads->value();
-            t.keepAlive = true;
-        } else {
-            t.requests = quint64(m_requests->value());
-            t.concurrency = levels.isEmpty() ? 1 : *std::max_element(levels.begin(), levels.end());
-            t.keepAlive = m_keepAlive->isChecked();
-        }
+        t.model = client.model;
+        t.timeoutMs = client.timeoutMs;
+        t.concurrency = client.concurrency;
+        t.keepAlive = client.keepAlive;
+        for (const Box &b : form().boxes)
+            b.key->set(&t, b.key->get(client));
     }
 }
 
 QString ClientPage::problem() const
 {
+    lab::SweepSpec t = lab::SweepSpec::defaults();
+    QList<int> levels;
     QString why;
-    const QList<int> levels = concurrencies(&why);
+    applyForm(t, &levels, &why);
     if (!why.isEmpty())
         return why;
-    constexpr auto label = lab::FieldNaming::Label;
-    if (model() == client::LoadModel::Duration)
-        return lab::ClientRules::check({false, 1, m_connections->value(), m_threads->value()},
-                                       label)
-            .text(label);
-    const int most = *std::max_element(levels.begin(), levels.end());
-    return lab::ClientRules::check({true, m_requests->value(), most, 1}, label).text(label);
+    return form().model->problem(t, t.concurrency, label);
 }
 
 } // namespace servelab::ui

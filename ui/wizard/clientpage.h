@@ -3,21 +3,25 @@
 
 #include "wizardpage.h"
 
-#include "client/loadmodel.h"
-
-class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QStackedWidget;
 
+namespace servelab::lab {
+struct ClientKey;
+struct ExperimentModel;
+struct SweepSpec;
+} // namespace servelab::lab
+
 namespace servelab::ui {
 
 class FieldSpinBox;
 
-// The load: ab's closed model (n requests, c at once, keep-alive) or wrk's duration model (d
-// seconds over c connections and t threads), with the equivalent command line shown as it is
-// typed.
+// The load: one form per client model, built from the model's row (lab::ExperimentModel) and
+// the rows of the keys it takes (lab::ClientKey): ab's closed model (n requests, c at once —
+// or a list of c —, keep-alive), wrk's duration, wrk2's rate, faban's ramp. The equivalent
+// command line is shown as it is typed.
 class ClientPage : public WizardPage
 {
     Q_OBJECT
@@ -27,20 +31,30 @@ public:
     void load(const lab::ExperimentSpec &spec) override;
     void apply(lab::ExperimentSpec &spec) const override;
     QString problem() const override;
-    QString equivalent() const; // "ab -n 200 -c 1" or "wrk -d 10s -c 96 -t 8"
+    QString equivalent() const; // "ab -n 200 -c 1 -s 30 URL", "wrk -d 10s -c 96 -t 8 URL", ...
 
 private:
-    client::LoadModel model() const;
-    QList<int> concurrencies(QString *why) const;
+    struct Box
+    {
+        const lab::ClientKey *key;
+        QWidget *widget; // FieldSpinBox, QCheckBox or QLineEdit, by the key's kind
+    };
+    struct Form
+    {
+        const lab::ExperimentModel *model = nullptr;
+        QLineEdit *levels = nullptr;           // ab's: a concurrency, or a list of them
+        FieldSpinBox *connections = nullptr; // the others: one number of connections (users)
+        QList<Box> boxes;
+    };
+
+    QWidget *buildForm(const lab::ExperimentModel &model);
+    const Form &form() const;
+    // The shown form's values into `t`; the concurrency list (closed) into *levels.
+    void applyForm(lab::SweepSpec &t, QList<int> *levels, QString *why) const;
 
     QComboBox *m_model;
     QStackedWidget *m_forms;
-    FieldSpinBox *m_requests;
-    QLineEdit *m_concurrency;
-    QCheckBox *m_keepAlive;
-    FieldSpinBox *m_seconds;
-    FieldSpinBox *m_connections;
-    FieldSpinBox *m_threads;
+    QList<Form> m_modelForms;
     FieldSpinBox *m_timeout;
     QLabel *m_equivalent;
 };
