@@ -54,6 +54,9 @@ void shrink(lab::ExperimentSpec &spec)
         t.cooldownMs = std::min(t.cooldownMs, 100);
         t.filesPerSize = std::min(t.filesPerSize, 10);
     }
+    // Offered rates: the lowest, one between and the highest.
+    if (spec.rates.size() > 3)
+        spec.rates = {spec.rates.first(), spec.rates[spec.rates.size() / 2], spec.rates.last()};
     // A concurrency sweep keeps the levels that fit the fewer requests (ab's c <= n).
     if (!spec.targets.isEmpty() &&
         lab::ExperimentModel::of(spec.targets.first().model).countsRequests) {

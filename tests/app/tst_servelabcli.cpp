@@ -590,6 +590,7 @@ private Q_SLOTS:
         QTest::newRow("sendfile threshold") << QStringLiteral("sendfile-threshold");
         QTest::newRow("poller hand-off") << QStringLiteral("poller-handoff");
         QTest::newRow("ulimit 1024") << QStringLiteral("ulimit-1024");
+        QTest::newRow("latency vs load") << QStringLiteral("latency-vs-load");
     }
     void presetsRunInSmokeVersion()
     {

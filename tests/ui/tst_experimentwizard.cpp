@@ -110,6 +110,20 @@ private Q_SLOTS:
         model->setCurrentIndex(model->findData(int(client::LoadModel::Rate)));
         QCOMPARE(client->equivalent(), QStringLiteral("wrk2 -R 1000 -d 10s -c 96 -t 8 URL"));
         QVERIFY(client->isComplete());
+        // Several offered rates: every target at each (the Latency vs load tab).
+        auto *rates =
+            client->findChild<QStackedWidget *>()->currentWidget()->findChild<QLineEdit *>(
+                QStringLiteral("rates"));
+        rates->setText(QStringLiteral("1000,x"));
+        QCOMPARE(client->problem(), QStringLiteral("Offered rate (req/s) wants a whole number from "
+                                                   "1 to 10000000, not 'x'"));
+        rates->setText(QStringLiteral("1000,2000,4000"));
+        QVERIFY(client->isComplete());
+        lab::ExperimentSpec offered;
+        offered.targets = {lab::SweepSpec::defaults()};
+        client->apply(offered);
+        QCOMPARE(offered.rates, (QList<qint64>{1000, 2000, 4000}));
+        QCOMPARE(offered.expanded().size(), 3);
         model->setCurrentIndex(model->findData(int(client::LoadModel::Ramp)));
         QCOMPARE(client->equivalent(), QStringLiteral("fhb -r 5/30/5 -c 96 URL"));
         auto *page = client->findChild<QStackedWidget *>()->currentWidget();
@@ -132,9 +146,9 @@ private Q_SLOTS:
         QCOMPARE(spec.targets[0].steadyMs, 30'000);
         lab::ExperimentSpec again;
         QStringList errors;
-        QVERIFY2(lab::ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again,
-                                            &errors),
-                 qPrintable(errors.join(u'\n')));
+        QVERIFY2(
+            lab::ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors),
+            qPrintable(errors.join(u'\n')));
         QCOMPARE(again.toJson(), spec.toJson());
         // And back into the page: the ramp form shows what the spec holds.
         ui::ExperimentWizard other;

@@ -3,6 +3,7 @@
 
 #include "fdtypeschart.h"
 #include "latencychart.h"
+#include "loadlatencychart.h"
 #include "processchart.h"
 #include "ratechart.h"
 #include "throughputchart.h"
@@ -16,7 +17,7 @@ namespace servelab::ui {
 
 namespace {
 
-template <class Chart>
+template<class Chart>
 RunChart *make()
 {
     return new Chart;
@@ -32,6 +33,8 @@ constexpr std::array rows{
     ChartRow{"latency", "latency", QT_TRANSLATE_NOOP("ChartRow", "Latency"), false,
              make<LatencyChart>},
     ChartRow{"rate", "rate", QT_TRANSLATE_NOOP("ChartRow", "Rate"), false, make<RateChart>},
+    ChartRow{"latency-load", "latency-load", QT_TRANSLATE_NOOP("ChartRow", "Latency vs load"),
+             false, make<LoadLatencyChart>},
     ChartRow{"process", "process", QT_TRANSLATE_NOOP("ChartRow", "Process"), false,
              make<ProcessChart>},
 };

@@ -62,6 +62,9 @@ public:
     virtual void drawLive(const LivePoint &live);
     // The numbers the chart draws, as CSV with units in the header.
     virtual QString dataCsv(const RunView &run) const = 0;
+    // Whether what was drawn holds nothing of the run (a chart of rate points for a run with
+    // none): `run --out` leaves such a chart out; the window's tab says what would fill it.
+    virtual bool isEmpty() const { return false; }
 
 Q_SIGNALS:
     // The user changed what the chart shows: the owner calls draw() again.

@@ -28,6 +28,8 @@ bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder
     for (const ChartRow &row : chartRows()) {
         const std::unique_ptr<RunChart> chart(row.create());
         chart->draw(run);
+        if (chart->isEmpty())
+            continue;
         QChartView *view = chart->view();
         view->resize(size);
         const QString name = QLatin1StringView(row.name);

@@ -9,7 +9,8 @@
 
 namespace servelab::ui {
 
-// The charts of a finished run (every row of chartrow.cpp), rendered without a window
+// The charts of a finished run (every row of chartrow.cpp but those with nothing of this run
+// to draw, RunChart::isEmpty), rendered without a window
 // (servelab-cli run --out), each as <name>.png and <name>.svg at 1200×700. Each file is written
 // atomically; false with *error set.
 bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder,

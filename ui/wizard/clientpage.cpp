@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -25,24 +26,26 @@ constexpr auto label = lab::FieldNaming::Label;
 constexpr int startConnections = 96;
 constexpr int startThreads = 8;
 
-// "1,10,100": each in the concurrency's range, once; *why says what is wrong.
-QList<int> parseLevels(const QString &text, QString *why)
+// "1,10,100": each in `field`'s range, once; *why says what is wrong.
+QList<qint64> parseList(const lab::SpecField &field, const QString &text, QString *why)
 {
-    const lab::SpecField &field = lab::SpecFields::concurrency;
-    QList<int> out;
+    QList<qint64> out;
     for (const QString &part : text.split(u',', Qt::SkipEmptyParts)) {
         bool ok = false;
-        const int c = part.trimmed().toInt(&ok);
-        if (!ok || !field.contains(c)) {
+        const qint64 n = part.trimmed().toLongLong(&ok);
+        if (!ok || !field.contains(n)) {
             *why = ClientPage::tr("%1 %2, not '%3'")
                        .arg(field.name(label), field.wants(), part.trimmed());
             return {};
         }
-        if (!out.contains(c))
-            out << c;
+        if (!out.contains(n))
+            out << n;
     }
     if (out.isEmpty())
-        *why = ClientPage::tr("%1: give a number, or a list as 1,10,100").arg(field.name(label));
+        *why = ClientPage::tr("%1: give a number, or a list as %2")
+                   .arg(field.name(label), &field == &lab::SpecFields::rate
+                                               ? QStringLiteral("1000,2000,4000")
+                                               : QStringLiteral("1,10,100"));
     return out;
 }
 
@@ -108,6 +111,15 @@ QWidget *ClientPage::buildForm(const lab::ExperimentModel &model)
     for (const char *name : model.keys) {
         const lab::ClientKey *key = lab::ClientKey::find(QLatin1String(name));
         QWidget *box = nullptr;
+        if (key->field == &lab::SpecFields::rate) { // one offered rate, or a list of them
+            f.rates = new QLineEdit(QString::number(lab::SpecFields::rate.fallback));
+            f.rates->setObjectName(QStringLiteral("rates"));
+            f.rates->setToolTip(tr("Requests per second offered: wrk2 -R. A list (1000,2000,4000) "
+                                   "runs every target at each: the Latency vs load tab"));
+            connect(f.rates, &QLineEdit::textChanged, this, &ClientPage::changed);
+            rows->addRow(key->label(), f.rates);
+            continue;
+        }
         switch (key->kind) {
         case lab::ClientKey::Kind::Number: {
             auto *spin = new FieldSpinBox(*key->field);
@@ -116,6 +128,15 @@ QWidget *ClientPage::buildForm(const lab::ExperimentModel &model)
                 spin->setValue(startThreads);
             }
             connect(spin, &QSpinBox::valueChanged, this, &ClientPage::changed);
+            box = spin;
+            break;
+        }
+        case lab::ClientKey::Kind::Real: {
+            auto *spin = new QDoubleSpinBox;
+            spin->setRange(key->low, key->high);
+            spin->setDecimals(3);
+            spin->setSingleStep((key->high - key->low) / 20);
+            connect(spin, &QDoubleSpinBox::valueChanged, this, &ClientPage::changed);
             box = spin;
             break;
         }
@@ -150,7 +171,8 @@ const ClientPage::Form &ClientPage::form() const
     return m_modelForms[std::max(0, m_model->currentIndex())];
 }
 
-void ClientPage::applyForm(lab::SweepSpec &t, QList<int> *levels, QString *why) const
+void ClientPage::applyForm(lab::SweepSpec &t, QList<int> *levels, QList<qint64> *rates,
+                           QString *why) const
 {
     const Form &f = form();
     t.model = f.model->model;
@@ -160,6 +182,9 @@ void ClientPage::applyForm(lab::SweepSpec &t, QList<int> *levels, QString *why) 
         case lab::ClientKey::Kind::Number:
             b.key->set(&t, QJsonValue(qint64(static_cast<QSpinBox *>(b.widget)->value())));
             break;
+        case lab::ClientKey::Kind::Real:
+            b.key->set(&t, QJsonValue(static_cast<QDoubleSpinBox *>(b.widget)->value()));
+            break;
         case lab::ClientKey::Kind::Flag:
             b.key->set(&t, QJsonValue(static_cast<QCheckBox *>(b.widget)->isChecked()));
             break;
@@ -168,8 +193,15 @@ void ClientPage::applyForm(lab::SweepSpec &t, QList<int> *levels, QString *why) 
             break;
         }
     }
+    rates->clear();
+    if (f.rates) {
+        *rates = parseList(lab::SpecFields::rate, f.rates->text(), why);
+        t.ratePerSecond = rates->isEmpty() ? lab::SpecFields::rate.fallback : rates->first();
+    }
     if (f.levels) {
-        *levels = parseLevels(f.levels->text(), why);
+        levels->clear();
+        for (qint64 c : parseList(lab::SpecFields::concurrency, f.levels->text(), why))
+            *levels << int(c);
         t.concurrency = levels->isEmpty() ? 1 : *std::max_element(levels->begin(), levels->end());
     } else {
         levels->clear();
@@ -182,8 +214,9 @@ QString ClientPage::equivalent() const
 {
     lab::SweepSpec t = lab::SweepSpec::defaults();
     QList<int> levels;
+    QList<qint64> rates;
     QString why;
-    applyForm(t, &levels, &why);
+    applyForm(t, &levels, &rates, &why);
     return form().model->command(t);
 }
 
@@ -200,6 +233,9 @@ void ClientPage::load(const lab::ExperimentSpec &spec)
         case lab::ClientKey::Kind::Number:
             static_cast<FieldSpinBox *>(b.widget)->setFieldValue(value.toInteger());
             break;
+        case lab::ClientKey::Kind::Real:
+            static_cast<QDoubleSpinBox *>(b.widget)->setValue(value.toDouble());
+            break;
         case lab::ClientKey::Kind::Flag:
             static_cast<QCheckBox *>(b.widget)->setChecked(value.toBool());
             break;
@@ -207,6 +243,12 @@ void ClientPage::load(const lab::ExperimentSpec &spec)
             static_cast<QLineEdit *>(b.widget)->setText(value.toString());
             break;
         }
+    }
+    if (f.rates) {
+        QStringList rates;
+        for (qint64 r : spec.rates)
+            rates << QString::number(r);
+        f.rates->setText(rates.isEmpty() ? QString::number(t.ratePerSecond) : rates.join(u','));
     }
     if (f.levels) {
         QStringList levels;
@@ -224,9 +266,11 @@ void ClientPage::apply(lab::ExperimentSpec &spec) const
 {
     lab::SweepSpec client = lab::SweepSpec::defaults();
     QList<int> levels;
+    QList<qint64> rates;
     QString why;
-    applyForm(client, &levels, &why);
+    applyForm(client, &levels, &rates, &why);
     spec.concurrencies = levels.size() > 1 ? levels : QList<int>();
+    spec.rates = rates.size() > 1 ? rates : QList<qint64>();
     for (auto &t : spec.targets) {
         t.model = client.model;
         t.timeoutMs = client.timeoutMs;
@@ -241,8 +285,9 @@ QString ClientPage::problem() const
 {
     lab::SweepSpec t = lab::SweepSpec::defaults();
     QList<int> levels;
+    QList<qint64> rates;
     QString why;
-    applyForm(t, &levels, &why);
+    applyForm(t, &levels, &rates, &why);
     if (!why.isEmpty())
         return why;
     return form().model->problem(t, t.concurrency, label);

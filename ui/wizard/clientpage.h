@@ -42,15 +42,17 @@ private:
     struct Form
     {
         const lab::ExperimentModel *model = nullptr;
-        QLineEdit *levels = nullptr;           // ab's: a concurrency, or a list of them
+        QLineEdit *levels = nullptr;         // ab's: a concurrency, or a list of them
+        QLineEdit *rates = nullptr;          // wrk2's: an offered rate, or a list of them
         FieldSpinBox *connections = nullptr; // the others: one number of connections (users)
         QList<Box> boxes;
     };
 
     QWidget *buildForm(const lab::ExperimentModel &model);
     const Form &form() const;
-    // The shown form's values into `t`; the concurrency list (closed) into *levels.
-    void applyForm(lab::SweepSpec &t, QList<int> *levels, QString *why) const;
+    // The shown form's values into `t`; the concurrency list (closed) into *levels, the
+    // offered rates (rate) into *rates.
+    void applyForm(lab::SweepSpec &t, QList<int> *levels, QList<qint64> *rates, QString *why) const;
 
     QComboBox *m_model;
     QStackedWidget *m_forms;

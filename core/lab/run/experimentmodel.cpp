@@ -49,6 +49,20 @@ QString cancelledOnly(const SweepSpec &, const PointResult &, bool cancelled)
     return cancelled ? QStringLiteral("cancelled") : QString();
 }
 
+// The realism knobs no tool of the models has: `servelab-cli load`'s flags, after the command.
+QString realism(const SweepSpec &s)
+{
+    QStringList flags;
+    if (s.closeAfter > 0)
+        flags << QStringLiteral("--close-after %1").arg(s.closeAfter);
+    if (s.closeProbability > 0)
+        flags << QStringLiteral("--close-probability %1").arg(s.closeProbability);
+    if (s.keepAliveThink != u"none")
+        flags << QStringLiteral("--keepalive-think %1").arg(s.keepAliveThink);
+    return flags.isEmpty() ? QString()
+                           : QStringLiteral("  (and servelab-cli load's %1)").arg(flags.join(u' '));
+}
+
 QString seconds(int ms)
 {
     return QString::number(ms / 1000);
@@ -58,13 +72,17 @@ QString seconds(int ms)
 const ExperimentModel &closed()
 {
     static const ExperimentModel row{
-        LoadModel::Closed, "Closed: n requests, c at a time (ab)", {"requests", "keep_alive"}, true,
+        LoadModel::Closed, "Closed: n requests, c at a time (ab)",
+        {"requests", "keep_alive", "close_after", "close_probability", "keepalive_think", "http1_0",
+         "ab_reads"},
+        true,
         [](const SweepSpec &s) {
             return QStringLiteral("ab -n %1 -c %2%3 -s %4 URL")
-                .arg(s.requests)
-                .arg(s.concurrency)
-                .arg(s.keepAlive ? QStringLiteral(" -k") : QString())
-                .arg(std::max(1, s.timeoutMs / 1000));
+                       .arg(s.requests)
+                       .arg(s.concurrency)
+                       .arg(s.keepAlive ? QStringLiteral(" -k") : QString())
+                       .arg(std::max(1, s.timeoutMs / 1000)) +
+                   realism(s);
         },
         [](const SweepSpec &, const ClientOptions &o) {
             return pointOf(std::make_unique<client::ClosedClient>(o),
@@ -91,11 +109,13 @@ const ExperimentModel &closed()
 const ExperimentModel &duration()
 {
     static const ExperimentModel row{
-        LoadModel::Duration, "Duration: d seconds over c connections (wrk)", {"seconds", "threads"},
+        LoadModel::Duration, "Duration: d seconds over c connections (wrk)",
+        {"seconds", "threads", "close_after", "close_probability", "keepalive_think"},
         false,
         [](const SweepSpec &s) {
             return QStringLiteral("wrk -d %1s -c %2 -t %3 URL")
-                .arg(seconds(s.durationMs)).arg(s.concurrency).arg(s.clientThreads);
+                       .arg(seconds(s.durationMs)).arg(s.concurrency).arg(s.clientThreads) +
+                   realism(s);
         },
         [](const SweepSpec &s, const ClientOptions &o) {
             ClientOptions kept = o;
@@ -115,11 +135,12 @@ const ExperimentModel &rate()
 {
     static const ExperimentModel row{
         LoadModel::Rate, "Rate: R requests/s offered for d seconds (wrk2)",
-        {"rate", "seconds", "threads"}, false,
+        {"rate", "seconds", "threads", "close_after", "close_probability"}, false,
         [](const SweepSpec &s) {
             return QStringLiteral("wrk2 -R %1 -d %2s -c %3 -t %4 URL")
-                .arg(s.ratePerSecond).arg(seconds(s.durationMs)).arg(s.concurrency)
-                .arg(s.clientThreads);
+                       .arg(s.ratePerSecond).arg(seconds(s.durationMs)).arg(s.concurrency)
+                       .arg(s.clientThreads) +
+                   realism(s);
         },
         [](const SweepSpec &s, const ClientOptions &o) {
             return pointOf(std::make_unique<client::RateClient>(o, s.clientThreads, s.durationMs,
@@ -141,8 +162,8 @@ const ExperimentModel &ramp()
 {
     static const ExperimentModel row{
         LoadModel::Ramp, "Ramp: c users through ramp-up, steady state, ramp-down (faban fhb)",
-        {"ramp_up_seconds", "steady_seconds", "ramp_down_seconds", "think", "threads",
-         "keep_alive"},
+        {"ramp_up_seconds", "steady_seconds", "ramp_down_seconds", "think", "threads", "keep_alive",
+         "close_after", "close_probability"},
         false,
         [](const SweepSpec &s) {
             // fhb takes a fixed think time in ms (-W); the others are ServeLab's own.
@@ -156,7 +177,8 @@ const ExperimentModel &ramp()
                 .arg(fixed ? QStringLiteral(" -W %1").arg(think.meanMs) : QString(),
                      fixed || think.kind == client::ThinkTime::Kind::None
                          ? QString()
-                         : QStringLiteral("  (think time %1: not an fhb flag)").arg(s.think));
+                         : QStringLiteral("  (think time %1: not an fhb flag)").arg(s.think)) +
+                   realism(s);
         },
         [](const SweepSpec &s, const ClientOptions &o) {
             client::ThinkTime think;

@@ -162,6 +162,12 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     options.concurrency = m_spec.concurrency;
     options.keepAlive = m_spec.keepAlive;
     options.timeoutMs = m_spec.timeoutMs;
+    options.requestsPerConnection = int(m_spec.closeAfter);
+    options.closeProbability = m_spec.closeProbability;
+    std::string why; // checked by SweepSpec::validate
+    client::ThinkTime::parse(m_spec.keepAliveThink.toStdString(), &options.keepAliveThink, &why);
+    options.http10 = m_spec.http10;
+    options.abReads = m_spec.abReads;
     options.deadlineMs = m_spec.pointDeadlineMs;
     options.expectedBodyLength = size;
     client::SampleQueue samples;

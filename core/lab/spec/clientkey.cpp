@@ -67,6 +67,29 @@ const ClientKey keys[] = {
      "or between starts: cycle:1s, cycle-negexp:1s (faban)",
      [](const SweepSpec &s) { return QJsonValue(s.think); },
      [](SweepSpec *s, const QJsonValue &v) { s->think = v.toString(); }, thinkProblem},
+    // Seed 002: "connections being closed sometimes, and having non zero keepalive times".
+    {"close_after", Kind::Number, &F::closeAfter, nullptr,
+     "Close a kept-alive connection after this many requests (0: never): --close-after",
+     [](const SweepSpec &s) { return QJsonValue(s.closeAfter); },
+     [](SweepSpec *s, const QJsonValue &v) { s->closeAfter = v.toInteger(); }, nullptr},
+    {"close_probability", Kind::Real, nullptr, "Close probability",
+     "Close a kept-alive connection after each response with this probability: "
+     "--close-probability",
+     [](const SweepSpec &s) { return QJsonValue(s.closeProbability); },
+     [](SweepSpec *s, const QJsonValue &v) { s->closeProbability = v.toDouble(); }, nullptr, 0, 1},
+    {"keepalive_think", Kind::Text, nullptr, "Keep-alive think time",
+     "A wait before each next request on a kept-alive connection, not counted in latency "
+     "(none, fixed:50ms, negexp:20ms, …): --keepalive-think",
+     [](const SweepSpec &s) { return QJsonValue(s.keepAliveThink); },
+     [](SweepSpec *s, const QJsonValue &v) { s->keepAliveThink = v.toString(); }, thinkProblem},
+    {"http1_0", Kind::Flag, nullptr, "HTTP/1.0 requests, as ab sends",
+     "ab's HTTP/1.0 requests (with keep-alive: Connection: keep-alive): --http1.0",
+     [](const SweepSpec &s) { return QJsonValue(s.http10); },
+     [](SweepSpec *s, const QJsonValue &v) { s->http10 = v.toBool(); }, nullptr},
+    {"ab_reads", Kind::Flag, nullptr, "Read as ab does",
+     "ab's system calls, call for call (8 KiB reads, one per wake-up): --ab-reads",
+     [](const SweepSpec &s) { return QJsonValue(s.abReads); },
+     [](SweepSpec *s, const QJsonValue &v) { s->abReads = v.toBool(); }, nullptr},
 };
 // clang-format on
 
@@ -87,6 +110,10 @@ QString ClientKey::problem(const QJsonValue &value) const
             return field->wants();
         return {};
     }
+    case Kind::Real:
+        if (!value.isDouble() || !(value.toDouble() >= low && value.toDouble() <= high))
+            return QStringLiteral("wants a number from %1 to %2").arg(low).arg(high);
+        return {};
     case Kind::Flag: return value.isBool() ? QString() : QStringLiteral("wants true or false");
     case Kind::Text:
         if (!value.isString() || value.toString().isEmpty())

@@ -23,17 +23,20 @@ struct ClientKey
     enum class Kind
     {
         Number, // a whole number: `field` holds its range, default, label and words
+        Real,   // a number from `low` to `high`
         Flag,   // true or false
         Text,   // a non-empty string, checked by `check`
     };
     const char *key; // in "client"
     Kind kind;
     const SpecField *field; // Number only
-    const char *title;      // Flag and Text: the window's words (a Number's are its field's)
+    const char *title;      // Real, Flag, Text: the window's words (a Number's are its field's)
     const char *help;       // a tooltip: what it is in the tool the models reproduce
     QJsonValue (*get)(const SweepSpec &);
     void (*set)(SweepSpec *, const QJsonValue &); // the value is of the kind, already checked
     QString (*check)(const QString &);            // Text: the problem with a value, or empty
+    double low = 0; // Real: the range
+    double high = 0;
 
     QString label() const;
     // Empty when `value` can be set: of the kind, in the field's range, passing the check.

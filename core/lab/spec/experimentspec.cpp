@@ -161,6 +161,48 @@ private:
     QStringList *m_errors;
 };
 
+// "rates": [1000, 2000, ...] or {"from": 1000, "to": 10000, "step": 1000}, each in the rate's
+// range, each once, in the order given.
+QList<qint64> readRates(Reader &r, const QJsonValue &value, const QString &at)
+{
+    const SpecField &field = SpecFields::rate;
+    constexpr int most = 1000;
+    QList<qint64> out;
+    if (value.isArray()) {
+        const QJsonArray list = value.toArray();
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            const QJsonObject one{{QStringLiteral("r"), list[i]}};
+            const qint64 rate =
+                r.integer(one, QStringLiteral("r"), QStringLiteral("%1[%2]").arg(at).arg(i), -1,
+                          field.low, field.high);
+            if (rate > 0 && !out.contains(rate))
+                out << rate;
+        }
+    } else if (value.isObject()) {
+        const QJsonObject o = value.toObject();
+        r.onlyKnown(o, at, {QStringLiteral("from"), QStringLiteral("to"), QStringLiteral("step")});
+        const qint64 from = r.integer(o, QStringLiteral("from"), at + QStringLiteral(".from"), -1,
+                                      field.low, field.high);
+        const qint64 to = r.integer(o, QStringLiteral("to"), at + QStringLiteral(".to"), -1,
+                                    field.low, field.high);
+        const qint64 step =
+            r.integer(o, QStringLiteral("step"), at + QStringLiteral(".step"), -1, 1, field.high);
+        if (from < 0 || to < 0 || step < 0)
+            return {};
+        if (from > to || (to - from) / step + 1 > most) {
+            r.fail(at, QStringLiteral("wants from <= to and at most %1 rates").arg(most));
+            return {};
+        }
+        for (qint64 rate = from; rate <= to; rate += step)
+            out << rate;
+    }
+    if (out.isEmpty() || out.size() > most)
+        r.fail(at, QStringLiteral("wants a list of rates, as [1000, 2000], or {\"from\": 1000, "
+                                  "\"to\": 10000, \"step\": 1000}, at most %1")
+                       .arg(most));
+    return out.size() > most ? QList<qint64>() : out;
+}
+
 } // namespace
 
 bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, ExperimentSpec *spec,
@@ -293,7 +335,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     // The keys every model takes are read here; the others are ClientKey's rows, each taken
     // by the models whose rows name it.
     QStringList knownKeys{QStringLiteral("model"), QStringLiteral("concurrency"),
-                          QStringLiteral("timeout_ms")};
+                          QStringLiteral("timeout_ms"), QStringLiteral("rates")};
     for (const ClientKey &key : ClientKey::all())
         knownKeys << QLatin1String(key.key);
     r.onlyKnown(client, QStringLiteral("client"), knownKeys);
@@ -333,6 +375,24 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
             out.concurrencies.clear();
     } else {
         shared.concurrency = int(r.integer(client, F::concurrency, {}));
+    }
+    // Several offered rates (latency against offered load): every target is run at each.
+    if (const QJsonValue rates = client.value(QStringLiteral("rates")); !rates.isUndefined()) {
+        const QString at = QStringLiteral("client.rates");
+        const ClientKey &rate = *ClientKey::find(u"rate");
+        if (!clientModel.takes(rate))
+            r.fail(at, QStringLiteral("applies to %1").arg(ExperimentModel::takenBy(rate)), true);
+        else if (client.contains(QStringLiteral("rate")))
+            r.fail(at,
+                   QStringLiteral("give client.rate (one rate) or client.rates (several), not "
+                                  "both"),
+                   true);
+        else
+            out.rates = readRates(r, rates, at);
+        if (!out.rates.isEmpty())
+            shared.ratePerSecond = out.rates.first();
+        if (out.rates.size() == 1)
+            out.rates.clear();
     }
     shared.timeoutMs = int(r.integer(client, F::timeoutMs, {}));
     const int fewest = out.concurrencies.isEmpty()
@@ -433,7 +493,7 @@ QList<SweepSpec> ExperimentSpec::expanded() const
 {
     QList<SweepSpec> out = sweepOption.isEmpty() ? targets : expandedOption();
     if (concurrencies.size() < 2)
-        return out;
+        return expandedRates(out);
     QList<SweepSpec> levels;
     for (const SweepSpec &t : out) {
         for (int c : concurrencies) {
@@ -444,7 +504,29 @@ QList<SweepSpec> ExperimentSpec::expanded() const
             levels << level;
         }
     }
-    return levels;
+    return expandedRates(levels);
+}
+
+QList<SweepSpec> ExperimentSpec::expandedRates(const QList<SweepSpec> &targets) const
+{
+    if (rates.size() < 2)
+        return targets;
+    QList<SweepSpec> out;
+    for (const SweepSpec &t : targets) {
+        for (qint64 rate : rates) {
+            SweepSpec offered = t;
+            offered.ratePerSecond = rate;
+            offered.variant =
+                (t.variant.isEmpty() ? QString() : t.variant + u' ') + rateVariant(rate);
+            out << offered;
+        }
+    }
+    return out;
+}
+
+QString ExperimentSpec::rateVariant(qint64 rate)
+{
+    return QStringLiteral("R=%1").arg(rate);
 }
 
 QList<SweepSpec> ExperimentSpec::expandedOption() const
@@ -519,6 +601,13 @@ QByteArray ExperimentSpec::toJson() const
                            {QStringLiteral("timeout_ms"), s.timeoutMs}};
         for (const char *key : ExperimentModel::of(s.model).keys)
             client.insert(QLatin1String(key), ClientKey::find(QLatin1String(key))->get(s));
+        if (rates.size() > 1) {
+            QJsonArray list;
+            for (qint64 rate : rates)
+                list.append(rate);
+            client.remove(QStringLiteral("rate"));
+            client.insert(QStringLiteral("rates"), list);
+        }
         root.insert(QStringLiteral("client"), client);
         root.insert(QStringLiteral("point_deadline_ms"), s.pointDeadlineMs);
         root.insert(QStringLiteral("warmup_requests"), qint64(s.warmupRequests));

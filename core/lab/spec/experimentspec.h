@@ -27,7 +27,8 @@ namespace servelab::lab {
 //               "timeout_ms": 30000}
 //      or {"model": "duration", "seconds": 10, "concurrency": 96, "threads": 8} (wrk),
 //      or {"model": "rate", "rate": 1000, "seconds": 10, "concurrency": 96, "threads": 8}
-//         (wrk2),
+//         (wrk2; "rates": [1000, 2000] or {"from": 1000, "to": 10000, "step": 1000} instead of
+//         "rate" runs every target at each: latency against offered load),
 //      or {"model": "ramp", "ramp_up_seconds": 5, "steady_seconds": 30,
 //          "ramp_down_seconds": 5, "think": "negexp:500ms", "concurrency": 100,
 //          "threads": 4, "keep_alive": true} (faban fhb)
@@ -49,10 +50,14 @@ struct ExperimentSpec
     QString sweepOption; // empty: no sweep
     QStringList sweepValues;
     QList<int> concurrencies; // "concurrency": [1, 10, 100]: each target at each (empty: one)
+    QList<qint64> rates; // "rates": [1000, 2000]: a rate client at each offered rate (empty: one)
 
     // The targets to run: each builtin target once per sweep value, then each of those at each
-    // concurrency (its `variant` says which: "sendfile-threshold=64K c=10").
+    // concurrency, then at each offered rate (its `variant` says which:
+    // "sendfile-threshold=64K c=10 R=2000").
     QList<SweepSpec> expanded() const;
+    // The variant of an offered rate ("R=2000"): what a target's label carries at that rate.
+    static QString rateVariant(qint64 rate);
 
     // False with one line per problem in *errors.
     static bool parse(const QByteArray &text, const QString &fileName, ExperimentSpec *spec,
@@ -61,6 +66,7 @@ struct ExperimentSpec
 
 private:
     QList<SweepSpec> expandedOption() const;
+    QList<SweepSpec> expandedRates(const QList<SweepSpec> &targets) const;
 };
 
 } // namespace servelab::lab

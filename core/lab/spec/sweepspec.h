@@ -29,6 +29,14 @@ struct SweepSpec
     int steadyMs = int(SpecFields::steady.fallback * 1000);
     int rampDownMs = int(SpecFields::rampDown.fallback * 1000);
     QString think = QStringLiteral("none"); // ramp: each user's think time (client::ThinkTime)
+    // Seed 002's "somewhat realistic" load: kept-alive connections closed after K requests (0:
+    // never) or with a probability after each, a wait between requests on a kept-alive
+    // connection (closed, duration), and ab's HTTP/1.0 requests and reads (closed).
+    qint64 closeAfter = SpecFields::closeAfter.fallback;
+    double closeProbability = 0;
+    QString keepAliveThink = QStringLiteral("none");
+    bool http10 = false;
+    bool abReads = false;
     int timeoutMs = int(SpecFields::timeoutMs.fallback);
     int pointDeadlineMs = int(SpecFields::pointDeadlineMs.fallback); // then a point is DNF
     QString root; // the document root; empty: a folder in the user's cache (per content)

@@ -51,6 +51,8 @@ private Q_SLOTS:
         p.load.elapsedMicros = 1'000'000;
         p.load.bytesRead = 100 * 4096;
         p.startedAtMicros = 5'000'000;
+        p.model = client::LoadModel::Rate; // a rate point: every chart draws one (latency-load
+        p.offeredPerSecond = 100;         // draws only those)
         for (int i = 0; i < 100; ++i)
             p.load.latency.record(100 + i);
         for (int i = 0; i < 3; ++i) {
@@ -76,6 +78,13 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(ui::writeRunCharts({p}, dir.path(), &written, &error), qPrintable(error));
         QCOMPARE(written.size(), 2 * ui::chartNames().size());
+        // A run without rate points has no latency-against-load chart to write.
+        lab::PointResult closed = p;
+        closed.model = client::LoadModel::Closed;
+        written.clear();
+        QVERIFY2(ui::writeRunCharts({closed}, dir.path(), &written, &error), qPrintable(error));
+        QCOMPARE(written.size(), 2 * ui::chartNames().size() - 2);
+        QVERIFY(!written.contains(QStringLiteral("latency-load.png")));
         for (const QString &name : ui::chartNames())
             QVERIFY(QFile::exists(dir.filePath(name + QStringLiteral(".svg"))));
     }

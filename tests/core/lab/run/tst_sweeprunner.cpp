@@ -133,6 +133,26 @@ private Q_SLOTS:
                  qPrintable(spec.validate()));
     }
 
+    // Seed 002's closes reach the client: kept-alive connections closed after 5 requests.
+    void closesFromTheSpecReachTheClient()
+    {
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.sizes = {4096};
+        spec.root = root.path();
+        spec.requests = 40;
+        spec.keepAlive = true;
+        spec.closeAfter = 5;
+        spec.keepAliveThink = QStringLiteral("fixed:1ms");
+        lab::SweepRunner runner(spec);
+        runner.run();
+        QCOMPARE(runner.results().size(), 1);
+        const lab::PointResult &p = runner.results().first();
+        QVERIFY2(!p.dnf, qPrintable(p.reason));
+        QCOMPARE(p.load.ok, 40u);
+        QCOMPARE(p.load.connects, 8u);
+    }
+
     void isolatedServerRunsAsAChildAndLeavesNothing()
     {
         qputenv("SERVELAB_CLI", SERVELAB_CLI);

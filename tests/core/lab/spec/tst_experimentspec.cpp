@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "lab/run/experimentmodel.h"
 #include "lab/spec/experimentspec.h"
 #include "lab/spec/jsonlocator.h"
 
 #include <QTest>
 
+using servelab::lab::ExperimentModel;
 using servelab::lab::ExperimentSpec;
 using servelab::lab::JsonLocator;
 namespace lab = servelab::lab;
@@ -207,6 +209,84 @@ private Q_SLOTS:
                  qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("client.rate: applies to \"model\": \"rate\"")),
                  qPrintable(all));
+    }
+
+    // Seed 002's realistic load: closes and keep-alive think times as spec fields, each model
+    // taking those its tool can make.
+    void realismFields()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "client": {"requests": 1000, "concurrency": 300, "keep_alive": true, "close_after": 10,
+             "close_probability": 0.05, "keepalive_think": "negexp:20ms", "http1_0": true,
+             "ab_reads": true}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const auto &t = spec.targets[0];
+        QCOMPARE(t.closeAfter, 10);
+        QCOMPARE(t.closeProbability, 0.05);
+        QCOMPARE(t.keepAliveThink, QStringLiteral("negexp:20ms"));
+        QVERIFY(t.http10 && t.abReads);
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), spec.toJson());
+        QVERIFY2(ExperimentModel::of(t.model).command(t).contains(
+                     QStringLiteral("--close-after 10 --close-probability 0.05 --keepalive-think "
+                                    "negexp:20ms")),
+                 qPrintable(ExperimentModel::of(t.model).command(t)));
+
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "client": {"model": "rate", "close_probability": 2, "keepalive_think": "fixed:1ms",
+             "ab_reads": true}})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        for (const char *words :
+             {"client.close_probability: wants a number from 0 to 1",
+              "client.keepalive_think: applies to \"model\": \"closed\" or \"duration\"",
+              "client.ab_reads: applies to \"model\": \"closed\""})
+            QVERIFY2(all.contains(QLatin1String(words)), qPrintable(all));
+    }
+
+    // Latency against offered load: every target at each offered rate, from a list or a range.
+    void offeredRates()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+copy"}, {"builtin": "blocking+copy", "threads": 8}],
+  "client": {"model": "rate", "rates": {"from": 1000, "to": 3000, "step": 1000},
+             "seconds": 1, "concurrency": 8}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.rates, (QList<qint64>{1000, 2000, 3000}));
+        const auto targets = spec.expanded();
+        QCOMPARE(targets.size(), 6);
+        QCOMPARE(targets[1].ratePerSecond, 2000);
+        QCOMPARE(targets[1].variant, QStringLiteral("R=2000"));
+        QCOMPARE(targets[5].label(), QStringLiteral("blocking+copy"));
+        QVERIFY(spec.toJson().contains("\"rates\": ["));
+        QVERIFY(!spec.toJson().contains("\"rate\":"));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.toJson(), spec.toJson());
+        QCOMPARE(again.rates, spec.rates);
+
+        for (const auto &[client, words] :
+             {std::pair{R"({"model": "rate", "rate": 5, "rates": [1, 2]})",
+                        "s.json:2:42: client.rates: give client.rate (one rate) or client.rates"},
+              std::pair{R"({"model": "duration", "rates": [1, 2]})",
+                        "client.rates: applies to \"model\": \"rate\""},
+              std::pair{R"({"model": "rate", "rates": [1, 0]})",
+                        "client.rates[1]: wants a whole number from 1 to 10000000"},
+              std::pair{R"({"model": "rate", "rates": {"from": 9, "to": 1, "step": 1}})",
+                        "client.rates: wants from <= to"}}) {
+            const QByteArray text = QByteArray(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "client": )") + client + "}";
+            QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
+            QVERIFY2(errors.join(u'\n').contains(QLatin1String(words)),
+                     qPrintable(errors.join(u'\n')));
+        }
     }
 
     // A list of concurrencies: every target at each, after the option sweep.
