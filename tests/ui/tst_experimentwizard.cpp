@@ -108,7 +108,7 @@ private Q_SLOTS:
         auto *client = wizard.clientPage();
         auto *model = client->findChild<QComboBox *>();
         model->setCurrentIndex(model->findData(int(client::LoadModel::Rate)));
-        QCOMPARE(client->equivalent(), QStringLiteral("wrk2 -R 1000 -d 10s -c 96 -t 8 URL"));
+        QCOMPARE(client->equivalent(), QStringLiteral("wrk2 -R 1000 -d 10s -c 96 -t 8 --timeout 30s URL"));
         QVERIFY(client->isComplete());
         // Several offered rates: every target at each (the Latency vs load tab).
         auto *rates =
@@ -183,7 +183,7 @@ private Q_SLOTS:
         QVERIFY(client->isComplete());
         auto *model = client->findChild<QComboBox *>();
         model->setCurrentIndex(1); // wrk
-        QCOMPARE(client->equivalent(), QStringLiteral("wrk -d 10s -c 96 -t 8 URL"));
+        QCOMPARE(client->equivalent(), QStringLiteral("wrk -d 10s -c 96 -t 8 --timeout 30s URL"));
         // Each model has its own form: the one shown is wrk's.
         auto *connections =
             client->findChild<QStackedWidget *>()->currentWidget()->findChild<QSpinBox *>(

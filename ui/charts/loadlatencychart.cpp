@@ -67,6 +67,7 @@ LoadLatencyChart::LoadLatencyChart(QWidget *parent)
     chart()->addAxis(m_latency, Qt::AlignLeft);
     chart()->addAxis(m_achieved, Qt::AlignRight);
     chart()->legend()->setAlignment(Qt::AlignBottom);
+    chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // the ▲ as a triangle
 }
 
 void LoadLatencyChart::draw(const RunView &run)
@@ -166,7 +167,8 @@ void LoadLatencyChart::fit()
     m_offered->setRange(0, most * 1.05);
     m_offered->applyNiceNumbers();
     // Whole decades around the latencies, so the log axis labels read 0.1, 1, 10 …
-    const double low = std::pow(10.0, std::floor(std::log10(std::min(fastest, slowest))));
+    // (a hair under the lowest decade, or its label may fall off the axis).
+    const double low = 0.999 * std::pow(10.0, std::floor(std::log10(std::min(fastest, slowest))));
     const double high = std::pow(10.0, std::ceil(std::log10(slowest * 1.01)));
     m_latency->setRange(low, std::max(high, low * 10));
     m_achieved->setRange(0, std::max(most, achieved) * 1.05);

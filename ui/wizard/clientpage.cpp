@@ -53,7 +53,7 @@ QList<qint64> parseList(const lab::SpecField &field, const QString &text, QStrin
 
 ClientPage::ClientPage(QWidget *parent)
     : WizardPage(parent), m_model(new QComboBox), m_forms(new QStackedWidget),
-      m_timeout(new FieldSpinBox(lab::SpecFields::timeoutMs)), m_equivalent(new QLabel)
+      m_equivalent(new QLabel)
 {
     setTitle(tr("Client"));
     setSubTitle(tr("How the load is made. Each point is one run of this client."));
@@ -61,8 +61,6 @@ ClientPage::ClientPage(QWidget *parent)
         m_model->addItem(tr(model.title), int(model.model));
         m_forms->addWidget(buildForm(model));
     }
-    m_timeout->setSuffix(tr(" ms"));
-    m_timeout->setToolTip(tr("Connect and each response: ab -s"));
     m_equivalent->setObjectName(QStringLiteral("equivalent"));
     m_equivalent->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_equivalent->setWordWrap(true);
@@ -72,16 +70,12 @@ ClientPage::ClientPage(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_forms);
-    auto *timeout = new QFormLayout;
-    timeout->addRow(lab::SpecFields::timeoutMs.name(label), m_timeout);
-    layout->addLayout(timeout);
     layout->addWidget(m_equivalent);
     layout->addStretch();
     layout->addWidget(problemLabel());
 
     connect(m_model, &QComboBox::currentIndexChanged, m_forms, &QStackedWidget::setCurrentIndex);
     connect(m_model, &QComboBox::currentIndexChanged, this, &ClientPage::changed);
-    connect(m_timeout, &QSpinBox::valueChanged, this, &ClientPage::changed);
     connect(this, &QWizardPage::completeChanged, this, [this] {
         m_equivalent->setText(tr("The same load from a shell: %1").arg(equivalent()));
     });
@@ -107,7 +101,18 @@ QWidget *ClientPage::buildForm(const lab::ExperimentModel &model)
         f.connections->setToolTip(tr("Connections (users), kept alive: wrk -c, fhb -c"));
         connect(f.connections, &QSpinBox::valueChanged, this, &ClientPage::changed);
     }
+    // ab's concurrency after its request count (ab -n -c); the others' connections (users)
+    // first, before the times they run for.
     bool concurrencyShown = false;
+    const auto showConcurrency = [&] {
+        if (f.levels)
+            rows->addRow(tr("%1, or a list").arg(concurrency), f.levels);
+        else
+            rows->addRow(concurrency, f.connections);
+        concurrencyShown = true;
+    };
+    if (!model.countsRequests)
+        showConcurrency();
     for (const char *name : model.keys) {
         const lab::ClientKey *key = lab::ClientKey::find(QLatin1String(name));
         QWidget *box = nullptr;
@@ -117,7 +122,7 @@ QWidget *ClientPage::buildForm(const lab::ExperimentModel &model)
             f.rates->setToolTip(tr("Requests per second offered: wrk2 -R. A list (1000,2000,4000) "
                                    "runs every target at each: the Latency vs load tab"));
             connect(f.rates, &QLineEdit::textChanged, this, &ClientPage::changed);
-            rows->addRow(key->label(), f.rates);
+            rows->addRow(tr("%1, or a list").arg(key->label()), f.rates);
             continue;
         }
         switch (key->kind) {
@@ -156,12 +161,15 @@ QWidget *ClientPage::buildForm(const lab::ExperimentModel &model)
         box->setToolTip(QString::fromUtf8(key->help));
         f.boxes << Box{key, box};
         rows->addRow(key->kind == lab::ClientKey::Kind::Flag ? QString() : key->label(), box);
-        // The concurrency after the first number (ab: requests, wrk: seconds, ...).
-        if (!concurrencyShown) {
-            rows->addRow(concurrency, f.levels ? static_cast<QWidget *>(f.levels) : f.connections);
-            concurrencyShown = true;
-        }
+        if (!concurrencyShown)
+            showConcurrency();
     }
+    // Every model's timeout, in its own form so the boxes line up.
+    f.timeout = new FieldSpinBox(lab::SpecFields::timeoutMs);
+    f.timeout->setSuffix(tr(" ms"));
+    f.timeout->setToolTip(tr("Connect and each response: ab -s, wrk --timeout"));
+    connect(f.timeout, &QSpinBox::valueChanged, this, &ClientPage::changed);
+    rows->addRow(lab::SpecFields::timeoutMs.name(label), f.timeout);
     m_modelForms << f;
     return page;
 }
@@ -176,7 +184,7 @@ void ClientPage::applyForm(lab::SweepSpec &t, QList<int> *levels, QList<qint64> 
 {
     const Form &f = form();
     t.model = f.model->model;
-    t.timeoutMs = m_timeout->value();
+    t.timeoutMs = f.timeout->value();
     for (const Box &b : f.boxes) {
         switch (b.key->kind) {
         case lab::ClientKey::Kind::Number:
@@ -258,7 +266,7 @@ void ClientPage::load(const lab::ExperimentSpec &spec)
     } else {
         f.connections->setValue(t.concurrency);
     }
-    m_timeout->setValue(t.timeoutMs);
+    f.timeout->setValue(t.timeoutMs);
     changed();
 }
 

@@ -45,6 +45,7 @@ private:
         QLineEdit *levels = nullptr;         // ab's: a concurrency, or a list of them
         QLineEdit *rates = nullptr;          // wrk2's: an offered rate, or a list of them
         FieldSpinBox *connections = nullptr; // the others: one number of connections (users)
+        FieldSpinBox *timeout = nullptr;
         QList<Box> boxes;
     };
 
@@ -57,7 +58,6 @@ private:
     QComboBox *m_model;
     QStackedWidget *m_forms;
     QList<Form> m_modelForms;
-    FieldSpinBox *m_timeout;
     QLabel *m_equivalent;
 };
 

@@ -11,8 +11,8 @@ namespace servelab::lab {
 
 QString LoadLatencyCurve::rule()
 {
-    return QStringLiteral("saturated: achieved < %1 % of offered, or p99 > %2 × the lowest "
-                          "rate's")
+    return QStringLiteral("saturated: achieved < %1 % of offered, or p99 above %2 × its value "
+                          "at the lowest rate")
         .arg(achievedShare * 100)
         .arg(p99Growth);
 }

@@ -113,8 +113,9 @@ const ExperimentModel &duration()
         {"seconds", "threads", "close_after", "close_probability", "keepalive_think"},
         false,
         [](const SweepSpec &s) {
-            return QStringLiteral("wrk -d %1s -c %2 -t %3 URL")
-                       .arg(seconds(s.durationMs)).arg(s.concurrency).arg(s.clientThreads) +
+            return QStringLiteral("wrk -d %1s -c %2 -t %3 --timeout %4s URL")
+                       .arg(seconds(s.durationMs)).arg(s.concurrency).arg(s.clientThreads)
+                       .arg(std::max(1, s.timeoutMs / 1000)) +
                    realism(s);
         },
         [](const SweepSpec &s, const ClientOptions &o) {
@@ -137,9 +138,9 @@ const ExperimentModel &rate()
         LoadModel::Rate, "Rate: R requests/s offered for d seconds (wrk2)",
         {"rate", "seconds", "threads", "close_after", "close_probability"}, false,
         [](const SweepSpec &s) {
-            return QStringLiteral("wrk2 -R %1 -d %2s -c %3 -t %4 URL")
+            return QStringLiteral("wrk2 -R %1 -d %2s -c %3 -t %4 --timeout %5s URL")
                        .arg(s.ratePerSecond).arg(seconds(s.durationMs)).arg(s.concurrency)
-                       .arg(s.clientThreads) +
+                       .arg(s.clientThreads).arg(std::max(1, s.timeoutMs / 1000)) +
                    realism(s);
         },
         [](const SweepSpec &s, const ClientOptions &o) {
