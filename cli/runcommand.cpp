@@ -35,6 +35,22 @@ QString formatDuration(qint64 ms)
     return QStringLiteral("%1 h %2 min").arg(seconds / 3600).arg(seconds % 3600 / 60);
 }
 
+// A load's lists under --smoke: offered rates, the lowest, one between and the highest; a
+// concurrency sweep, the levels that fit the fewer requests (ab's c <= n).
+void shrinkLevels(const lab::SweepSpec &client, QList<int> *levels, QList<qint64> *rates)
+{
+    if (rates->size() > 3)
+        *rates = {rates->first(), (*rates)[rates->size() / 2], rates->last()};
+    if (!lab::ExperimentModel::of(client.model).countsRequests)
+        return;
+    const int most = int(client.requests);
+    QList<int> kept;
+    for (int c : *levels)
+        if (!kept.contains(std::min(c, most)))
+            kept << std::min(c, most);
+    *levels = kept.size() > 1 ? kept : QList<int>();
+}
+
 // --smoke: the same experiment in seconds (a handful of sizes, few requests and files, two
 // repetitions).
 void shrink(lab::ExperimentSpec &spec)
@@ -54,18 +70,11 @@ void shrink(lab::ExperimentSpec &spec)
         t.cooldownMs = std::min(t.cooldownMs, 100);
         t.filesPerSize = std::min(t.filesPerSize, 10);
     }
-    // Offered rates: the lowest, one between and the highest.
-    if (spec.rates.size() > 3)
-        spec.rates = {spec.rates.first(), spec.rates[spec.rates.size() / 2], spec.rates.last()};
-    // A concurrency sweep keeps the levels that fit the fewer requests (ab's c <= n).
-    if (!spec.targets.isEmpty() &&
-        lab::ExperimentModel::of(spec.targets.first().model).countsRequests) {
-        const int most = int(spec.targets.first().requests);
-        QList<int> kept;
-        for (int c : spec.concurrencies)
-            if (!kept.contains(std::min(c, most)))
-                kept << std::min(c, most);
-        spec.concurrencies = kept.size() > 1 ? kept : QList<int>();
+    if (!spec.targets.isEmpty())
+        shrinkLevels(spec.targets.first(), &spec.concurrencies, &spec.rates);
+    for (lab::ClientLoad &load : spec.loads) {
+        lab::ExperimentModel::of(load.client.model).shrink(&load.client);
+        shrinkLevels(load.client, &load.concurrencies, &load.rates);
     }
 }
 

@@ -261,8 +261,8 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("sweep"), QStringLiteral("4K")}
             << QStringLiteral("servelab-cli sweep: unexpected argument '4K'");
         QTest::newRow("serve takes no argument")
-            << QStringList{QStringLiteral("serve"), QStringLiteral("--root"), QStringLiteral("/tmp"),
-                           QStringLiteral("8080")}
+            << QStringList{QStringLiteral("serve"), QStringLiteral("--root"),
+                           QStringLiteral("/tmp"), QStringLiteral("8080")}
             << QStringLiteral("servelab-cli serve: unexpected argument '8080'");
     }
     void badArgumentsExitTwoWithOneLine()
@@ -591,6 +591,8 @@ private Q_SLOTS:
         QTest::newRow("poller hand-off") << QStringLiteral("poller-handoff");
         QTest::newRow("ulimit 1024") << QStringLiteral("ulimit-1024");
         QTest::newRow("latency vs load") << QStringLiteral("latency-vs-load");
+        QTest::newRow("seed 002 realistic") << QStringLiteral("seed002-realistic-keepalive");
+        QTest::newRow("seed 003 faban and ab") << QStringLiteral("seed003-grizzly-faban");
     }
     void presetsRunInSmokeVersion()
     {
@@ -627,6 +629,21 @@ private Q_SLOTS:
             QVERIFY2(run.out.contains(QStringLiteral("blocking+copy (150 threads)")) &&
                          run.out.contains(QStringLiteral("blocking+copy (350 threads)")),
                      qPrintable(run.out));
+        }
+        if (preset == u"latency-vs-load") // every target at three offered rates, and the chart
+            QVERIFY2(run.out.contains(QStringLiteral("blocking+copy R=40000")) &&
+                         QFile::exists(dir.filePath(QStringLiteral("latency-load.png"))),
+                     qPrintable(run.out));
+        if (preset == u"seed002-realistic-keepalive") // both loads on each target
+            QVERIFY2(run.out.contains(QStringLiteral("blocking+copy ab -k (150 threads)")) &&
+                         run.out.contains(QStringLiteral("blocking+copy realistic (350 threads)")),
+                     qPrintable(run.out));
+        if (preset == u"seed003-grizzly-faban") { // faban's ramp and ab, one experiment
+            QVERIFY2(run.out.contains(QStringLiteral("multiplex+copy fhb")) &&
+                         run.out.contains(QStringLiteral("multiplex+copy ab")),
+                     qPrintable(run.out));
+            results.seek(0);
+            QVERIFY(results.readAll().contains("copy fhb"));
         }
     }
 

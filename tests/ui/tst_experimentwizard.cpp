@@ -108,7 +108,8 @@ private Q_SLOTS:
         auto *client = wizard.clientPage();
         auto *model = client->findChild<QComboBox *>();
         model->setCurrentIndex(model->findData(int(client::LoadModel::Rate)));
-        QCOMPARE(client->equivalent(), QStringLiteral("wrk2 -R 1000 -d 10s -c 96 -t 8 --timeout 30s URL"));
+        QCOMPARE(client->equivalent(),
+                 QStringLiteral("wrk2 -R 1000 -d 10s -c 96 -t 8 --timeout 30s URL"));
         QVERIFY(client->isComplete());
         // Several offered rates: every target at each (the Latency vs load tab).
         auto *rates =
@@ -219,7 +220,9 @@ private Q_SLOTS:
     {
         for (const QString &name :
              {QStringLiteral("ab-c300-maxthreads"), QStringLiteral("poller-handoff"),
-              QStringLiteral("sendfile-threshold"), QStringLiteral("ulimit-1024")}) {
+              QStringLiteral("sendfile-threshold"), QStringLiteral("ulimit-1024"),
+              QStringLiteral("latency-vs-load"), QStringLiteral("seed002-realistic-keepalive"),
+              QStringLiteral("seed003-grizzly-faban")}) {
             const lab::ExperimentSpec original = preset(name);
             ui::ExperimentWizard wizard;
             wizard.setSpec(original);

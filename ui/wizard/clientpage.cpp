@@ -233,6 +233,16 @@ void ClientPage::load(const lab::ExperimentSpec &spec)
     if (spec.targets.isEmpty())
         return;
     const lab::SweepSpec &t = spec.targets.first();
+    m_loads = spec.loads;
+    QStringList names;
+    for (const lab::ClientLoad &l : m_loads)
+        names << l.name;
+    setSubTitle(m_loads.isEmpty()
+                    ? tr("How the load is made. Each point is one run of this client.")
+                    : tr("This experiment runs every target under %1 loads (%2): the form is "
+                         "the first; the Review page's JSON holds them all.")
+                          .arg(m_loads.size())
+                          .arg(names.join(QStringLiteral(", "))));
     m_model->setCurrentIndex(std::max(0, m_model->findData(int(t.model))));
     const Form &f = form();
     for (const Box &b : f.boxes) {
@@ -279,6 +289,12 @@ void ClientPage::apply(lab::ExperimentSpec &spec) const
     applyForm(client, &levels, &rates, &why);
     spec.concurrencies = levels.size() > 1 ? levels : QList<int>();
     spec.rates = rates.size() > 1 ? rates : QList<qint64>();
+    spec.loads = m_loads;
+    if (!spec.loads.isEmpty()) { // the form is the first load of several
+        spec.loads.first().client = client;
+        spec.loads.first().concurrencies = spec.concurrencies;
+        spec.loads.first().rates = spec.rates;
+    }
     for (auto &t : spec.targets) {
         t.model = client.model;
         t.timeoutMs = client.timeoutMs;

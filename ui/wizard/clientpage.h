@@ -59,6 +59,8 @@ private:
     QStackedWidget *m_forms;
     QList<Form> m_modelForms;
     QLabel *m_equivalent;
+    QList<lab::ClientLoad>
+        m_loads; // a spec's "clients", kept through the page (the form: the first)
 };
 
 } // namespace servelab::ui

@@ -65,6 +65,164 @@ QList<qint64> readRates(SpecReader &r, const QJsonValue &value, const QString &a
     return out.size() > most ? QList<qint64>() : out;
 }
 
+// Reads a spec's "client" object (or one of its "clients", `at` naming which) into `c`, a list
+// of concurrencies into *levels and of offered rates into *rates; `name`: the load's name
+// (null for "client", which takes none).
+void readClient(SpecReader &r, const QJsonValue &clientValue, const QString &at, SweepSpec *c,
+                QList<int> *levels, QList<qint64> *rates, QString *name)
+{
+    namespace F = SpecFields;
+    if (!clientValue.isUndefined() && !clientValue.isObject())
+        r.fail(at, QStringLiteral("wants an object"));
+    const QJsonObject client = clientValue.toObject();
+    const QString dot = at + u'.';
+    const QString modelName = r.text(client, QStringLiteral("model"), dot + QStringLiteral("model"),
+                                     QStringLiteral("closed"));
+    const auto model = client::parseLoadModel(modelName.toStdString());
+    if (!model) {
+        QStringList names;
+        for (const ExperimentModel &row : ExperimentModel::all())
+            names << QStringLiteral("\"%1\" (%2)")
+                         .arg(QLatin1String(client::loadModelName(row.model)),
+                              QLatin1String(row.title));
+        r.fail(dot + QStringLiteral("model"),
+               QStringLiteral("wants one of %1").arg(names.join(QStringLiteral(", "))));
+    }
+    c->model = model.value_or(client::LoadModel::Closed);
+    const ExperimentModel &clientModel = ExperimentModel::of(c->model);
+    // The keys every model takes are read here; the others are ClientKey's rows, each taken
+    // by the models whose rows name it.
+    QStringList knownKeys{QStringLiteral("model"), QStringLiteral("concurrency"),
+                          QStringLiteral("timeout_ms"), QStringLiteral("rates")};
+    if (name)
+        knownKeys << QStringLiteral("name");
+    for (const ClientKey &key : ClientKey::all())
+        knownKeys << QLatin1String(key.key);
+    r.onlyKnown(client, at, knownKeys);
+    for (const ClientKey &key : ClientKey::all()) {
+        const QJsonValue value = client.value(QLatin1String(key.key));
+        const QString path = dot + QLatin1String(key.key);
+        if (value.isUndefined())
+            continue;
+        if (!clientModel.takes(key))
+            r.fail(path, QStringLiteral("applies to %1").arg(ExperimentModel::takenBy(key)), true);
+        else if (const QString what = key.problem(value); !what.isEmpty())
+            r.fail(path, what);
+        else
+            key.set(c, value);
+    }
+    // A model that does not take keep_alive keeps its connections alive (wrk, wrk2).
+    if (const ClientKey *keepAlive = ClientKey::find(u"keep_alive"); !clientModel.takes(*keepAlive))
+        c->keepAlive = true;
+    // One concurrency, or a list to sweep over: every target is run at each.
+    if (const QJsonValue list = client.value(QStringLiteral("concurrency")); list.isArray()) {
+        const QJsonArray values = list.toArray();
+        if (values.isEmpty())
+            r.fail(dot + QStringLiteral("concurrency"),
+                   QStringLiteral("wants a number or a list of numbers, as [1, 10, 100]"));
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            const QJsonObject one{{QStringLiteral("c"), values[i]}};
+            const int level = int(r.integer(one, QStringLiteral("c"),
+                                            dot + QStringLiteral("concurrency[%1]").arg(i), -1,
+                                            F::concurrency.low, F::concurrency.high));
+            if (level > 0 && !levels->contains(level))
+                *levels << level;
+        }
+        if (!levels->isEmpty())
+            c->concurrency = *std::max_element(levels->begin(), levels->end());
+        if (levels->size() == 1)
+            levels->clear();
+    } else {
+        c->concurrency =
+            int(r.integer(client, F::concurrency, dot + QStringLiteral("concurrency")));
+    }
+    // Several offered rates (latency against offered load): every target is run at each.
+    if (const QJsonValue list = client.value(QStringLiteral("rates")); !list.isUndefined()) {
+        const QString path = dot + QStringLiteral("rates");
+        const ClientKey &rate = *ClientKey::find(u"rate");
+        if (!clientModel.takes(rate))
+            r.fail(path, QStringLiteral("applies to %1").arg(ExperimentModel::takenBy(rate)), true);
+        else if (client.contains(QStringLiteral("rate")))
+            r.fail(path,
+                   QStringLiteral("give %1rate (one rate) or %1rates (several), not both").arg(dot),
+                   true);
+        else
+            *rates = readRates(r, list, path);
+        if (!rates->isEmpty())
+            c->ratePerSecond = rates->first();
+        if (rates->size() == 1)
+            rates->clear();
+    }
+    c->timeoutMs = int(r.integer(client, F::timeoutMs, dot + QStringLiteral("timeout_ms")));
+    const int fewest =
+        levels->isEmpty() ? c->concurrency : *std::min_element(levels->begin(), levels->end());
+    if (const auto problem = ClientRules::check(
+            {clientModel.countsRequests, qint64(c->requests),
+             clientModel.countsRequests ? c->concurrency : fewest, c->clientThreads},
+            FieldNaming::Spec))
+        r.fail(at + QString::fromLatin1(problem.field->path).mid(int(qstrlen("client"))),
+               problem.what);
+    if (name) // a load of "clients": its name, else its tool's ("ab", "wrk", "wrk2", "fhb")
+        *name = r.text(client, QStringLiteral("name"), dot + QStringLiteral("name"),
+                       clientModel.command(*c).section(u' ', 0, 0));
+}
+
+// "clients": several loads, every target run under each; each read as "client" is, with a
+// name of its own.
+void readClients(SpecReader &r, const QJsonObject &root, const SweepSpec &shared,
+                 ExperimentSpec *out)
+{
+    const QJsonValue list = root.value(QStringLiteral("clients"));
+    if (root.contains(QStringLiteral("client")))
+        r.fail(QStringLiteral("clients"),
+               QStringLiteral("give \"client\" (one load) or \"clients\" (several), not both"),
+               true);
+    if (!list.isArray() || list.toArray().isEmpty()) {
+        r.fail(QStringLiteral("clients"),
+               QStringLiteral("wants a list of clients, as [{\"name\": \"ab\", \"model\": "
+                              "\"closed\"}, {\"name\": \"fhb\", \"model\": \"ramp\"}]"));
+        return;
+    }
+    const QJsonArray loads = list.toArray();
+    for (qsizetype i = 0; i < loads.size(); ++i) {
+        ClientLoad load;
+        load.client = shared;
+        const QString at = QStringLiteral("clients[%1]").arg(i);
+        readClient(r, loads[i], at, &load.client, &load.concurrencies, &load.rates, &load.name);
+        for (const ClientLoad &other : out->loads)
+            if (other.name == load.name)
+                r.fail(at, QStringLiteral("another client is named '%1': give each its own "
+                                          "\"name\"")
+                               .arg(load.name));
+        out->loads << load;
+    }
+    out->concurrencies = out->loads.first().concurrencies;
+    out->rates = out->loads.first().rates;
+}
+
+// A load's "client" object: the keys every model takes, then those of its model's row.
+QJsonObject clientJson(const SweepSpec &s, const QList<int> &concurrencies,
+                       const QList<qint64> &rates)
+{
+    QJsonArray levels;
+    for (int c : concurrencies)
+        levels.append(c);
+    QJsonObject client{{QStringLiteral("model"), QLatin1String(client::loadModelName(s.model))},
+                       {QStringLiteral("concurrency"),
+                        concurrencies.size() > 1 ? QJsonValue(levels) : QJsonValue(s.concurrency)},
+                       {QStringLiteral("timeout_ms"), s.timeoutMs}};
+    for (const char *key : ExperimentModel::of(s.model).keys)
+        client.insert(QLatin1String(key), ClientKey::find(QLatin1String(key))->get(s));
+    if (rates.size() > 1) {
+        QJsonArray list;
+        for (qint64 rate : rates)
+            list.append(rate);
+        client.remove(QStringLiteral("rate"));
+        client.insert(QStringLiteral("rates"), list);
+    }
+    return client;
+}
+
 } // namespace
 
 bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, ExperimentSpec *spec,
@@ -93,7 +251,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                  QStringLiteral("sizes"), QStringLiteral("document_root"), QStringLiteral("client"),
                  QStringLiteral("repetitions"), QStringLiteral("point_deadline_ms"),
                  QStringLiteral("warmup_requests"), QStringLiteral("cooldown_ms"),
-                 QStringLiteral("sweep")});
+                 QStringLiteral("sweep"), QStringLiteral("clients")});
     if (root.value(QStringLiteral("servelab")).toInt(-1) != 1 ||
         !root.value(QStringLiteral("servelab")).isDouble())
         r.fail(root.contains(QStringLiteral("servelab")) ? QStringLiteral("servelab") : QString(),
@@ -176,95 +334,15 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                        .arg(why.isEmpty() ? QString() : QStringLiteral(" (") + why + u')'));
     }
 
-    const QJsonValue clientValue = root.value(QStringLiteral("client"));
-    if (!clientValue.isUndefined() && !clientValue.isObject())
-        r.fail(QStringLiteral("client"), QStringLiteral("wants an object"));
-    const QJsonObject client = clientValue.toObject();
-    const QString modelName = r.text(client, QStringLiteral("model"),
-                                     QStringLiteral("client.model"), QStringLiteral("closed"));
-    const auto model = client::parseLoadModel(modelName.toStdString());
-    if (!model) {
-        QStringList names;
-        for (const ExperimentModel &row : ExperimentModel::all())
-            names << QStringLiteral("\"%1\" (%2)")
-                         .arg(QLatin1String(client::loadModelName(row.model)),
-                              QLatin1String(row.title));
-        r.fail(QStringLiteral("client.model"),
-               QStringLiteral("wants one of %1").arg(names.join(QStringLiteral(", "))));
-    }
-    shared.model = model.value_or(client::LoadModel::Closed);
-    const ExperimentModel &clientModel = ExperimentModel::of(shared.model);
-    // The keys every model takes are read here; the others are ClientKey's rows, each taken
-    // by the models whose rows name it.
-    QStringList knownKeys{QStringLiteral("model"), QStringLiteral("concurrency"),
-                          QStringLiteral("timeout_ms"), QStringLiteral("rates")};
-    for (const ClientKey &key : ClientKey::all())
-        knownKeys << QLatin1String(key.key);
-    r.onlyKnown(client, QStringLiteral("client"), knownKeys);
-    for (const ClientKey &key : ClientKey::all()) {
-        const QJsonValue value = client.value(QLatin1String(key.key));
-        const QString at = QStringLiteral("client.") + QLatin1String(key.key);
-        if (value.isUndefined())
-            continue;
-        if (!clientModel.takes(key))
-            r.fail(at, QStringLiteral("applies to %1").arg(ExperimentModel::takenBy(key)), true);
-        else if (const QString what = key.problem(value); !what.isEmpty())
-            r.fail(at, what);
-        else
-            key.set(&shared, value);
-    }
-    // A model that does not take keep_alive keeps its connections alive (wrk, wrk2).
-    if (const ClientKey *keepAlive = ClientKey::find(u"keep_alive"); !clientModel.takes(*keepAlive))
-        shared.keepAlive = true;
-    // One concurrency, or a list to sweep over: every target is run at each.
-    if (const QJsonValue levels = client.value(QStringLiteral("concurrency")); levels.isArray()) {
-        const QJsonArray list = levels.toArray();
-        if (list.isEmpty())
-            r.fail(QStringLiteral("client.concurrency"),
-                   QStringLiteral("wants a number or a list of numbers, as [1, 10, 100]"));
-        for (qsizetype i = 0; i < list.size(); ++i) {
-            const QJsonObject one{{QStringLiteral("c"), list[i]}};
-            const int c = int(r.integer(one, QStringLiteral("c"),
-                                        QStringLiteral("client.concurrency[%1]").arg(i), -1,
-                                        F::concurrency.low, F::concurrency.high));
-            if (c > 0 && !out.concurrencies.contains(c))
-                out.concurrencies << c;
-        }
-        if (!out.concurrencies.isEmpty())
-            shared.concurrency =
-                *std::max_element(out.concurrencies.begin(), out.concurrencies.end());
-        if (out.concurrencies.size() == 1)
-            out.concurrencies.clear();
-    } else {
-        shared.concurrency = int(r.integer(client, F::concurrency, {}));
-    }
-    // Several offered rates (latency against offered load): every target is run at each.
-    if (const QJsonValue rates = client.value(QStringLiteral("rates")); !rates.isUndefined()) {
-        const QString at = QStringLiteral("client.rates");
-        const ClientKey &rate = *ClientKey::find(u"rate");
-        if (!clientModel.takes(rate))
-            r.fail(at, QStringLiteral("applies to %1").arg(ExperimentModel::takenBy(rate)), true);
-        else if (client.contains(QStringLiteral("rate")))
-            r.fail(at,
-                   QStringLiteral("give client.rate (one rate) or client.rates (several), not "
-                                  "both"),
-                   true);
-        else
-            out.rates = readRates(r, rates, at);
-        if (!out.rates.isEmpty())
-            shared.ratePerSecond = out.rates.first();
-        if (out.rates.size() == 1)
-            out.rates.clear();
-    }
-    shared.timeoutMs = int(r.integer(client, F::timeoutMs, {}));
-    const int fewest = out.concurrencies.isEmpty()
-                           ? shared.concurrency
-                           : *std::min_element(out.concurrencies.begin(), out.concurrencies.end());
-    if (const auto problem = ClientRules::check(
-            {clientModel.countsRequests, qint64(shared.requests),
-             clientModel.countsRequests ? shared.concurrency : fewest, shared.clientThreads},
-            FieldNaming::Spec))
-        r.fail(QString::fromLatin1(problem.field->path), problem.what);
+    if (root.contains(QStringLiteral("clients")))
+        readClients(r, root, shared, &out);
+    else
+        readClient(r, root.value(QStringLiteral("client")), QStringLiteral("client"), &shared,
+                   &out.concurrencies, &out.rates, nullptr);
+    if (!out.loads.isEmpty()) // the targets carry the first load, as they carry "client"
+        out.loads.first().applyTo(&shared);
+    if (out.loads.size() == 1) // one load is "client"
+        out.loads.clear();
 
     const QJsonValue targets = root.value(QStringLiteral("targets"));
     if (!targets.isArray() || targets.toArray().isEmpty())
@@ -336,13 +414,17 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                 r.fail(path, problem);
         out.targets << sweep;
     }
-    // Each target as the runner expands it, with the swept option's values: a value the
-    // server would refuse is refused here, before anything runs.
-    if (errors->isEmpty() && !out.sweepOption.isEmpty())
+    // Each target as the runner expands it, with the swept option's values and under each
+    // load: a value the server would refuse, or a load a target cannot take, is refused here,
+    // before anything runs.
+    if (errors->isEmpty() && (!out.sweepOption.isEmpty() || !out.loads.isEmpty()))
         for (const SweepSpec &variant : out.expanded())
             if (const QString problem = variant.validate(); !problem.isEmpty()) {
-                r.fail(QStringLiteral("sweep"),
-                       QStringLiteral("%1 (%2)").arg(problem, variant.label()));
+                r.fail(
+                    out.sweepOption.isEmpty() ? QStringLiteral("clients") : QStringLiteral("sweep"),
+                    QStringLiteral("%1 (%2)").arg(
+                        problem, out.loads.isEmpty() ? variant.label()
+                                                     : variant.label() + u' ' + variant.variant));
                 break;
             }
     if (!errors->isEmpty())
@@ -353,11 +435,32 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
 
 QList<SweepSpec> ExperimentSpec::expanded() const
 {
-    QList<SweepSpec> out = sweepOption.isEmpty() ? targets : expandedOption();
-    if (concurrencies.size() < 2)
-        return expandedRates(out);
+    const QList<SweepSpec> base = sweepOption.isEmpty() ? targets : expandedOption();
+    if (loads.size() < 2)
+        return expandedLevels(base, concurrencies, rates);
+    QList<SweepSpec> out;
+    for (const SweepSpec &t : base) {
+        for (const ClientLoad &load : loads) {
+            SweepSpec loaded = t;
+            load.applyTo(&loaded);
+            loaded.variant = (t.variant.isEmpty() ? QString() : t.variant + u' ') + load.name;
+            out << expandedLevels({loaded}, load.concurrencies, load.rates);
+        }
+    }
+    return out;
+}
+
+// Each target at each concurrency, then each of those at each offered rate.
+QList<SweepSpec> ExperimentSpec::expandedLevels(const QList<SweepSpec> &targets,
+                                                const QList<int> &concurrencies,
+                                                const QList<qint64> &rates)
+{
     QList<SweepSpec> levels;
-    for (const SweepSpec &t : out) {
+    for (const SweepSpec &t : targets) {
+        if (concurrencies.size() < 2) {
+            levels << t;
+            continue;
+        }
         for (int c : concurrencies) {
             SweepSpec level = t;
             level.concurrency = c;
@@ -366,15 +469,10 @@ QList<SweepSpec> ExperimentSpec::expanded() const
             levels << level;
         }
     }
-    return expandedRates(levels);
-}
-
-QList<SweepSpec> ExperimentSpec::expandedRates(const QList<SweepSpec> &targets) const
-{
     if (rates.size() < 2)
-        return targets;
+        return levels;
     QList<SweepSpec> out;
-    for (const SweepSpec &t : targets) {
+    for (const SweepSpec &t : levels) {
         for (qint64 rate : rates) {
             SweepSpec offered = t;
             offered.ratePerSecond = rate;
@@ -384,6 +482,16 @@ QList<SweepSpec> ExperimentSpec::expandedRates(const QList<SweepSpec> &targets) 
         }
     }
     return out;
+}
+
+void ClientLoad::applyTo(SweepSpec *t) const
+{
+    t->model = client.model;
+    t->concurrency = client.concurrency;
+    t->timeoutMs = client.timeoutMs;
+    t->keepAlive = client.keepAlive;
+    for (const ClientKey &key : ClientKey::all())
+        key.set(t, key.get(client));
 }
 
 QString ExperimentSpec::rateVariant(qint64 rate)
@@ -453,24 +561,17 @@ QByteArray ExperimentSpec::toJson() const
         if (!s.root.isEmpty())
             docroot.insert(QStringLiteral("path"), s.root);
         root.insert(QStringLiteral("document_root"), docroot);
-        QJsonArray levels;
-        for (int c : concurrencies)
-            levels.append(c);
-        QJsonObject client{{QStringLiteral("model"), QLatin1String(client::loadModelName(s.model))},
-                           {QStringLiteral("concurrency"), concurrencies.size() > 1
-                                                               ? QJsonValue(levels)
-                                                               : QJsonValue(s.concurrency)},
-                           {QStringLiteral("timeout_ms"), s.timeoutMs}};
-        for (const char *key : ExperimentModel::of(s.model).keys)
-            client.insert(QLatin1String(key), ClientKey::find(QLatin1String(key))->get(s));
-        if (rates.size() > 1) {
+        if (loads.size() < 2) {
+            root.insert(QStringLiteral("client"), clientJson(s, concurrencies, rates));
+        } else {
             QJsonArray list;
-            for (qint64 rate : rates)
-                list.append(rate);
-            client.remove(QStringLiteral("rate"));
-            client.insert(QStringLiteral("rates"), list);
+            for (const ClientLoad &load : loads) {
+                QJsonObject one = clientJson(load.client, load.concurrencies, load.rates);
+                one.insert(QStringLiteral("name"), load.name);
+                list.append(one);
+            }
+            root.insert(QStringLiteral("clients"), list);
         }
-        root.insert(QStringLiteral("client"), client);
         root.insert(QStringLiteral("point_deadline_ms"), s.pointDeadlineMs);
         root.insert(QStringLiteral("warmup_requests"), qint64(s.warmupRequests));
         root.insert(QStringLiteral("cooldown_ms"), s.cooldownMs);

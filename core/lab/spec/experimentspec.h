@@ -33,6 +33,8 @@ namespace servelab::lab {
 //          "ramp_down_seconds": 5, "think": "negexp:500ms", "concurrency": 100,
 //          "threads": 4, "keep_alive": true} (faban fhb)
 //      (which model takes which key: lab::ExperimentModel's rows),
+//    or "clients": [{"name": "fhb", "model": "ramp", ...}, {"name": "ab", ...}] (every target
+//      under each load; a name defaults to its tool's: ab, wrk, wrk2, fhb),
 //    "repetitions": 1, "point_deadline_ms": 120000, "warmup_requests": 0, "cooldown_ms": 0,
 //    "sweep": {"option": "sendfile-threshold", "values": ["0", "64K", "1M"]}}
 //
@@ -42,6 +44,19 @@ namespace servelab::lab {
 // A builtin target may carry "options": {"chunk": 81000, "nodelay": false, ...}: more
 // `servelab-cli serve` flags (the target then runs as a child process). "sweep" repeats every
 // builtin target once per value of one such option.
+// One load of an experiment's "clients": every target is run under each, its `name` in the
+// targets' labels ("epoll+copy fhb").
+struct ClientLoad
+{
+    QString name;
+    SweepSpec client; // the client's fields: model, concurrency, timeout and ClientKey's keys
+    QList<int> concurrencies;
+    QList<qint64> rates;
+
+    // The client's fields onto `target` (the rest of it stays).
+    void applyTo(SweepSpec *target) const;
+};
+
 struct ExperimentSpec
 {
     QString name;
@@ -51,6 +66,10 @@ struct ExperimentSpec
     QStringList sweepValues;
     QList<int> concurrencies; // "concurrency": [1, 10, 100]: each target at each (empty: one)
     QList<qint64> rates; // "rates": [1000, 2000]: a rate client at each offered rate (empty: one)
+    // "clients": [{...}, {...}]: several loads, each target under each (empty: the one load
+    // of "client", which `targets` carry; with loads, they carry the first, and `concurrencies`
+    // and `rates` are the first's).
+    QList<ClientLoad> loads;
 
     // The targets to run: each builtin target once per sweep value, then each of those at each
     // concurrency, then at each offered rate (its `variant` says which:
@@ -66,7 +85,9 @@ struct ExperimentSpec
 
 private:
     QList<SweepSpec> expandedOption() const;
-    QList<SweepSpec> expandedRates(const QList<SweepSpec> &targets) const;
+    static QList<SweepSpec> expandedLevels(const QList<SweepSpec> &targets,
+                                           const QList<int> &concurrencies,
+                                           const QList<qint64> &rates);
 };
 
 } // namespace servelab::lab

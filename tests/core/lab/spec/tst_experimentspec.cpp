@@ -151,10 +151,9 @@ private Q_SLOTS:
   "client": {"model": "duration", "requests": 5, "concurrency": 4, "threads": 8}})",
                                        QStringLiteral("s.json"), &spec, &errors));
         const QString all = errors.join(u'\n');
-        QVERIFY2(
-            all.contains(QStringLiteral("s.json:2:35: client.requests: applies to \"model\": "
-                                        "\"closed\"")),
-            qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("s.json:2:35: client.requests: applies to \"model\": "
+                                             "\"closed\"")),
+                 qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("client.threads: 8 cannot exceed client.concurrency "
                                              "(4): each thread needs its own connection")),
                  qPrintable(all));
@@ -248,6 +247,57 @@ private Q_SLOTS:
             QVERIFY2(all.contains(QLatin1String(words)), qPrintable(all));
     }
 
+    // Several loads in one experiment (seed 003: faban's ramp and ab on the same servers):
+    // every target under each, named, written back whole.
+    void severalClients()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+copy"}, {"builtin": "blocking+copy", "threads": 8}],
+  "clients": [{"model": "ramp", "steady_seconds": 2, "concurrency": 10},
+              {"name": "ab", "requests": 50, "concurrency": [1, 5]},
+              {"name": "offered", "model": "rate", "rates": [100, 200], "concurrency": 4}]})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.loads.size(), 3);
+        QCOMPARE(spec.loads[0].name, QStringLiteral("fhb")); // its tool's, when not named
+        QCOMPARE(spec.targets[0].model, servelab::client::LoadModel::Ramp); // the first load
+        const auto targets = spec.expanded();
+        QCOMPARE(targets.size(), 2 * (1 + 2 + 2));
+        QCOMPARE(targets[0].variant, QStringLiteral("fhb"));
+        QCOMPARE(targets[0].steadyMs, 2000);
+        QCOMPARE(targets[2].variant, QStringLiteral("ab c=5"));
+        QCOMPARE(targets[2].model, servelab::client::LoadModel::Closed);
+        QCOMPARE(targets[2].requests, 50u);
+        QCOMPARE(targets[4].variant, QStringLiteral("offered R=200"));
+        QCOMPARE(targets[4].ratePerSecond, 200);
+        QCOMPARE(targets[9].label(), QStringLiteral("blocking+copy"));
+        ExperimentSpec again;
+        QVERIFY2(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(again.toJson(), spec.toJson());
+        QCOMPARE(again.expanded().size(), targets.size());
+
+        for (const auto &[json, words] :
+             {std::pair{R"("client": {}, "clients": [{}])",
+                        "clients: give \"client\" (one load) or \"clients\" (several)"},
+              std::pair{R"("clients": [{"name": "x"}, {"name": "x", "model": "duration"}])",
+                        "clients[1]: another client is named 'x'"},
+              std::pair{R"("clients": [{}, {"model": "duration", "requests": 5}])",
+                        "clients[1].requests: applies to \"model\": \"closed\""},
+              std::pair{R"("clients": [{}, {"requests": 5, "concurrency": 9}])",
+                        "clients[1].concurrency: 9 cannot exceed"},
+              std::pair{R"("client": {"name": "x"})", "client.name: unknown field"}}) {
+            const QByteArray text =
+                QByteArray(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}], )") + json +
+                "}";
+            QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
+            QVERIFY2(errors.join(u'\n').contains(QLatin1String(words)),
+                     qPrintable(errors.join(u'\n')));
+        }
+    }
+
     // Latency against offered load: every target at each offered rate, from a list or a range.
     void offeredRates()
     {
@@ -281,7 +331,8 @@ private Q_SLOTS:
                         "client.rates[1]: wants a whole number from 1 to 10000000"},
               std::pair{R"({"model": "rate", "rates": {"from": 9, "to": 1, "step": 1}})",
                         "client.rates: wants from <= to"}}) {
-            const QByteArray text = QByteArray(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+            const QByteArray text = QByteArray(
+                                        R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
   "client": )") + client + "}";
             QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
             QVERIFY2(errors.join(u'\n').contains(QLatin1String(words)),
