@@ -46,9 +46,12 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
              "\"command:CMD\" with {port} and {root} in CMD."),
          QStringLiteral("target"), QStringLiteral("builtin")},
         {QStringLiteral("isolated"),
-         QStringLiteral("Run the server as a child servelab-cli serve process.")},
+         QStringLiteral("Run the server as a child servelab-cli serve process (the default).")},
+        {QStringLiteral("in-process"),
+         QStringLiteral("Run the server in this process instead: its descriptor figures then "
+                        "include the load client's and ServeLab's own.")},
         {QStringLiteral("fd-limit"),
-         QStringLiteral("RLIMIT_NOFILE of the isolated server (implies --isolated; 0: inherit)."),
+         QStringLiteral("RLIMIT_NOFILE of the isolated server (0: inherit)."),
          QStringLiteral("n"), QStringLiteral("0")},
         {QStringLiteral("root"),
          QStringLiteral("Folder for the generated files (default: the user's cache)."),
@@ -89,7 +92,9 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     spec.requests = static_cast<quint64>(requests);
     spec.concurrency = static_cast<int>(concurrency);
     spec.keepAlive = p.isSet(QStringLiteral("k"));
-    spec.isolated = p.isSet(QStringLiteral("isolated"));
+    if (p.isSet(QStringLiteral("isolated")) && p.isSet(QStringLiteral("in-process")))
+        return cl.usageError(QStringLiteral("--isolated and --in-process: choose one"), err);
+    spec.isolated = !p.isSet(QStringLiteral("in-process"));
     spec.target = p.value(QStringLiteral("target"));
     spec.fdLimit = static_cast<int>(fdLimit);
     if (p.isSet(QStringLiteral("root")))

@@ -38,13 +38,15 @@ ExperimentForm::ExperimentForm(QWidget *parent) : QWidget(parent)
     m_target->setToolTip(tr("What is measured: a built-in mode, or a real server ServeLab "
                             "configures and starts on a free port"));
     m_isolated = new QCheckBox(tr("Separate process"));
-    m_isolated->setToolTip(tr("Run the built-in server as a child servelab-cli serve, with its own "
-                              "fd table"));
+    m_isolated->setToolTip(tr("Run the built-in server as a child servelab-cli serve, so that its "
+                              "descriptors, threads and CPU are its own (the default). Unticked, "
+                              "it runs in this window's process and its figures include the "
+                              "load client's and ServeLab's own."));
     namespace F = lab::SpecFields;
     constexpr auto label = lab::FieldNaming::Label;
     m_fdLimit = new FieldSpinBox(F::fdLimit);
     m_fdLimit->setSpecialValueText(tr("inherit"));
-    m_fdLimit->setToolTip(tr("ulimit -n of the server process (implies a separate process); the "
+    m_fdLimit->setToolTip(tr("ulimit -n of the server process (needs a separate process); the "
                              "seeds used 1024"));
     m_mode = new QComboBox;
     for (const auto &mode : server::availableModes()) {
@@ -130,7 +132,10 @@ void ExperimentForm::updateTargetFields()
     // Mode, separate process and fd limit belong to the built-in server.
     const bool builtin = m_target->currentData().toString() == u"builtin" && !m_locked;
     m_mode->setEnabled(builtin);
-    m_isolated->setEnabled(builtin);
+    // An fd limit is the child's: with one, the separate process is not a choice.
+    if (m_fdLimit->value() != 0)
+        m_isolated->setChecked(true);
+    m_isolated->setEnabled(builtin && m_fdLimit->value() == 0);
     m_fdLimit->setEnabled(builtin);
 }
 

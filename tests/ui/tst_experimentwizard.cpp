@@ -7,6 +7,7 @@
 #include "workloadpage.h"
 
 #include <QAbstractButton>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
@@ -81,8 +82,11 @@ private Q_SLOTS:
         options->setText(QStringLiteral("chunk"));
         QVERIFY(!page->addFormTarget());
         QVERIFY(page->problem().contains(QStringLiteral("'chunk' is not an option")));
-        // What serve would refuse is refused here, in serve's words.
+        // What serve would refuse is refused here, in serve's words, as it is typed.
         options->setText(QStringLiteral("frobnicate=yes"));
+        QVERIFY2(shownProblem(page).contains(QStringLiteral("--frobnicate is not a server option")),
+                 qPrintable(shownProblem(page)));
+        QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled());
         QVERIFY(!page->addFormTarget());
         QVERIFY2(page->problem().contains(QStringLiteral("--frobnicate is not a server option")),
                  qPrintable(page->problem()));
@@ -91,7 +95,14 @@ private Q_SLOTS:
         QVERIFY2(page->problem().contains(
                      QStringLiteral("--sendfile-threshold wants a size from 1 to 64M")),
                  qPrintable(page->problem()));
+        // Options are the child's: the own-process box is ticked and cannot be unticked.
+        auto *ownProcess = page->findChild<QCheckBox *>();
+        options->clear();
+        QVERIFY(ownProcess->isChecked() && ownProcess->isEnabled());
+        ownProcess->setChecked(false);
         options->setText(QStringLiteral("chunk=81000"));
+        QVERIFY(ownProcess->isChecked());
+        QVERIFY(!ownProcess->isEnabled());
         QVERIFY(page->addFormTarget());
         lab::ExperimentSpec spec;
         page->apply(spec);

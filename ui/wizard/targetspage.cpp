@@ -3,8 +3,10 @@
 
 #include "fieldspinbox.h"
 #include "lab/targets/externalserver.h"
+#include "lab/spec/serveroptiontable.h"
 #include "lab/spec/specfield.h"
 #include "server/eventmodel.h"
+#include "server/serveroptions.h"
 #include "server/servermode.h"
 
 #include <QCheckBox>
@@ -46,8 +48,6 @@ QString describe(const lab::SweepSpec &t)
     if (!t.isUrl())
         details << (t.serverThreads == 1 ? QObject::tr("1 thread")
                                          : QObject::tr("%1 threads").arg(t.serverThreads));
-    if (t.runsIsolated())
-        details << QObject::tr("own process");
     if (t.fdLimit)
         details << QObject::tr("fd limit %1").arg(t.fdLimit);
     for (qsizetype i = 0; i + 1 < t.serverArguments.size(); i += 2)
@@ -81,6 +81,10 @@ TargetsPage::TargetsPage(QWidget *parent)
                             Qt::ToolTipRole);
     }
     m_isolated->setText(tr("Own process (servelab-cli serve)"));
+    m_isolated->setChecked(lab::SweepSpec().isolated);
+    m_isolated->setToolTip(tr("The server's descriptors, threads and CPU are its own (the "
+                              "default). Unticked, it runs in ServeLab's process and its figures "
+                              "include the load client's and ServeLab's own."));
     m_fdLimit->setSpecialValueText(tr("inherit"));
     m_fdLimit->setToolTip(tr("ulimit -n of the server process, as the seeds' 1024; implies its "
                              "own process"));
@@ -139,11 +143,30 @@ TargetsPage::TargetsPage(QWidget *parent)
             m_targets.removeAt(row);
         refreshList();
     });
-    for (QLineEdit *edit : {m_options, m_url})
-        connect(edit, &QLineEdit::textChanged, this, [this] {
-            m_formProblem.clear();
-            changed();
-        });
+    connect(m_url, &QLineEdit::textChanged, this, [this] {
+        m_formProblem.clear();
+        changed();
+    });
+    // Options are checked as they are typed, with serve's words.
+    connect(m_options, &QLineEdit::textChanged, this, [this] {
+        m_formProblem.clear();
+        QStringList arguments;
+        if (parseOptions(m_options->text(), &arguments, &m_formProblem) && !arguments.isEmpty()) {
+            server::ServerOptions options;
+            options.mode = m_mode->currentText().toStdString();
+            lab::ServerOptionTable::apply(&options, arguments, &m_formProblem);
+        }
+        changed();
+    });
+    // Options and an fd limit are the child's: with either, the own process is not a choice.
+    const auto needsOwnProcess = [this] {
+        const bool needed = !m_options->text().trimmed().isEmpty() || m_fdLimit->value() != 0;
+        if (needed)
+            m_isolated->setChecked(true);
+        m_isolated->setEnabled(!needed);
+    };
+    connect(m_options, &QLineEdit::textChanged, this, needsOwnProcess);
+    connect(m_fdLimit, &QSpinBox::valueChanged, this, needsOwnProcess);
 }
 
 lab::SweepSpec TargetsPage::formTarget(QString *why) const

@@ -12,6 +12,7 @@
 #include "metrics/processsampler.h"
 #include "runcontrol.h"
 
+#include <QFileInfo>
 #include <QUrl>
 
 #include <algorithm>
@@ -183,8 +184,18 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
         client::ClosedClient warmup(warm);
         runStoppable(warmup, [&] { return warmup.run(); });
     }
-    FdLeakCheck leaks(
-        [&] { return sampler ? sampler->openFds() : std::vector<metrics::OpenFd>(); });
+    // In this process (an in-process target) the server opens files under its document root
+    // only: any other file open here is the lab's (its database, Qt's), not the server's.
+    const bool inProcess = m_spec.kind() == TargetKind::Builtin && !m_spec.runsIsolated();
+    const std::string root = QFileInfo(m_spec.resolvedRoot()).canonicalFilePath().toStdString() + '/';
+    FdLeakCheck leaks([&] {
+        std::vector<metrics::OpenFd> fds = sampler ? sampler->openFds() : std::vector<metrics::OpenFd>();
+        if (inProcess)
+            std::erase_if(fds, [&](const metrics::OpenFd &fd) {
+                return fd.type == "file" && fd.target.compare(0, root.size(), root) != 0;
+            });
+        return fds;
+    });
     leaks.baseline();
     const auto countersBefore = target.counters();
     if (sampler)
@@ -207,13 +218,19 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     }
     if (sampler)
         sampler->sampleNow();
+    const std::int64_t endedAt = metrics::monotonicMicros();
     if (m_feed)
         m_feed->endPoint();
     point.clientSamples = client::sumByInterval(samples.drain());
     // The server closes its side of the connections a moment after the client: give it 2 s.
     point.fdsLeftOpen = leaks.leftOpen(2000);
-    if (sampler)
+    if (sampler) {
+        // The timeline is the point's: the leak check's wait after it is not (a server that
+        // keeps a descriptor would otherwise add up to two idle seconds to it).
         point.serverSamples = sampler->drain();
+        std::erase_if(point.serverSamples,
+                      [endedAt](const metrics::ProcessSample &s) { return s.atMicros > endedAt; });
+    }
     if (const auto after = target.counters(); countersBefore && after) {
         point.serverCounted = true;
         point.serverRequests = after->requests - countersBefore->requests;

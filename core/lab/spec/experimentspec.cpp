@@ -391,8 +391,8 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         }
         sweep.serverThreads =
             int(r.integer(t, F::serverThreads, path + QStringLiteral(".threads")));
-        sweep.isolated =
-            r.boolean(t, QStringLiteral("isolated"), path + QStringLiteral(".isolated"), false);
+        sweep.isolated = r.boolean(t, QStringLiteral("isolated"), path + QStringLiteral(".isolated"),
+                                   sweep.isolated);
         sweep.fdLimit = int(r.integer(t, F::fdLimit, path + QStringLiteral(".fd_limit")));
         if (const QJsonValue options = t.value(QStringLiteral("options")); !options.isUndefined()) {
             if (!options.isObject())
@@ -406,7 +406,8 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                     sweep.serverArguments << QStringLiteral("--") + it.key() << text;
             }
         }
-        if (!builtin && (sweep.isolated || sweep.fdLimit || !sweep.serverArguments.isEmpty()))
+        if (!builtin && (t.contains(QStringLiteral("isolated")) || sweep.fdLimit ||
+                         !sweep.serverArguments.isEmpty()))
             r.fail(path, QStringLiteral("isolated, fd_limit and options apply to builtin targets"));
         // What is left to check (the mode, the template, the limit's range) is the sweep's.
         if (errors->isEmpty())
@@ -535,7 +536,7 @@ QByteArray ExperimentSpec::toJson() const
         }
         if (t.kind() == TargetKind::Builtin) {
             target.insert(QStringLiteral("builtin"), t.mode);
-            target.insert(QStringLiteral("isolated"), t.runsIsolated());
+            target.insert(QStringLiteral("isolated"), t.isolated);
             target.insert(QStringLiteral("fd_limit"), t.fdLimit);
             QJsonObject options;
             for (qsizetype i = 0; i + 1 < t.serverArguments.size(); i += 2)

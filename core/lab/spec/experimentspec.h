@@ -16,7 +16,7 @@ namespace servelab::lab {
 // are filled in, so toJson() writes the complete spec back.
 //
 //   {"servelab": 1, "name": "...",
-//    "targets": [{"builtin": "epoll+sendfile", "threads": 1, "isolated": false, "fd_limit": 0},
+//    "targets": [{"builtin": "epoll+sendfile", "threads": 1, "isolated": true, "fd_limit": 0},
 //                {"external": "nginx", "threads": 1}, {"external": "command:CMD {port} {root}"},
 //                {"url": "http://127.0.0.1:8080/files/", "pid": 1234}],
 //    "sizes": ["4K", "64K"] or "4K..32M",

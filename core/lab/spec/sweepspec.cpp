@@ -58,6 +58,9 @@ QString SweepSpec::validate() const
             return problem;
     if (!serverArguments.isEmpty() && kind() != TargetKind::Builtin)
         return QStringLiteral("server options apply to builtin targets");
+    if (kind() == TargetKind::Builtin && !isolated && (fdLimit != 0 || !serverArguments.isEmpty()))
+        return QStringLiteral("an fd limit and server options need the server in its own process: "
+                              "drop \"isolated\": false (or the limit and options)");
     if (!serverArguments.isEmpty()) { // checked by the rows `serve` reads its flags with
         server::ServerOptions options;
         options.mode = mode.toStdString();
@@ -80,7 +83,8 @@ QString SweepSpec::validate() const
 QString SweepSpec::label() const
 {
     switch (kind()) {
-    case TargetKind::Builtin: return mode;
+    case TargetKind::Builtin: // in-process figures are not the server's alone: said everywhere
+        return isolated ? mode : mode + QStringLiteral(" (in-process)");
     case TargetKind::Url: return url();
     case TargetKind::Command:
         return QFileInfo(QProcess::splitCommand(targetValue(target)).value(0)).fileName() +
@@ -116,7 +120,7 @@ QByteArray SweepSpec::toJson() const
                                   : QJsonObject{{QStringLiteral("builtin"), mode}};
     target.insert(QStringLiteral("threads"), serverThreads);
     if (builtin)
-        target.insert(QStringLiteral("isolated"), isolated || fdLimit != 0);
+        target.insert(QStringLiteral("isolated"), isolated);
     if (fdLimit != 0)
         target.insert(QStringLiteral("fd_limit"), fdLimit);
     const QJsonObject client{{QStringLiteral("model"), QStringLiteral("closed")},

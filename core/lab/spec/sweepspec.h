@@ -50,19 +50,23 @@ struct SweepSpec
     // server already running (ServeLab requests PATH/<size>.bin and watches `watchPid`, if set).
     QString target = QStringLiteral("builtin");
     qint64 watchPid = 0;   // url targets: the server process to sample (0: none)
-    bool isolated = false; // run the server as a child `servelab-cli serve` process
-    int fdLimit = 0;       // RLIMIT_NOFILE of that child (0: inherit); implies isolated
-    // More `servelab-cli serve` flags for a builtin target ("--chunk", "81000"); imply isolated.
+    // A builtin target's server runs as a child `servelab-cli serve` (the default: its
+    // descriptors, threads and CPU are the server's alone); false: in this process, sharing its
+    // descriptors with the load client and the lab.
+    bool isolated = true;
+    int fdLimit = 0; // RLIMIT_NOFILE of that child (0: inherit); needs isolated
+    // More `servelab-cli serve` flags for a builtin target ("--chunk", "81000"); need isolated.
     QStringList serverArguments;
     QString variant;            // what sets this target apart in a sweep ("sendfile-threshold=64K")
     quint64 warmupRequests = 0; // made before each point and not counted
     int cooldownMs = 0;         // rest after each point
 
-    bool runsIsolated() const { return isolated || fdLimit != 0 || !serverArguments.isEmpty(); }
+    bool runsIsolated() const { return kind() == TargetKind::Builtin && isolated; }
     TargetKind kind() const { return targetKindOf(target); }
     bool isUrl() const { return kind() == TargetKind::Url; }
     QString url() const { return isUrl() ? targetValue(target) : QString(); }
-    // How tables name it: the mode, the template, the command's program or the URL.
+    // How tables name it: the mode ("epoll+copy (in-process)" when not isolated), the template,
+    // the command's program or the URL.
     QString label() const;
 
     // The checks a user can fix; returns an empty string when the spec can run.

@@ -8,13 +8,16 @@
 #include "server/serveroptions.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTemporaryFile>
 #include <QTest>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <unistd.h>
@@ -33,6 +36,9 @@ class TestSweepRunner : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // A builtin target runs as a child servelab-cli serve unless it says "isolated": false.
+    void initTestCase() { qputenv("SERVELAB_CLI", SERVELAB_CLI); }
+
     void runsEveryPointInOrder()
     {
         QTemporaryDir root;
@@ -40,6 +46,7 @@ private Q_SLOTS:
         spec.sizes = {4096, 65536, 1 << 20};
         spec.requests = 40;
         spec.root = root.path();
+        spec.isolated = false; // the server's threads in this one (the TSan leg sees them)
         lab::SweepRunner runner(spec);
         QSignalSpy points(&runner, &lab::SweepRunner::pointFinished);
         QSignalSpy finished(&runner, &lab::SweepRunner::finished);
@@ -71,6 +78,76 @@ private Q_SLOTS:
         QVERIFY(table.contains(QStringLiteral("KiB/s")));
         QCOMPARE(table.count(u'\n'), 2 + 3);
         QVERIFY(table.contains(QStringLiteral("\n1M ")));
+    }
+
+    // Runs `spec`'s one point, calling `action` on another thread once the client has completed
+    // requests (while the point is measured, as the window's own work would come).
+    static lab::PointResult runWhileMeasuring(const lab::SweepSpec &spec,
+                                              const std::function<void()> &action)
+    {
+        lab::SweepRunner runner(spec);
+        auto feed = std::make_shared<lab::LiveFeed>();
+        runner.setLiveFeed(feed);
+        std::atomic<bool> over{false};
+        QElapsedTimer clock;
+        clock.start();
+        std::thread meanwhile([&] {
+            bool measuring = false;
+            while (!measuring && !over && clock.elapsed() < 30000) {
+                for (const auto &tick : feed->take().client)
+                    measuring = measuring || tick.completed > 0;
+                if (!measuring)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+            if (measuring)
+                action();
+        });
+        runner.run();
+        over = true;
+        meanwhile.join();
+        return runner.results().value(0);
+    }
+
+    // In-process, the server shares this process's descriptors: a file the lab opens outside
+    // the document root during a point (its database, say) is not the server's leak; its column
+    // says in-process. A descriptor it keeps (a pipe here) is listed, and the point's timeline
+    // still ends with the point, not after the leak check's wait.
+    void inProcessLeavesTheLabsOwnFilesOut()
+    {
+        QTemporaryDir root;
+        QTemporaryFile labsOwn;
+        QVERIFY(labsOwn.open());
+        labsOwn.close();
+        lab::SweepSpec spec;
+        spec.sizes = {4096};
+        spec.requests = 20000;
+        spec.root = root.path();
+        spec.isolated = false;
+        QFile database(labsOwn.fileName());
+        std::atomic<bool> opened{false};
+        const lab::PointResult first =
+            runWhileMeasuring(spec, [&] { opened = database.open(QIODevice::ReadOnly); });
+        QVERIFY(opened); // and kept open past the point
+        QCOMPARE(first.target, QStringLiteral("epoll+sendfile (in-process)"));
+        QVERIFY2(first.fdsLeftOpen.isEmpty(), qPrintable(first.fdsLeftOpen.join(u'\n')));
+        QVERIFY2(!first.dnf && first.reason.isEmpty(), qPrintable(first.reason));
+
+        int pipeFds[2] = {-1, -1};
+        const lab::PointResult second = runWhileMeasuring(spec, [&] { ::pipe(pipeFds); });
+        QVERIFY(pipeFds[0] >= 0);
+        QCOMPARE(second.fdsLeftOpen.size(), 2); // both ends of the pipe
+        QVERIFY2(second.fdsLeftOpen.first().contains(QStringLiteral(" pipe ")),
+                 qPrintable(second.fdsLeftOpen.first()));
+        QVERIFY(!second.serverSamples.empty());
+        // The leak check waited 2 s for the count to come back; the timeline is not in it.
+        const std::int64_t span =
+            second.serverSamples.back().atMicros - second.serverSamples.front().atMicros;
+        QVERIFY2(span < second.load.elapsedMicros + 500'000,
+                 qPrintable(QStringLiteral("%1 µs of timeline for a %2 µs point")
+                                .arg(span)
+                                .arg(second.load.elapsedMicros)));
+        ::close(pipeFds[0]);
+        ::close(pipeFds[1]);
     }
 
     // wrk2's and faban's models as an experiment runs them: each point keeps its own figures.
@@ -155,7 +232,6 @@ private Q_SLOTS:
 
     void isolatedServerRunsAsAChildAndLeavesNothing()
     {
-        qputenv("SERVELAB_CLI", SERVELAB_CLI);
         QTemporaryDir root;
         lab::SweepSpec spec;
         spec.sizes = {4096, 1 << 20};
@@ -253,7 +329,6 @@ private Q_SLOTS:
     void pollerHandoffIsCounted()
     {
         QFETCH(QString, handoff);
-        qputenv("SERVELAB_CLI", SERVELAB_CLI);
         QTemporaryDir root;
         lab::SweepSpec spec;
         spec.sizes = {4096};
@@ -281,14 +356,13 @@ private Q_SLOTS:
         qputenv("SERVELAB_CLI", "/nonexistent/servelab-cli");
         lab::SweepSpec spec;
         spec.sizes = {4096};
-        spec.isolated = true;
         lab::SweepRunner runner(spec);
         QSignalSpy failed(&runner, &lab::SweepRunner::failed);
         runner.run();
         QCOMPARE(failed.size(), 1);
         QVERIFY(failed.first().first().toString().contains(
             QStringLiteral("/nonexistent/servelab-cli")));
-        qunsetenv("SERVELAB_CLI");
+        qputenv("SERVELAB_CLI", SERVELAB_CLI);
     }
 
     void invalidSpecFailsWithReason()
@@ -350,7 +424,6 @@ private Q_SLOTS:
     // they are.
     void openFileCacheIsNotCalledALeak()
     {
-        qputenv("SERVELAB_CLI", SERVELAB_CLI);
         QTemporaryDir root;
         lab::SweepSpec spec;
         spec.sizes = {4096};
@@ -369,7 +442,7 @@ private Q_SLOTS:
                                                     "(fd ")
                                          .arg(p.fdsLeftOpen.size())),
                  qPrintable(p.reason));
-        qunsetenv("SERVELAB_CLI");
+        qputenv("SERVELAB_CLI", SERVELAB_CLI);
     }
 
     // A folder used as it is: nothing is written, and a missing file is named before anything runs.

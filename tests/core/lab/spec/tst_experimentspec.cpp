@@ -45,7 +45,7 @@ private Q_SLOTS:
         const QByteArray written = spec.toJson();
         for (const char *field :
              {"\"sizes\"", "\"requests\": 200", "\"concurrency\": 1", "\"repetitions\": 1",
-              "\"point_deadline_ms\": 120000", "\"timeout_ms\": 30000", "\"isolated\": false"})
+              "\"point_deadline_ms\": 120000", "\"timeout_ms\": 30000", "\"isolated\": true"})
             QVERIFY2(written.contains(field), field);
         // What it writes reads back the same.
         ExperimentSpec again;
@@ -374,6 +374,43 @@ private Q_SLOTS:
             all.contains(QStringLiteral("client.concurrency: 500 cannot exceed client.requests "
                                         "(100)")),
             qPrintable(all));
+    }
+
+    // A builtin server runs in its own process unless the spec says "isolated": false; then its
+    // column says so, and what only a child can have is refused.
+    void inProcessIsChosenAndNamed()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"},
+  {"builtin": "epoll+copy", "isolated": false}]})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QVERIFY(spec.targets[0].runsIsolated());
+        QCOMPARE(spec.targets[0].label(), QStringLiteral("epoll+copy"));
+        QVERIFY(!spec.targets[1].runsIsolated());
+        QCOMPARE(spec.targets[1].label(), QStringLiteral("epoll+copy (in-process)"));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QVERIFY(!again.targets[1].runsIsolated());
+
+        const QString needsChild = QStringLiteral(
+            "targets[0]: an fd limit and server options need the server in its own process: "
+            "drop \"isolated\": false (or the limit and options)");
+        for (const char *target : {R"({"builtin": "epoll+copy", "isolated": false,
+                                       "options": {"chunk": 8192}})",
+                                   R"({"builtin": "epoll+copy", "isolated": false,
+                                       "fd_limit": 64})"}) {
+            const QByteArray text = QByteArray(R"({"servelab": 1, "targets": [)") + target + "]}";
+            QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
+            QVERIFY2(errors.join(u'\n').contains(needsChild), qPrintable(errors.join(u'\n')));
+        }
+        QVERIFY(!ExperimentSpec::parse(
+            R"({"servelab": 1, "targets": [{"external": "nginx", "isolated": true}]})",
+            QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "targets[0]: isolated, fd_limit and options apply to builtin targets")),
+                 qPrintable(errors.join(u'\n')));
     }
 
     void badOptionsAreNamed()
