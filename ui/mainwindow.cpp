@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mainwindow.h"
 
+#include "lab/spec/experimentname.h"
+
 #include "experimentform.h"
 #include "experimentsmodel.h"
 #include "experimentwizard.h"
@@ -173,8 +175,8 @@ lab::ExperimentSpec MainWindow::experiment(QString *problem) const
     QString error;
     lab::ExperimentSpec out;
     if (m_fromForm) {
-        out.name = tr("%1 over %2").arg(spec().label(), lab::formatSizeList(spec().sizes));
         out.targets = {spec(&error)};
+        out.name = lab::experimentName(out);
         out.repetitions = m_form->repetitions();
     } else {
         out = m_experiment;

@@ -63,7 +63,11 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
     const bool sort = role == Qt::UserRole;
     if (role != Qt::DisplayRole && !sort)
         return {};
-    switch (index.column()) {
+    // A point that did not finish has no figures: a dash, not zeros (its status says why).
+    const int column = index.column();
+    if (p.dnf && (column == RequestsPerSecond || column == MeanMs || column == P99Ms))
+        return sort ? QVariant(-1.0) : QVariant(QStringLiteral("–"));
+    switch (column) {
     case Size: return sort ? QVariant(p.sizeBytes) : QVariant(lab::formatSize(p.sizeBytes));
     case Target: return p.target;
     case KibPerSecond:

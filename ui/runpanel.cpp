@@ -3,6 +3,7 @@
 
 #include "experimentcontroller.h"
 #include "lab/spec/sizelist.h"
+#include "lab/targets/externalserver.h"
 #include "loghighlighter.h"
 #include "resultsview.h"
 #include "session.h"
@@ -86,6 +87,9 @@ bool RunPanel::start(const lab::ExperimentSpec &spec)
     m_progress->setValue(0);
     m_clock.start();
     m_log->appendPlainText(tr("run: %1").arg(spec.name));
+    for (const lab::SweepSpec &t : spec.targets) // said before its DNF column comes
+        if (const QString missing = lab::ExternalServer::notInstalled(t.target); !missing.isEmpty())
+            m_log->appendPlainText(tr("warning: %1").arg(missing));
     m_controller->start(spec, m_database);
     m_liveTimer->start();
     setRunning(true);

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -221,8 +222,98 @@ private Q_SLOTS:
         QVERIFY(environment->problem().contains(QStringLiteral("Name the option")));
         option->setText(QStringLiteral("Sendfile Threshold"));
         QVERIFY(environment->problem().contains(QStringLiteral("not a server option name")));
+        // A name serve does not know, or a value it would refuse, is refused here, in its words.
+        option->setText(QStringLiteral("banana"));
+        QVERIFY2(environment->problem().contains(QStringLiteral("--banana is not a server option")),
+                 qPrintable(environment->problem()));
+        QVERIFY(!environment->isComplete());
         option->setText(QStringLiteral("sendfile-threshold"));
-        QVERIFY(environment->isComplete());
+        environment->findChild<QLineEdit *>(QStringLiteral("sweepValues"))
+            ->setText(QStringLiteral("0,abc"));
+        QVERIFY2(environment->problem().contains(QStringLiteral("--sendfile-threshold wants")),
+                 qPrintable(environment->problem()));
+        environment->findChild<QLineEdit *>(QStringLiteral("sweepValues"))
+            ->setText(QStringLiteral("1,64K"));
+        QVERIFY2(environment->isComplete(), qPrintable(environment->problem()));
+    }
+
+    // A row picked in the list is shown in the form and updated in place; the same target twice
+    // is refused; a real server not installed here is marked in the list, warned of on the
+    // review page (not an error: the others can run), and dropped with one button.
+    void targetsAreEditedInPlaceAndWarnedOf()
+    {
+        qputenv("TOMCAT_HOME", "/nonexistent/tomcat"); // tomcat is not installed, whatever is
+        ui::ExperimentWizard wizard;
+        lab::ExperimentSpec spec = preset(QStringLiteral("ab-c300-maxthreads"));
+        lab::SweepSpec tomcat = spec.targets.first();
+        tomcat.target = QStringLiteral("tomcat");
+        tomcat.serverArguments.clear();
+        spec.targets << tomcat;
+        wizard.setSpec(spec);
+        wizard.show();
+        auto *page = wizard.targetsPage();
+        auto *list = page->findChild<QListWidget *>();
+        QCOMPARE(list->count(), 3);
+        QVERIFY2(list->item(2)->text().endsWith(QStringLiteral("not installed here")),
+                 qPrintable(list->item(2)->text()));
+        QVERIFY(list->item(2)->toolTip().contains(QStringLiteral("apt-get install tomcat10")));
+        QVERIFY(!list->item(2)->icon().isNull());
+
+        // Picking the first shows it; the same again is refused, a change updates the row.
+        list->setCurrentRow(0);
+        auto *threads = page->findChild<QSpinBox *>(QStringLiteral("threads"));
+        QCOMPARE(threads->value(), spec.targets[0].serverThreads);
+        QVERIFY(!page->addFormTarget());
+        QVERIFY2(page->problem().contains(QStringLiteral("in the list already")),
+                 qPrintable(page->problem()));
+        threads->setValue(200);
+        QVERIFY2(page->updateSelectedTarget(), qPrintable(page->problem()));
+        QCOMPARE(list->count(), 3);
+        lab::ExperimentSpec applied;
+        page->apply(applied);
+        QCOMPARE(applied.targets[0].serverThreads, 200);
+        // Made the same as the second: refused, the list unchanged.
+        threads->setValue(spec.targets[1].serverThreads);
+        QVERIFY(!page->updateSelectedTarget());
+        page->apply(applied);
+        QCOMPARE(applied.targets[0].serverThreads, 200);
+        threads->setValue(200);
+
+        for (int i = 0; i < 4; ++i)
+            wizard.next();
+        auto *review = wizard.reviewPage();
+        QCOMPARE(review->missingServers().size(), 1);
+        QVERIFY(review->missingServers().first().startsWith(
+            QStringLiteral("tomcat is not installed on this machine")));
+        QVERIFY(wizard.button(QWizard::FinishButton)->isEnabled());
+        review->dropMissingServers();
+        QVERIFY(review->missingServers().isEmpty());
+        QCOMPARE(wizard.spec().targets.size(), 2);
+        qunsetenv("TOMCAT_HOME");
+    }
+
+    // The name follows what the experiment holds until the user types one; a preset keeps its
+    // own while its content is unchanged (presetRoundTripsThroughEveryPage).
+    void nameFollowsTheContent()
+    {
+        ui::ExperimentWizard wizard;
+        lab::ExperimentSpec spec = preset(QStringLiteral("sendfile-threshold"));
+        wizard.setSpec(spec);
+        wizard.show();
+        wizard.next();
+        auto *sizes = wizard.workloadPage()->findChild<QLineEdit *>();
+        sizes->setText(QStringLiteral("4K,1M"));
+        for (int i = 0; i < 3; ++i)
+            wizard.next();
+        QCOMPARE(wizard.currentId(), int(ui::ExperimentWizard::Review));
+        QVERIFY2(wizard.spec().name.endsWith(QStringLiteral(" over 4K,1M")),
+                 qPrintable(wizard.spec().name));
+        auto *name = wizard.reviewPage()->findChild<QLineEdit *>();
+        name->clear();
+        QTest::keyClicks(name, QStringLiteral("mine"));
+        wizard.back();
+        wizard.next();
+        QCOMPARE(wizard.spec().name, QStringLiteral("mine"));
     }
 
     // A preset opens pre-filled and comes out the same; the review page shows the JSON, checks

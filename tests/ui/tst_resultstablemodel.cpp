@@ -44,6 +44,10 @@ private Q_SLOTS:
                     .toString()
                     .contains(QStringLiteral("refused")));
         QCOMPARE(model.index(2, 0).data(Qt::ToolTipRole).toString(), dnf.reason);
+        // Its figures are dashes, not zeros.
+        for (int column : {ui::ResultsTableModel::RequestsPerSecond, ui::ResultsTableModel::MeanMs,
+                           ui::ResultsTableModel::P99Ms})
+            QCOMPARE(model.index(2, column).data().toString(), QStringLiteral("–"));
 
         // Sizes sort as numbers, not as text ("4K" < "64K" < "1M").
         QSortFilterProxyModel proxy;

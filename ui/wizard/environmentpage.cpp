@@ -2,7 +2,9 @@
 #include "environmentpage.h"
 
 #include "fieldspinbox.h"
+#include "lab/spec/serveroptiontable.h"
 #include "lab/spec/specfield.h"
+#include "server/serveroptions.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -34,7 +36,7 @@ EnvironmentPage::EnvironmentPage(QWidget *parent)
     m_sweepOption->setObjectName(QStringLiteral("sweepOption"));
     m_sweepValues->setObjectName(QStringLiteral("sweepValues"));
     m_sweepOption->setPlaceholderText(tr("none, or a serve option such as sendfile-threshold"));
-    m_sweepValues->setPlaceholderText(tr("0,64K,1M: each builtin target once per value"));
+    m_sweepValues->setPlaceholderText(tr("1,64K,1M: each builtin target once per value"));
 
     auto *form = new QFormLayout;
     form->addRow(F::repetitions.name(label), m_repetitions);
@@ -86,12 +88,19 @@ QString EnvironmentPage::problem() const
     if (option.isEmpty() && values)
         return tr("Name the option the values are for, or clear them");
     if (!option.isEmpty() && !values)
-        return tr("Give the values of %1 to sweep over, as 0,64K,1M").arg(option);
+        return tr("Give the values of %1 to sweep over, as 1,64K,1M").arg(option);
     static const QRegularExpression name(QStringLiteral("^[a-z][a-z0-9-]*$"));
     if (!option.isEmpty() && !name.match(option).hasMatch())
         return tr("'%1' is not a server option name (as in servelab-cli serve --help, without "
                   "the dashes)")
             .arg(option);
+    // Each value as serve would read it, in serve's words ("--banana is not a server option").
+    for (const QString &value : m_sweepValues->text().split(u',', Qt::SkipEmptyParts)) {
+        server::ServerOptions options;
+        if (QString error; !option.isEmpty() &&
+                           !lab::ServerOptionTable::set(&options, option, value.trimmed(), &error))
+            return error;
+    }
     return {};
 }
 

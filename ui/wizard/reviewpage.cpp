@@ -4,6 +4,8 @@
 #include "experimentwizard.h"
 #include "jsonhighlighter.h"
 #include "lab/results/resultexport.h"
+#include "lab/spec/experimentname.h"
+#include "lab/targets/externalserver.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -13,13 +15,26 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace servelab::ui {
 
+namespace {
+
+// What a spec holds, its name aside.
+QByteArray contentOf(lab::ExperimentSpec spec)
+{
+    spec.name.clear();
+    return spec.toJson();
+}
+
+} // namespace
+
 ReviewPage::ReviewPage(QWidget *parent)
     : WizardPage(parent), m_name(new QLineEdit), m_json(new QPlainTextEdit),
-      m_problems(new QListWidget)
+      m_problems(new QListWidget), m_drop(new QPushButton(tr("&Drop targets not installed")))
 {
     setTitle(tr("Review"));
     setSubTitle(tr("The experiment as a spec file: edit it here if you like. Save keeps it; "
@@ -35,9 +50,14 @@ ReviewPage::ReviewPage(QWidget *parent)
     layout->addLayout(form);
     layout->addWidget(m_json, 1);
     layout->addWidget(m_problems);
+    layout->addWidget(m_drop, 0, Qt::AlignLeft);
     layout->addWidget(problemLabel());
+    m_drop->setObjectName(QStringLiteral("dropMissing"));
+    m_drop->setVisible(false);
+    connect(m_drop, &QPushButton::clicked, this, &ReviewPage::dropMissingServers);
     connect(m_json, &QPlainTextEdit::textChanged, this, &ReviewPage::check);
     connect(m_name, &QLineEdit::textEdited, this, [this](const QString &name) {
+        m_named = true;
         // The name goes into the JSON, where the rest is.
         QJsonObject root = QJsonDocument::fromJson(m_json->toPlainText().toUtf8()).object();
         if (root.isEmpty())
@@ -53,8 +73,12 @@ void ReviewPage::initializePage()
     if (!w)
         return;
     lab::ExperimentSpec spec = w->builtSpec();
-    if (spec.name.isEmpty())
+    if (m_named)
         spec.name = m_name->text();
+    else
+        spec.name = !m_loadedName.isEmpty() && contentOf(spec) == m_loadedContent
+                        ? m_loadedName
+                        : lab::experimentName(spec);
     m_json->setPlainText(QString::fromUtf8(spec.toJson()));
     m_name->setText(spec.name);
 }
@@ -62,6 +86,9 @@ void ReviewPage::initializePage()
 void ReviewPage::load(const lab::ExperimentSpec &spec)
 {
     m_name->setText(spec.name);
+    m_named = false;
+    m_loadedName = spec.name;
+    m_loadedContent = contentOf(spec);
 }
 
 void ReviewPage::apply(lab::ExperimentSpec &spec) const
@@ -79,8 +106,28 @@ void ReviewPage::check()
     } else {
         m_problems->addItems(m_errors);
     }
-    m_problems->setVisible(!m_errors.isEmpty());
+    // Not an error (the other targets can run), but said before the run: its column would be
+    // DNF.
+    m_missing.clear();
+    for (const lab::SweepSpec &t : m_errors.isEmpty() ? m_parsed.targets : QList<lab::SweepSpec>())
+        if (const QString missing = lab::ExternalServer::notInstalled(t.target);
+            !missing.isEmpty() && !m_missing.contains(missing))
+            m_missing << missing;
+    for (const QString &missing : m_missing)
+        new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxWarning), missing,
+                            m_problems);
+    m_drop->setVisible(!m_missing.isEmpty());
+    m_problems->setVisible(m_problems->count() > 0);
     changed();
+}
+
+void ReviewPage::dropMissingServers()
+{
+    lab::ExperimentSpec kept = m_parsed;
+    kept.targets.removeIf([](const lab::SweepSpec &t) {
+        return !lab::ExternalServer::notInstalled(t.target).isEmpty();
+    });
+    m_json->setPlainText(QString::fromUtf8(kept.toJson()));
 }
 
 QString ReviewPage::problem() const

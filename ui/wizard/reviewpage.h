@@ -4,6 +4,7 @@
 #include "wizardpage.h"
 
 class QLineEdit;
+class QPushButton;
 class QListWidget;
 class QPlainTextEdit;
 
@@ -24,6 +25,10 @@ public:
 
     QString text() const;
     bool save(const QString &path, QString *error) const;
+    // Real servers the spec names that are not installed here, each with what to do.
+    QStringList missingServers() const { return m_missing; }
+    // Takes them out of the spec (the "Drop them" button).
+    void dropMissingServers();
 
 private:
     void check();
@@ -31,9 +36,16 @@ private:
     QLineEdit *m_name;
     QPlainTextEdit *m_json;
     QListWidget *m_problems;
+    QPushButton *m_drop;
+    QStringList m_missing;
     lab::ExperimentSpec m_parsed;
     QStringList m_errors;
     bool m_edited = false;
+    // The name follows the content (lab::experimentName) until the user types one; a loaded
+    // spec's own name (a preset's) stays while its content is unchanged.
+    bool m_named = false;
+    QString m_loadedName;
+    QByteArray m_loadedContent;
 };
 
 } // namespace servelab::ui

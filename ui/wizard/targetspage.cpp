@@ -17,8 +17,10 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace servelab::ui {
@@ -80,6 +82,7 @@ TargetsPage::TargetsPage(QWidget *parent)
                             QString::fromLatin1(server::findEventModel(mode.model)->reproduces),
                             Qt::ToolTipRole);
     }
+    m_threads->setObjectName(QStringLiteral("threads"));
     m_isolated->setText(tr("Own process (servelab-cli serve)"));
     m_isolated->setChecked(lab::SweepSpec().isolated);
     m_isolated->setToolTip(tr("The server's descriptors, threads and CPU are its own (the "
@@ -122,9 +125,13 @@ TargetsPage::TargetsPage(QWidget *parent)
     m_forms->addWidget(url);
     auto *add = new QPushButton(tr("&Add target"));
     add->setObjectName(QStringLiteral("addTarget"));
+    auto *update = new QPushButton(tr("&Update selected"));
+    update->setObjectName(QStringLiteral("updateTarget"));
+    update->setToolTip(tr("Replace the target selected in the list with the form's"));
     auto *remove = new QPushButton(tr("&Remove"));
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(add);
+    buttons->addWidget(update);
     buttons->addWidget(remove);
     buttons->addStretch();
 
@@ -137,6 +144,12 @@ TargetsPage::TargetsPage(QWidget *parent)
 
     connect(m_kind, &QComboBox::currentIndexChanged, m_forms, &QStackedWidget::setCurrentIndex);
     connect(add, &QPushButton::clicked, this, &TargetsPage::addFormTarget);
+    connect(update, &QPushButton::clicked, this, &TargetsPage::updateSelectedTarget);
+    // A row picked in the list is shown in the form, to be changed and updated in place.
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && row < m_targets.size())
+            showInForm(m_targets[row]);
+    });
     connect(remove, &QPushButton::clicked, this, [this] {
         const int row = m_list->currentRow();
         if (row >= 0 && row < m_targets.size())
@@ -198,20 +211,94 @@ lab::SweepSpec TargetsPage::formTarget(QString *why) const
     return t;
 }
 
-bool TargetsPage::addFormTarget()
+bool TargetsPage::takeFormTarget(int row)
 {
     const lab::SweepSpec t = formTarget(&m_formProblem);
-    if (m_formProblem.isEmpty())
-        m_targets << t;
+    for (qsizetype i = 0; m_formProblem.isEmpty() && i < m_targets.size(); ++i)
+        if (i != row && describe(m_targets[i]) == describe(t))
+            m_formProblem = tr("%1 is in the list already: change it, or pick the row to "
+                               "update it")
+                                .arg(describe(t));
+    if (m_formProblem.isEmpty()) {
+        if (row < 0)
+            m_targets << t;
+        else
+            m_targets[row] = t;
+    }
+    const int shown = row < 0 ? int(m_targets.size()) - 1 : row;
     refreshList();
+    if (m_formProblem.isEmpty()) {
+        const QSignalBlocker quiet(m_list); // the form already shows it
+        m_list->setCurrentRow(shown);
+    }
     return m_formProblem.isEmpty();
+}
+
+bool TargetsPage::addFormTarget()
+{
+    return takeFormTarget(-1);
+}
+
+bool TargetsPage::updateSelectedTarget()
+{
+    const int row = m_list->currentRow();
+    if (row < 0 || row >= m_targets.size()) {
+        m_formProblem = tr("Pick the target to update in the list first");
+        changed();
+        return false;
+    }
+    return takeFormTarget(row);
+}
+
+void TargetsPage::showInForm(const lab::SweepSpec &t)
+{
+    switch (t.kind()) {
+    case lab::TargetKind::Builtin: {
+        m_kind->setCurrentIndex(0);
+        m_mode->setCurrentIndex(std::max(0, m_mode->findText(t.mode)));
+        m_threads->setValue(t.serverThreads);
+        m_fdLimit->setValue(t.fdLimit);
+        QStringList pairs;
+        for (qsizetype i = 0; i + 1 < t.serverArguments.size(); i += 2)
+            pairs << t.serverArguments[i].mid(2) + u'=' + t.serverArguments[i + 1];
+        m_options->setText(pairs.join(u' '));
+        m_isolated->setChecked(t.isolated);
+        break;
+    }
+    case lab::TargetKind::Url:
+        m_kind->setCurrentIndex(2);
+        m_url->setText(t.url());
+        m_pid->setValue(int(t.watchPid));
+        break;
+    default:
+        m_kind->setCurrentIndex(1);
+        if (const int i = m_external->findText(t.target); i >= 0)
+            m_external->setCurrentIndex(i);
+        m_externalThreads->setValue(t.serverThreads);
+        break;
+    }
+    m_formProblem.clear();
+    changed();
 }
 
 void TargetsPage::refreshList()
 {
+    const QSignalBlocker quiet(m_list); // the form keeps what it shows
+    const int current = m_list->currentRow();
     m_list->clear();
-    for (const auto &t : m_targets)
-        m_list->addItem(describe(t));
+    for (const auto &t : m_targets) {
+        // A real server not installed here is listed with what to do about it.
+        const QString missing = lab::ExternalServer::notInstalled(t.target);
+        auto *item = new QListWidgetItem(
+            missing.isEmpty() ? describe(t) : tr("%1 — not installed here").arg(describe(t)),
+            m_list);
+        if (!missing.isEmpty()) {
+            item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            item->setToolTip(missing);
+        }
+    }
+    if (current >= 0 && m_list->count() > 0)
+        m_list->setCurrentRow(std::min(current, m_list->count() - 1));
     changed();
 }
 

@@ -27,10 +27,16 @@ public:
     // The target the form describes, or *why it is not one.
     lab::SweepSpec formTarget(QString *why) const;
     bool addFormTarget(); // false (with the reason shown) if the form is not a target
+    // Replaces the selected target with the form's (edit in place); false as addFormTarget.
+    bool updateSelectedTarget();
     int targetCount() const { return int(m_targets.size()); }
 
 private:
     void refreshList();
+    // The form shows `t` (a row of the list picked to edit).
+    void showInForm(const lab::SweepSpec &t);
+    // Why the form's target cannot go at `row` (-1: added): not a target, or one listed already.
+    bool takeFormTarget(int row);
 
     QList<lab::SweepSpec> m_targets;
     QComboBox *m_kind;

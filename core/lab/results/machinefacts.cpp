@@ -28,14 +28,12 @@ QString field(const QString &path, const QString &key)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return {};
+    // Read whole: a /proc file's size is 0, so QFile::atEnd() says so before the first line.
     const QRegularExpression line(
-        QStringLiteral("^%1\\s*:\\s*(.*)$").arg(QRegularExpression::escape(key)));
-    while (!file.atEnd()) {
-        const auto match = line.match(QString::fromUtf8(file.readLine()).trimmed());
-        if (match.hasMatch())
-            return match.captured(1);
-    }
-    return {};
+        QStringLiteral("^%1\\s*:\\s*(.*)$").arg(QRegularExpression::escape(key)),
+        QRegularExpression::MultilineOption);
+    const auto match = line.match(QString::fromUtf8(file.readAll()));
+    return match.hasMatch() ? match.captured(1).trimmed() : QString();
 }
 
 } // namespace

@@ -14,6 +14,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <array>
+
 #include <arpa/inet.h>
 #include <csignal>
 #include <netinet/in.h>
@@ -69,27 +71,66 @@ ExternalServer::~ExternalServer()
     stop();
 }
 
+namespace {
+
+// The real servers ServeLab has a template for: the binaries that run each (the first found)
+// and the Debian packages that bring them.
+struct Installable
+{
+    const char *name;
+    std::array<const char *, 2> binaries; // nullptr: no second name
+    const char *packages;
+};
+
+constexpr std::array installables{
+    Installable{"nginx", {"nginx", nullptr}, "nginx"},
+    Installable{"lighttpd", {"lighttpd", nullptr}, "lighttpd"},
+    Installable{"apache", {"apache2", "httpd"}, "apache2"},
+    Installable{"h2o", {"h2o", nullptr}, "h2o"},
+    // The JVM that runs Tomcat, when Tomcat 10 is there to run.
+    Installable{"tomcat", {"java", nullptr}, "tomcat10 default-jre-headless"},
+};
+
+const Installable *installable(const QString &name)
+{
+    for (const Installable &row : installables)
+        if (name == QLatin1StringView(row.name))
+            return &row;
+    return nullptr;
+}
+
+} // namespace
+
 QStringList ExternalServer::templates()
 {
-    return {QStringLiteral("nginx"), QStringLiteral("lighttpd"), QStringLiteral("apache"),
-            QStringLiteral("h2o"), QStringLiteral("tomcat")};
+    QStringList names;
+    for (const Installable &row : installables)
+        names << QLatin1StringView(row.name);
+    return names;
 }
 
 QString ExternalServer::binaryFor(const QString &name)
 {
-    if (name == u"nginx")
-        return findBinary({QStringLiteral("nginx")});
-    if (name == u"lighttpd")
-        return findBinary({QStringLiteral("lighttpd")});
-    if (name == u"apache")
-        return findBinary({QStringLiteral("apache2"), QStringLiteral("httpd")});
-    if (name == u"h2o")
-        return findBinary({QStringLiteral("h2o")});
-    if (name == u"tomcat") // the JVM that runs Tomcat, when Tomcat 10 is there to run
-        return QFileInfo::exists(tomcatHome() + QStringLiteral("/bin/bootstrap.jar"))
-                   ? findBinary({QStringLiteral("java")})
-                   : QString();
-    return {};
+    const Installable *row = installable(name);
+    if (!row)
+        return {};
+    if (name == u"tomcat" && !QFileInfo::exists(tomcatHome() + QStringLiteral("/bin/bootstrap.jar")))
+        return {};
+    QStringList binaries;
+    for (const char *binary : row->binaries)
+        if (binary)
+            binaries << QLatin1StringView(binary);
+    return findBinary(binaries);
+}
+
+QString ExternalServer::notInstalled(const QString &target)
+{
+    const Installable *row = installable(target);
+    if (!row || !binaryFor(target).isEmpty())
+        return {};
+    return QStringLiteral("%1 is not installed on this machine, so its points would be DNF: "
+                          "install it (apt-get install %2) or remove the target")
+        .arg(target, QLatin1StringView(row->packages));
 }
 
 qint64 ExternalServer::pid() const
@@ -111,7 +152,7 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
     }
     *program = binaryFor(name);
     if (program->isEmpty()) {
-        *error = QStringLiteral("%1 is not installed on this machine").arg(name);
+        *error = notInstalled(name);
         return false;
     }
     if (name == u"nginx") {

@@ -23,10 +23,14 @@ public:
     ExternalServer(const ExternalServer &) = delete;
     ExternalServer &operator=(const ExternalServer &) = delete;
 
-    // The servers ServeLab has a template for ("nginx", "lighttpd", "apache", "h2o").
+    // The servers ServeLab has a template for ("nginx", "lighttpd", "apache", "h2o", "tomcat").
     static QStringList templates();
     // The binary a template runs, or an empty string when it is not installed.
     static QString binaryFor(const QString &name);
+    // For a template not installed here: what to do, with the Debian packages ("tomcat is not
+    // installed on this machine, …: install it (apt-get install tomcat10 …) or remove the
+    // target"); empty otherwise (installed, or not a template).
+    static QString notInstalled(const QString &target);
 
     // `target` is a template name or "command:<command line with {port} and {root}>".
     bool start(const QString &target, const QString &root, int workers, QString *error,

@@ -98,6 +98,11 @@ private Q_SLOTS:
                     .toObject()
                     .contains(QStringLiteral("net.core.somaxconn")));
         QVERIFY(!m.value(QStringLiteral("servelab")).toString().isEmpty());
+        // From /proc, whose files say their size is 0.
+        QVERIFY2(!m.value(QStringLiteral("cpu")).toString().isEmpty(),
+                 QJsonDocument(m).toJson().constData());
+        QVERIFY2(m.value(QStringLiteral("memory")).toString().endsWith(QStringLiteral(" kB")),
+                 qPrintable(m.value(QStringLiteral("memory")).toString()));
     }
 
     void refusesWhatIsNotABundle_data()

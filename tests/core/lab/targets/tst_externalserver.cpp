@@ -74,6 +74,20 @@ private Q_SLOTS:
         QTest::newRow("h2o") << QStringLiteral("h2o") << false;
         QTest::newRow("tomcat") << QStringLiteral("tomcat") << false;
     }
+    // A template not installed says what brings it; anything else says nothing.
+    void notInstalledSaysWhatToInstall()
+    {
+        qputenv("TOMCAT_HOME", "/nonexistent/tomcat");
+        QCOMPARE(lab::ExternalServer::notInstalled(QStringLiteral("tomcat")),
+                 QStringLiteral("tomcat is not installed on this machine, so its points would be "
+                                "DNF: install it (apt-get install tomcat10 default-jre-headless) "
+                                "or remove the target"));
+        qunsetenv("TOMCAT_HOME");
+        QVERIFY(lab::ExternalServer::notInstalled(QStringLiteral("nginx")).isEmpty()); // required
+        QVERIFY(lab::ExternalServer::notInstalled(QStringLiteral("builtin")).isEmpty());
+        QVERIFY(lab::ExternalServer::notInstalled(QStringLiteral("command:true")).isEmpty());
+    }
+
     void servesTheFilesAndStopsCleanly()
     {
         QFETCH(QString, target);
