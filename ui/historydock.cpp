@@ -5,9 +5,12 @@
 #include "lab/results/resultstore.h"
 
 #include <QFile>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QItemSelectionModel>
 #include <QMenu>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -19,7 +22,9 @@ namespace servelab::ui {
 
 HistoryDock::HistoryDock(QWidget *parent)
     : QDockWidget(tr("Run history"), parent), m_model(new ExperimentsModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView)
+      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView),
+      m_compare(new QPushButton(tr("&Compare"))), m_runAgain(new QPushButton(tr("Run a&gain"))),
+      m_removeOverlays(new QPushButton(tr("Remove &overlays")))
 {
     setObjectName(QStringLiteral("history"));
     m_proxy->setSourceModel(m_model);
@@ -38,9 +43,12 @@ HistoryDock::HistoryDock(QWidget *parent)
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     view->verticalHeader()->hide();
+    view->setToolTip(tr("Select a run to show it; select several (Ctrl, Shift) to show the "
+                        "newest with the others overlaid"));
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setResizeContentsPrecision(100); // rows looked at, not all
     view->horizontalHeader()->setSectionResizeMode(ExperimentsModel::Name, QHeaderView::Stretch);
-    view->setToolTip(tr("Double-click a run to show it; select several (Ctrl, Shift) and "
-                        "right-click to show them together or overlay them"));
+    view->setWordWrap(false);
     const auto idAt = [](const QModelIndex &index) {
         return index.data(ExperimentsModel::IdRole).toLongLong();
     };
@@ -48,12 +56,49 @@ HistoryDock::HistoryDock(QWidget *parent)
             [this, idAt](const QModelIndex &index) { Q_EMIT showRequested(idAt(index)); });
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view, &QWidget::customContextMenuRequested, this, &HistoryDock::showMenu);
+    connect(view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &HistoryDock::selectionChanged);
+    m_compare->setObjectName(QStringLiteral("compareRuns"));
+    m_compare->setToolTip(tr("The selected runs side by side: KiB/s and the ratio at each size"));
+    m_runAgain->setObjectName(QStringLiteral("runAgain"));
+    m_runAgain->setToolTip(tr("Run the selected experiment again, as it was specified"));
+    m_removeOverlays->setObjectName(QStringLiteral("removeOverlays"));
+    connect(m_compare, &QPushButton::clicked, this,
+            [this] { Q_EMIT compareRequested(selectedIds()); });
+    connect(m_runAgain, &QPushButton::clicked, this,
+            [this] { Q_EMIT runAgainRequested(selectedIds().value(0)); });
+    connect(m_removeOverlays, &QPushButton::clicked, this, &HistoryDock::removeOverlayRequested);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(filter, 1);
+    buttons->addWidget(m_compare);
+    buttons->addWidget(m_runAgain);
+    buttons->addWidget(m_removeOverlays);
     auto *panel = new QWidget;
     auto *layout = new QVBoxLayout(panel);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(filter);
+    layout->addLayout(buttons);
     layout->addWidget(view);
     setWidget(panel);
+    selectionChanged();
+}
+
+void HistoryDock::setOverlayShown(bool shown)
+{
+    m_overlayShown = shown;
+    m_removeOverlays->setEnabled(shown);
+}
+
+// What is selected is what is shown; the buttons follow what they can do with it.
+void HistoryDock::selectionChanged()
+{
+    const QList<qint64> ids = selectedIds();
+    m_compare->setEnabled(ids.size() >= 2);
+    m_runAgain->setEnabled(ids.size() == 1);
+    m_removeOverlays->setEnabled(m_overlayShown);
+    if (ids.size() == 1)
+        Q_EMIT showRequested(ids.first());
+    else if (ids.size() > 1)
+        Q_EMIT showTogetherRequested(ids);
 }
 
 QList<qint64> HistoryDock::selectedIds() const
@@ -77,6 +122,7 @@ void HistoryDock::showMenu(const QPoint &at)
     QMenu menu;
     if (ids.size() == 1) {
         menu.addAction(tr("Show"), this, [this, clicked] { Q_EMIT showRequested(clicked); });
+        menu.addAction(tr("Run again"), this, [this, clicked] { Q_EMIT runAgainRequested(clicked); });
         menu.addAction(tr("Overlay on the shown run"), this,
                        [this, clicked] { Q_EMIT overlayRequested(clicked); });
     } else {
@@ -88,6 +134,8 @@ void HistoryDock::showMenu(const QPoint &at)
             for (qint64 id : ids)
                 Q_EMIT overlayRequested(id);
         });
+        menu.addAction(tr("Compare these %1").arg(ids.size()), this,
+                       [this, ids] { Q_EMIT compareRequested(ids); });
     }
     menu.addAction(tr("Remove overlays"), this, &HistoryDock::removeOverlayRequested)
         ->setEnabled(m_overlayShown);

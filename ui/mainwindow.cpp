@@ -141,6 +141,19 @@ void MainWindow::connectHistory()
     connect(m_history, &HistoryDock::overlayRequested, this, act(&Session::overlayExperiment));
     connect(m_history, &HistoryDock::showTogetherRequested, this, act(&Session::showExperiments));
     connect(m_history, &HistoryDock::removeOverlayRequested, m_session, &Session::clearOverlays);
+    connect(m_history, &HistoryDock::compareRequested, this, [this, act](const QList<qint64> &ids) {
+        act(&Session::showExperiments)(ids);
+        m_tabs->setCurrentWidget(m_results->comparePage());
+    });
+    connect(m_history, &HistoryDock::runAgainRequested, this, [this](qint64 id) {
+        QString error;
+        if (isRunning())
+            statusBar()->showMessage(tr("A run is going on: run this again once it ends"), 5000);
+        else if (!m_session->showExperiment(id, &error))
+            QMessageBox::warning(this, tr("Run history"), error);
+        else
+            startRun();
+    });
 }
 
 QString MainWindow::machineFacts() const

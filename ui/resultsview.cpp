@@ -14,11 +14,13 @@
 #include <QChartView>
 #include <QEvent>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLocale>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -57,7 +59,7 @@ std::int64_t originOf(const QList<lab::PointResult> &points)
 
 ResultsView::ResultsView(const Session *session, QObject *parent)
     : QObject(parent), m_session(session), m_model(new ResultsTableModel(this)), m_table(new QTableView),
-      m_compare(new QTableWidget(0, 5))
+      m_compare(new QTableWidget(0, 5)), m_comparePage(new QWidget), m_compareHint(new QLabel)
 {
     auto *proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_model);
@@ -108,8 +110,11 @@ ResultsView::ResultsView(const Session *session, QObject *parent)
     m_compare->horizontalHeader()->setStretchLastSection(true);
     m_compare->verticalHeader()->hide();
     m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_compare->setToolTip(
-        tr("Overlay earlier runs from the history (right-click them) to compare"));
+    m_compareHint->setObjectName(QStringLiteral("compareHint"));
+    m_compareHint->setWordWrap(true);
+    auto *compareLayout = new QVBoxLayout(m_comparePage);
+    compareLayout->addWidget(m_compareHint);
+    compareLayout->addWidget(m_compare, 1);
     fillComparison();
     connect(session, &Session::runBegan, this, &ResultsView::begin);
     connect(session, &Session::pointAdded, this, &ResultsView::addPoint);
@@ -264,8 +269,25 @@ QList<lab::PointResult> ResultsView::withOverlays() const
 
 // The ratio at each size against every overlaid run: one pair of columns per run, a row per
 // target and size that any of them compares.
+QString ResultsView::compareHint() const
+{
+    const auto &overlays = m_session->overlays();
+    if (overlays.isEmpty())
+        return tr("Nothing to compare yet. Select two or more runs in the Run history (Ctrl- or "
+                  "Shift-click): the newest is shown, the others overlaid, and here are the KiB/s "
+                  "of each at every size with the ratio.");
+    if (std::all_of(overlays.cbegin(), overlays.cend(),
+                    [](const Session::Overlay &o) { return o.comparison.rows.isEmpty(); }))
+        return tr("These runs have no target measured at the same size under the same name, so "
+                  "there is no ratio to give: compare runs of the same targets.");
+    return tr("Each ratio is the shown run's KiB/s over the overlaid run's. Where both repeated "
+              "the point and their 95 % intervals overlap, the ratio is marked ≈ and greyed: "
+              "within the noise of the repetitions.");
+}
+
 void ResultsView::fillComparison()
 {
+    m_compareHint->setText(compareHint());
     m_compare->clear();
     m_compare->setRowCount(0);
     QStringList header{tr("Target"), tr("File size"), tr("KiB/s (shown)")};
@@ -298,13 +320,21 @@ void ResultsView::fillComparison()
                 continue;
             }
             cells[2] = number(row->kibThis);
+            const QString ratio = QLocale().toString(row->ratio(), 'f', 3);
             cells << number(row->kibOther)
-                  << (row->dnf ? QStringLiteral("–") : QLocale().toString(row->ratio(), 'f', 3));
+                  << (row->dnf           ? QStringLiteral("–")
+                      : row->withinNoise ? QStringLiteral("≈ ") + ratio
+                                         : ratio);
         }
         for (int c = 0; c < cells.size(); ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
             if (c >= 2)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (cells[c].startsWith(u'≈')) {
+                item->setForeground(m_compare->palette().color(QPalette::Disabled,
+                                                               QPalette::Text));
+                item->setToolTip(tr("Within the noise: the two runs' 95 % intervals overlap"));
+            }
             m_compare->setItem(r, c, item);
         }
     }

@@ -15,6 +15,7 @@
 #include <vector>
 
 class QTableView;
+class QLabel;
 class QTableWidget;
 class QWidget;
 
@@ -42,7 +43,10 @@ public:
     // The pages, in chartPages() order (chartrow.h), the charts of a page stacked, the seed's
     // table under the chart whose row says so; and the comparison table.
     QList<QWidget *> chartPages() const { return m_pages; }
-    QTableWidget *comparePage() const { return m_compare; }
+    QWidget *comparePage() const { return m_comparePage; }
+    QTableWidget *compareTable() const { return m_compare; }
+    // What the Compare page says above its table: what to do when there is nothing to compare.
+    QString compareHint() const;
 
     // A chart of chartNames(), brought up to date first; nullptr for no chart of that name.
     RunChart *chart(const QString &name) const;
@@ -92,6 +96,8 @@ private:
     ResultsTableModel *m_model;
     QTableView *m_table;
     QTableWidget *m_compare;
+    QWidget *m_comparePage;
+    QLabel *m_compareHint;
     QList<QWidget *> m_pages;
 
     QList<quint64> m_sizes; // a run's planned sizes (the size axis), empty for a finished one

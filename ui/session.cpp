@@ -178,6 +178,11 @@ bool Session::showExperiments(const QList<qint64> &ids, QString *error)
     show(m_points, tr("experiment %1 (%2, %3)")
                        .arg(ids.first())
                        .arg(m_name, known ? lab::runStatusText(e->status) : QString()));
+    // What Run would start is what is shown: its spec, as it was run.
+    lab::ExperimentSpec spec;
+    if (QStringList problems;
+        known && lab::ExperimentSpec::parse(m_spec, m_name, &spec, &problems))
+        Q_EMIT specLoaded(spec);
     return true;
 }
 

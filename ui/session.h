@@ -57,7 +57,8 @@ public:
     bool loadSpec(const QString &fileOrPreset, QString *error);
     bool loadPreset(const QString &name, QString *error);
     // From the database: one experiment; the first of `ids` with the others overlaid (every one
-    // read before anything changes); one more overlaid on the shown one; none overlaid.
+    // read before anything changes; specLoaded() with the first's spec, so that Run runs it
+    // again); one more overlaid on the shown one; none overlaid.
     bool showExperiment(qint64 id, QString *error);
     bool showExperiments(const QList<qint64> &ids, QString *error);
     bool overlayExperiment(qint64 id, QString *error);

@@ -27,6 +27,8 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -451,6 +453,72 @@ private Q_SLOTS:
         QVERIFY(!window.session()->showExperiments({ids[0], 9999}, &error));
         QVERIFY2(error.contains(QStringLiteral("9999")), qPrintable(error));
         QVERIFY(window.runPanel()->status().contains(QStringLiteral("run 0"))); // still the one shown
+    }
+
+    // The history's selection is what is shown: one run (the left panel then holds its spec,
+    // so Run runs it again), or several together; Compare and Run again are buttons.
+    void historySelectionShowsComparesAndRunsAgain()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        const QString root = dir.filePath(QStringLiteral("root"));
+        const QByteArray spec =
+            QStringLiteral(R"({"servelab": 1, "name": "tiny", "document_root": "%1",
+                "targets": [{"builtin": "epoll+copy"}], "sizes": ["4K"],
+                "client": {"model": "closed", "requests": 20}})")
+                .arg(root)
+                .toUtf8();
+        {
+            lab::ResultStore store;
+            QString error;
+            QVERIFY2(store.open(db, &error), qPrintable(error));
+            for (int run = 0; run < 2; ++run) {
+                const qint64 id = store.beginExperiment(QStringLiteral("tiny"), spec, &error);
+                lab::PointResult p;
+                p.target = QStringLiteral("epoll+copy");
+                p.sizeBytes = 4096;
+                p.load.completed = p.load.ok = 20;
+                p.load.elapsedMicros = 1'000'000;
+                p.load.bytesRead = quint64(1024 * 100 * (run + 1));
+                QVERIFY2(store.addPoint(id, p, &error), qPrintable(error));
+                QVERIFY(store.finishExperiment(id, lab::RunStatus::Done, &error));
+            }
+        }
+        ui::MainWindow window;
+        window.session()->setDatabase(db);
+        auto *hint = window.findChild<QLabel *>(QStringLiteral("compareHint"));
+        QVERIFY(hint->text().startsWith(QStringLiteral("Nothing to compare yet")));
+        auto *view = window.findChild<QTableView *>(QStringLiteral("historyView"));
+        QAbstractItemModelTester tester(view->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(view->model()->rowCount(), 2);
+        auto *compare = window.findChild<QPushButton *>(QStringLiteral("compareRuns"));
+        auto *runAgain = window.findChild<QPushButton *>(QStringLiteral("runAgain"));
+        QVERIFY(!compare->isEnabled() && !runAgain->isEnabled());
+
+        // Both selected: the newest shown, the other overlaid, Compare can go.
+        view->selectAll();
+        QCOMPARE(window.session()->overlays().size(), 1);
+        QVERIFY(compare->isEnabled());
+        QVERIFY(!runAgain->isEnabled());
+        compare->click();
+        auto *tabs = window.findChild<QTabWidget *>();
+        QCOMPARE(tabs->currentWidget(), window.resultsView()->comparePage());
+        QVERIFY2(hint->text().contains(QStringLiteral("ratio")), qPrintable(hint->text()));
+        QCOMPARE(window.resultsView()->compareTable()->item(0, 4)->text(),
+                 QLocale().toString(2.0, 'f', 3));
+
+        // One selected: it alone, and the left panel holds its spec.
+        view->selectRow(1);
+        QVERIFY(window.session()->overlays().isEmpty());
+        QCOMPARE(window.experiment().name, QStringLiteral("tiny"));
+        QVERIFY(runAgain->isEnabled());
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        runAgain->click();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QTRY_COMPARE_WITH_TIMEOUT(window.history()->rowCount(), 3, 10000);
+        QCOMPARE(window.resultsView()->model()->rowCount(), 1); // the new run's point
     }
 
     // A chart off screen costs nothing while points arrive: it is drawn whole when its tab is

@@ -2,6 +2,7 @@
 #include "runcomparison.h"
 
 #include "lab/spec/sizelist.h"
+#include "statistics.h"
 
 #include <QMap>
 
@@ -11,8 +12,7 @@ namespace {
 
 struct Mean
 {
-    double sum = 0;
-    int count = 0;
+    std::vector<double> values; // KiB/s of each repetition that finished
     bool dnf = false;
 };
 
@@ -29,8 +29,7 @@ Means meansOf(const QList<PointResult> &points, QStringList *order)
             m.dnf = true;
             continue;
         }
-        m.sum += p.kibPerSecond();
-        ++m.count;
+        m.values.push_back(p.kibPerSecond());
     }
     return out;
 }
@@ -49,12 +48,16 @@ RunComparison RunComparison::of(const QList<PointResult> &thisRun, const QList<P
                 continue;
             const Mean &a = it.value();
             const Mean &b = theirs[it.key()];
+            const Statistics sa = Statistics::of(a.values);
+            const Statistics sb = Statistics::of(b.values);
             Row row;
             row.target = target;
             row.sizeBytes = it.key().second;
-            row.dnf = a.dnf || b.dnf || a.count == 0 || b.count == 0;
-            row.kibThis = a.dnf || a.count == 0 ? 0 : a.sum / a.count;
-            row.kibOther = b.dnf || b.count == 0 ? 0 : b.sum / b.count;
+            row.dnf = a.dnf || b.dnf || sa.count == 0 || sb.count == 0;
+            row.kibThis = a.dnf ? 0 : sa.mean;
+            row.kibOther = b.dnf ? 0 : sb.mean;
+            row.withinNoise = !row.dnf && sa.count >= 2 && sb.count >= 2 &&
+                              sa.low() <= sb.high() && sb.low() <= sa.high();
             out.rows << row;
         }
     }
@@ -63,14 +66,16 @@ RunComparison RunComparison::of(const QList<PointResult> &thisRun, const QList<P
 
 QString RunComparison::toTsv() const
 {
-    QString out = QStringLiteral("Target\tFile Size\tKiB/s (this run)\tKiB/s (other)\tRatio\n");
+    QString out = QStringLiteral(
+        "Target\tFile Size\tKiB/s (this run)\tKiB/s (other)\tRatio\tWithin noise\n");
     for (const Row &r : rows)
         out +=
-            QStringLiteral("%1\t%2\t%3\t%4\t%5\n")
+            QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6\n")
                 .arg(r.target, formatSize(r.sizeBytes),
                      r.kibThis > 0 ? QString::number(r.kibThis, 'f', 2) : QStringLiteral("DNF"),
                      r.kibOther > 0 ? QString::number(r.kibOther, 'f', 2) : QStringLiteral("DNF"),
-                     r.dnf ? QStringLiteral("-") : QString::number(r.ratio(), 'f', 3));
+                     r.dnf ? QStringLiteral("-") : QString::number(r.ratio(), 'f', 3),
+                     r.withinNoise ? QStringLiteral("yes") : QStringLiteral("no"));
     return out;
 }
 

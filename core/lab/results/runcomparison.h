@@ -19,12 +19,15 @@ struct RunComparison
         double kibThis = 0;  // 0 when DNF
         double kibOther = 0; // 0 when DNF
         bool dnf = false;    // either run did not finish it: no ratio
+        // Both runs repeated the point (2 or more each) and their 95 % intervals overlap: the
+        // ratio is within the noise of the repetitions, not a difference shown.
+        bool withinNoise = false;
         double ratio() const { return dnf || kibOther <= 0 ? 0 : kibThis / kibOther; }
     };
     QList<Row> rows; // by target (in this run's order), then size
 
     static RunComparison of(const QList<PointResult> &thisRun, const QList<PointResult> &other);
-    // The rows as a table a spreadsheet reads: target, size, both KiB/s, ratio.
+    // The rows as a table a spreadsheet reads: target, size, both KiB/s, ratio, within noise.
     QString toTsv() const;
 };
 

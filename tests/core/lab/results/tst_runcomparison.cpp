@@ -48,8 +48,25 @@ private Q_SLOTS:
         QCOMPARE(c.rows[2].ratio(), 0.25);
         const QString tsv = c.toTsv();
         QVERIFY(tsv.startsWith(QStringLiteral("Target\tFile Size\t")));
-        QVERIFY(tsv.contains(QStringLiteral("b\t4K\t400.00\t200.00\t2.000\n")));
-        QVERIFY(tsv.contains(QStringLiteral("b\t8K\tDNF\t50.00\t-\n")));
+        QVERIFY(tsv.contains(QStringLiteral("b\t4K\t400.00\t200.00\t2.000\tno\n")));
+        QVERIFY(tsv.contains(QStringLiteral("b\t8K\tDNF\t50.00\t-\tno\n")));
+        QVERIFY(!c.rows[0].withinNoise); // one repetition on the other side: no interval
+    }
+
+    // Both sides repeated: a ratio is within the noise when their 95 % intervals overlap.
+    void ratiosWithinTheNoiseAreMarked()
+    {
+        const auto runOf = [](std::initializer_list<double> kibs) {
+            QList<lab::PointResult> run;
+            for (double kib : kibs)
+                run << point(QStringLiteral("a"), 4096, kib);
+            return run;
+        };
+        const auto noisy = lab::RunComparison::of(runOf({100, 140, 120}), runOf({110, 130, 125}));
+        QVERIFY(noisy.rows[0].withinNoise);
+        const auto apart = lab::RunComparison::of(runOf({100, 100, 100}), runOf({200, 200, 200}));
+        QVERIFY(!apart.rows[0].withinNoise);
+        QCOMPARE(apart.rows[0].ratio(), 0.5);
     }
 };
 
