@@ -444,6 +444,15 @@ private Q_SLOTS:
             QCOMPARE(first->at(0).x(), 0.0);
             QCOMPARE(first->pen().style(), Qt::DashLine);
         }
+        // The chart's data is what it draws: the overlays' rows too.
+        for (const QString chart : {QStringLiteral("throughput"), QStringLiteral("fds")}) {
+            const QString csv = dir.filePath(chart + QStringLiteral(".csv"));
+            QVERIFY2(window.resultsView()->exportChartData(chart, csv, &error), qPrintable(error));
+            QFile file(csv);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(file.readAll());
+            QVERIFY2(text.contains(QStringLiteral("a (#%1)").arg(ids[2])), qPrintable(text));
+        }
         QCOMPARE(latencyChart(window)->seriesCount(), 6); // 3 runs × smallest and largest size
         window.session()->clearOverlays();
         QCOMPARE(latencyChart(window)->seriesCount(), 2);

@@ -7,11 +7,15 @@
 #include "lab/spec/sizelist.h"
 #include "pointseries.h"
 
+#include <QBoxLayout>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QLegend>
+#include <QMenu>
 #include <QMap>
+#include <QToolButton>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -38,9 +42,16 @@ QString percentileLabel(int nines)
 } // namespace
 
 LatencyChart::LatencyChart(QWidget *parent)
-    : RunChart(tr("Latency by percentile"), parent), m_percentile(new QCategoryAxis),
-      m_latency(new QValueAxis)
+    : RunChart(tr("Latency by percentile"), parent), m_shown(new QLabel),
+      m_sizes(new QToolButton), m_percentile(new QCategoryAxis), m_latency(new QValueAxis)
 {
+    m_sizes->setObjectName(QStringLiteral("latencySizes"));
+    m_sizes->setText(tr("Sizes…"));
+    m_sizes->setPopupMode(QToolButton::InstantPopup);
+    m_sizes->setMenu(new QMenu(m_sizes));
+    m_shown->setObjectName(QStringLiteral("latencyShown"));
+    controlRow()->addWidget(m_sizes);
+    controlRow()->addWidget(m_shown, 1);
     m_percentile->setTitleText(tr("Percentile"));
     m_percentile->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_latency->setTitleText(tr("Latency (ms)"));
@@ -58,19 +69,59 @@ void LatencyChart::fit()
     m_latency->applyNiceNumbers();
 }
 
+void LatencyChart::pickSizes(const QList<quint64> &sizes)
+{
+    m_picked = sizes;
+    Q_EMIT drawAgain();
+}
+
+QString LatencyChart::shownText() const
+{
+    return m_shown->text();
+}
+
 void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint64> sizes)
 {
     chart()->removeAllSeries();
     m_curves.clear();
-    if (sizes.isEmpty()) {
-        for (const auto &p : points)
-            if (!p.dnf && p.load.latency.count() > 0)
-                sizes << p.sizeBytes;
-        std::sort(sizes.begin(), sizes.end());
-        if (sizes.size() > 1)
-            sizes = sizes.first() == sizes.last() ? QList<quint64>{sizes.first()}
-                                                  : QList<quint64>{sizes.first(), sizes.last()};
+    QList<quint64> measured;
+    for (const auto &p : points)
+        if (!p.dnf && p.load.latency.count() > 0 && !measured.contains(p.sizeBytes))
+            measured << p.sizeBytes;
+    std::sort(measured.begin(), measured.end());
+    sizes.removeIf([&](quint64 size) { return !measured.contains(size); });
+    const bool byDefault = sizes.isEmpty();
+    if (byDefault && !measured.isEmpty())
+        sizes = measured.size() == 1 ? measured : QList<quint64>{measured.first(), measured.last()};
+    // The menu offers every size measured, the ones drawn ticked; the row says which are drawn.
+    QMenu *menu = m_sizes->menu();
+    menu->clear();
+    for (quint64 size : measured) {
+        QAction *action = menu->addAction(lab::formatSize(size));
+        action->setCheckable(true);
+        action->setChecked(sizes.contains(size));
+        connect(action, &QAction::toggled, this, [this, menu] {
+            QList<quint64> picked;
+            for (QAction *a : menu->actions())
+                if (a->isChecked())
+                    picked << a->data().toULongLong();
+            pickSizes(picked);
+        });
+        action->setData(QVariant::fromValue(size));
     }
+    QStringList names;
+    for (quint64 size : sizes)
+        names << lab::formatSize(size);
+    m_sizes->setEnabled(!measured.isEmpty());
+    m_shown->setText(measured.isEmpty() ? tr("No latency measured yet.")
+                     : byDefault && measured.size() > 2
+                         ? tr("Showing %1, the smallest and largest of %2 sizes: pick others "
+                              "with Sizes…")
+                               .arg(names.join(tr(" and ")))
+                               .arg(measured.size())
+                         : tr("Showing %1 of %2 sizes measured.")
+                               .arg(names.join(QStringLiteral(", ")))
+                               .arg(measured.size()));
     // Repetitions of a target at a size merged, in the order the targets first appear.
     QMap<std::pair<int, quint64>, client::LatencyHistogram> merged;
     QStringList order;

@@ -7,6 +7,8 @@
 #include <QWidget>
 
 class QCategoryAxis;
+class QLabel;
+class QToolButton;
 class QChart;
 class QChartView;
 class QValueAxis;
@@ -23,13 +25,17 @@ class LatencyChart : public RunChart
 public:
     explicit LatencyChart(QWidget *parent = nullptr);
 
-    // The curves at `sizes`; empty: the smallest and the largest size measured.
-    void draw(const RunView &run) override { setPoints(run.overlaid); }
+    // The curves at the sizes picked above the chart; none picked (or none of them measured):
+    // the smallest and the largest size measured. The row above says which are shown.
+    void draw(const RunView &run) override { setPoints(run.overlaid, m_picked); }
     // The curves as drawn (`run` is drawn already): series, percentile, latency in ms.
     QString dataCsv(const RunView &run) const override;
 
     void setPoints(const QList<lab::PointResult> &points, QList<quint64> sizes = {});
     int seriesCount() const;
+    // The sizes to draw from now on (empty: the default), as the menu above the chart sets them.
+    void pickSizes(const QList<quint64> &sizes);
+    QString shownText() const; // what the row above the chart says is shown
     double tailReached() const; // the deepest percentile drawn, as nines (3: 99.9 %)
 
 private:
@@ -39,6 +45,9 @@ private:
         QList<std::pair<double, double>> percentileAndMs;
     };
     QList<Curve> m_curves;
+    QList<quint64> m_picked;
+    QLabel *m_shown;
+    QToolButton *m_sizes;
     QCategoryAxis *m_percentile;
     QValueAxis *m_latency;
     double m_nines = 0;

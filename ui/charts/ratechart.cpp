@@ -51,7 +51,7 @@ void RateChart::drawLive(const LivePoint &live)
 
 QString RateChart::dataCsv(const RunView &run) const
 {
-    return lab::formatTimelineCsv(run.points);
+    return lab::formatTimelineCsv(run.overlaid); // what it draws: overlays too
 }
 
 std::int64_t RateChart::originOf(const lab::PointResult &point) const

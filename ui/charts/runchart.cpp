@@ -4,6 +4,7 @@
 #include "chartframe.h"
 #include "chartview.h"
 
+#include <QBoxLayout>
 #include <QChart>
 
 namespace servelab::ui {
@@ -22,6 +23,16 @@ void RunChart::addPoint(const lab::PointResult &, const RunView &run)
 
 void RunChart::drawLive(const LivePoint &)
 {
+}
+
+QHBoxLayout *RunChart::controlRow()
+{
+    if (!m_controls) {
+        m_controls = new QHBoxLayout;
+        m_controls->setContentsMargins(6, 2, 6, 0);
+        static_cast<QVBoxLayout *>(layout())->insertLayout(0, m_controls);
+    }
+    return m_controls;
 }
 
 } // namespace servelab::ui

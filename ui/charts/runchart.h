@@ -13,6 +13,7 @@
 
 class QChart;
 class QChartView;
+class QHBoxLayout;
 
 namespace servelab::ui {
 
@@ -72,12 +73,15 @@ Q_SIGNALS:
 
 protected:
     QChart *chart() const { return m_chart; }
+    // A row above the chart for its own controls (a scale, what is shown), made on first use.
+    QHBoxLayout *controlRow();
     // The axes around everything drawn, unless the user holds the view (zoomed or panned).
     virtual void fit() = 0;
 
 private:
     QChart *m_chart;
     QChartView *m_view;
+    QHBoxLayout *m_controls = nullptr;
 };
 
 } // namespace servelab::ui

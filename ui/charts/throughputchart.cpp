@@ -11,18 +11,23 @@
 #include "lab/spec/sizelist.h"
 #include "lab/results/statistics.h"
 
+#include <QBoxLayout>
 #include <QBuffer>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QCursor>
+#include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMap>
 #include <QPen>
 #include <QScatterSeries>
 #include <QSet>
+#include <QSignalBlocker>
 #include <QToolTip>
 #include <QValueAxis>
 
@@ -57,8 +62,21 @@ RateUnit unitFor(double maxKibPerSecond)
 
 ThroughputChart::ThroughputChart(QWidget *parent)
     : RunChart(tr("Throughput by file size"), parent), m_sizeAxis(new QCategoryAxis),
-      m_rateAxis(new QValueAxis), m_dnf(new QScatterSeries)
+      m_rateAxis(new QValueAxis), m_logAxis(new QLogValueAxis), m_scaleBox(new QComboBox),
+      m_dnf(new QScatterSeries)
 {
+    m_logAxis->setBase(10);
+    m_logAxis->setLabelFormat(QStringLiteral("%g"));
+    m_logAxis->setMinorTickCount(8);
+    m_scaleBox->setObjectName(QStringLiteral("throughputScale"));
+    m_scaleBox->addItems({tr("Automatic (log past a decade)"), tr("Linear"), tr("Logarithmic")});
+    m_scaleBox->setToolTip(tr("The KiB/s axis: logarithmic shows small and large files' rates "
+                              "together"));
+    controlRow()->addWidget(new QLabel(tr("Throughput axis:")));
+    controlRow()->addWidget(m_scaleBox);
+    controlRow()->addStretch();
+    connect(m_scaleBox, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setScale(Scale(index)); });
     m_sizeAxis->setTitleText(tr("File size (log₂)"));
     m_sizeAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_rateAxis->setTitleText(tr("KiB/s"));
@@ -80,9 +98,47 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     clear({});
 }
 
+ThroughputChart::~ThroughputChart()
+{
+    delete (m_log ? static_cast<QAbstractAxis *>(m_rateAxis) : m_logAxis); // not in the chart
+}
+
+void ThroughputChart::setScale(Scale scale)
+{
+    m_scale = scale;
+    {
+        const QSignalBlocker quiet(m_scaleBox);
+        m_scaleBox->setCurrentIndex(int(scale));
+    }
+    fit();
+}
+
+QAbstractAxis *ThroughputChart::valueAxis() const
+{
+    return m_log ? static_cast<QAbstractAxis *>(m_logAxis) : m_rateAxis;
+}
+
+// Every series moves to the other value axis (a log axis cannot show 0: DNF marks then sit on
+// its floor).
+void ThroughputChart::useLogAxis(bool log)
+{
+    if (log == m_log)
+        return;
+    QAbstractAxis *from = valueAxis();
+    m_log = log;
+    QAbstractAxis *to = valueAxis();
+    const auto series = chart()->series();
+    for (QAbstractSeries *s : series)
+        s->detachAxis(from);
+    chart()->removeAxis(from);
+    chart()->addAxis(to, Qt::AlignLeft);
+    for (QAbstractSeries *s : series)
+        s->attachAxis(to);
+}
+
 QString ThroughputChart::dataCsv(const RunView &run) const
 {
-    return lab::formatSummaryCsv(run.points);
+    return lab::formatSummaryCsv(run.overlaid); // what it draws: overlays too
 }
 
 void ThroughputChart::clear(const QList<quint64> &sizes)
@@ -124,7 +180,7 @@ ThroughputChart::Series &ThroughputChart::seriesFor(const QString &target)
          {static_cast<QXYSeries *>(series.line), static_cast<QXYSeries *>(series.markers)}) {
         chart()->addSeries(s);
         s->attachAxis(m_sizeAxis);
-        s->attachAxis(m_rateAxis);
+        s->attachAxis(valueAxis());
         connect(s, &QXYSeries::hovered, this,
                 [this, target](const QPointF &p, bool state) { showHover(p, state, target); });
     }
@@ -170,16 +226,34 @@ void ThroughputChart::fit()
     }
     QMap<QPair<QString, quint64>, lab::Statistics> stats;
     double max = 0;
+    double least = 0; // the smallest mean or interval end above 0
     for (auto it = values.begin(); it != values.end(); ++it) {
         if (dnfPoints.contains(it.key()))
             continue;
         const auto &st = stats[it.key()] = lab::Statistics::of(it.value());
         max = std::max(max, st.count > 1 ? st.high() : st.mean);
+        for (double v : {st.mean, st.count > 1 ? st.low() : st.mean})
+            if (v > 0)
+                least = least > 0 ? std::min(least, v) : v;
     }
     const RateUnit unit = unitFor(max);
     m_unit = unit.kib;
-    m_rateAxis->setTitleText(QString::fromLatin1(unit.name));
-    if (!ChartView::isHeld(chart())) { // else the user's zoom or pan stays
+    useLogAxis(m_scale == Scale::Log ? max > 0
+                                     : m_scale == Scale::Auto && least > 0 && max > 10 * least);
+    const QString unitName = QString::fromLatin1(unit.name);
+    m_rateAxis->setTitleText(unitName);
+    m_logAxis->setTitleText(tr("%1 (log)").arg(unitName));
+    // An empty chart has no numbers to show (no "0 0 1 1" ticks).
+    m_rateAxis->setLabelsVisible(max > 0);
+    m_rateAxis->setLabelFormat(max / unit.kib >= 10 ? QStringLiteral("%.0f")
+                                                    : QStringLiteral("%.1f"));
+    double floor = 0;
+    if (m_log) {
+        floor = std::pow(10.0, std::floor(std::log10(least / unit.kib)));
+        double top = std::pow(10.0, std::ceil(std::log10(max / unit.kib * 1.05)));
+        if (!ChartView::isHeld(chart()))
+            m_logAxis->setRange(floor, top > floor ? top : floor * 10);
+    } else if (!ChartView::isHeld(chart())) { // else the user's zoom or pan stays
         m_rateAxis->setRange(0, max > 0 ? max / unit.kib * 1.1 : 1.0);
         m_rateAxis->applyNiceNumbers();
     }
@@ -187,7 +261,7 @@ void ThroughputChart::fit()
     QHash<QString, QList<QPointF>> lines;
     QList<QPointF> dnf;
     for (const auto &key : dnfPoints)
-        dnf.append({log2Of(key.second), 0.0});
+        dnf.append({log2Of(key.second), floor});
     for (auto it = stats.begin(); it != stats.end(); ++it) // ordered by target, then size
         lines[it.key().first].append({log2Of(it.key().second), it->mean / unit.kib});
     for (auto it = m_series.begin(); it != m_series.end(); ++it) {
@@ -204,13 +278,13 @@ void ThroughputChart::fit()
             continue;
         auto *bar = new QLineSeries;
         const double x = log2Of(it.key().second);
-        bar->replace({{x, std::max(0.0, it->low()) / unit.kib}, {x, it->high() / unit.kib}});
+        bar->replace({{x, std::max(floor, it->low() / unit.kib)}, {x, it->high() / unit.kib}});
         QPen pen(m_series.value(it.key().first).line->color());
         pen.setWidth(3);
         bar->setPen(pen);
         chart()->addSeries(bar);
         bar->attachAxis(m_sizeAxis);
-        bar->attachAxis(m_rateAxis);
+        bar->attachAxis(valueAxis());
         for (auto *marker : chart()->legend()->markers(bar))
             marker->setVisible(false);
         m_bars << bar;

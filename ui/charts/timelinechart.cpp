@@ -32,7 +32,7 @@ void TimelineChart::drawLive(const LivePoint &live)
 
 QString TimelineChart::dataCsv(const RunView &run) const
 {
-    return lab::formatTimelineCsv(run.points);
+    return lab::formatTimelineCsv(run.overlaid); // what it draws: overlays too
 }
 
 std::int64_t TimelineChart::originOf(const lab::PointResult &point) const

@@ -23,11 +23,13 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QMenu>
 #include <QScatterSeries>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QValueAxis>
 #include <QWheelEvent>
 
@@ -123,10 +125,53 @@ private Q_SLOTS:
         QCOMPARE(chart.seriesCount(), 2);                // a at 4K and at 1M; DNF draws nothing
         QVERIFY2(qAbs(chart.tailReached() - 3.0) < 1e-9, // 1000 requests: 99.9 %
                  qPrintable(QString::number(chart.tailReached())));
+        // The row above says what is shown, and the sizes are picked there.
+        QVERIFY2(chart.shownText().contains(QStringLiteral("4K and 1M, the smallest and largest "
+                                                           "of 3 sizes")),
+                 qPrintable(chart.shownText()));
+        auto *menu = chart.findChild<QToolButton *>(QStringLiteral("latencySizes"))->menu();
+        QCOMPARE(menu->actions().size(), 3);
+        QVERIFY(!menu->actions()[1]->isChecked());
+        QSignalSpy again(&chart, &ui::RunChart::drawAgain);
+        menu->actions()[1]->setChecked(true); // 64K as well
+        QCOMPARE(again.size(), 1);
+        chart.draw(ui::RunView{points, points, {}, {}});
+        QCOMPARE(chart.seriesCount(), 3);
+        QCOMPARE(chart.shownText(), QStringLiteral("Showing 4K, 64K, 1M of 3 sizes measured."));
         chart.setPoints(points, {65536});
         QCOMPARE(chart.seriesCount(), 1);
         chart.setPoints({});
         QCOMPARE(chart.seriesCount(), 0);
+        QCOMPARE(chart.shownText(), QStringLiteral("No latency measured yet."));
+    }
+
+    // Rates more than a decade apart go on a log axis by default (the seeds' 4K against 32M);
+    // the choice above the chart overrides it; an empty chart shows no numbers.
+    void throughputAxisGoesLogPastADecade()
+    {
+        ui::ThroughputChart chart;
+        const auto axis = [&chart] {
+            return chart.findChild<QChartView *>()->chart()->axes(Qt::Vertical).first();
+        };
+        chart.clear({});
+        QVERIFY(!chart.logScale());
+        QVERIFY(!axis()->labelsVisible()); // no "0 0 1 1" on an empty chart
+        chart.setPoints({4096, 1048576}, {point(QStringLiteral("a"), 4096, 50, 0),
+                                          point(QStringLiteral("a"), 1048576, 4000, 0)});
+        QVERIFY(chart.logScale());
+        QCOMPARE(axis()->type(), QAbstractAxis::AxisTypeLogValue);
+        QCOMPARE(chart.pointCount(QStringLiteral("a")), 2);
+        chart.findChild<QComboBox *>(QStringLiteral("throughputScale"))->setCurrentIndex(1);
+        QVERIFY(!chart.logScale());
+        QCOMPARE(axis()->type(), QAbstractAxis::AxisTypeValue);
+        QVERIFY(axis()->labelsVisible());
+        chart.setScale(ui::ThroughputChart::Scale::Auto);
+        chart.setPoints({4096, 8192}, {point(QStringLiteral("a"), 4096, 50, 0),
+                                       point(QStringLiteral("a"), 8192, 90, 0)});
+        QVERIFY(!chart.logScale()); // within a decade: linear
+        chart.setScale(ui::ThroughputChart::Scale::Log);
+        QVERIFY(chart.logScale());
+        QCOMPARE(chart.pointCount(QStringLiteral("a")), 2);
     }
 
     // req/s from the client's samples, on the run's clock; a lone sample still shows.
