@@ -88,15 +88,8 @@ int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &
     int code = exitOk;
     if (!cl.parse(arguments, out, err, &code))
         return code;
-    for (const QString &file :
-         QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
-        QFile preset(QStringLiteral(":/presets/") + file);
-        preset.open(QIODevice::ReadOnly);
-        lab::ExperimentSpec spec;
-        QStringList errors;
-        lab::ExperimentSpec::parse(preset.readAll(), file, &spec, &errors);
-        out << file.chopped(5) << '\t' << spec.name << '\n';
-    }
+    for (const auto &preset : lab::SpecSource::presets())
+        out << preset.name << '\t' << preset.description << '\n';
     return exitOk;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mainwindow.h"
 
+#include "helpbrowser.h"
+#include "welcomepage.h"
 #include "lab/spec/experimentname.h"
 
 #include "experimentform.h"
@@ -61,12 +63,13 @@ MainWindow::MainWindow(QWidget *parent)
     });
 
     auto *splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(createSettingsPanel());
+    m_settingsPanel = createSettingsPanel();
+    splitter->addWidget(m_settingsPanel);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
     addDockWidget(Qt::BottomDockWidgetArea, m_history);
-    resizeDocks({m_history}, {170}, Qt::Vertical); // the charts keep most of the height
+    resizeDocks({m_history}, {120}, Qt::Vertical); // the charts keep most of the height
     connectHistory();
     buildWindowMenus(this);
     statusBar()->addPermanentWidget(new QLabel(machineFacts()));
@@ -85,10 +88,51 @@ MainWindow::MainWindow(QWidget *parent)
     setAcceptDrops(true);
     resize(1280, 800);
     restoreSettings();
+    // A first start (nothing kept yet) opens on the welcome page, until a run begins.
     refreshHistory();
+    if (history()->rowCount() == 0) {
+        m_welcome = new WelcomePage;
+        m_tabs->insertTab(0, m_welcome, tr("Start"));
+        m_tabs->setCurrentWidget(m_welcome);
+        connect(m_welcome, &WelcomePage::runRequested, this, [this](const QString &preset) {
+            QString error;
+            if (!m_session->loadPreset(preset, &error) || !startRun())
+                QMessageBox::warning(this, tr("Run"), error.isEmpty() ? m_problem->text() : error);
+        });
+        connect(m_welcome, &WelcomePage::openRequested, this, [this](const QString &preset) {
+            QString error;
+            if (!m_session->loadPreset(preset, &error))
+                QMessageBox::warning(this, tr("Presets"), error);
+            else
+                openWizard(experiment());
+        });
+        connect(m_session, &Session::runBegan, this, &MainWindow::dropWelcome);
+    }
+}
+
+QWidget *MainWindow::welcomePage() const
+{
+    return m_welcome;
+}
+
+void MainWindow::dropWelcome()
+{
+    if (!m_welcome)
+        return;
+    m_tabs->removeTab(m_tabs->indexOf(m_welcome));
+    m_welcome->deleteLater();
+    m_welcome = nullptr;
 }
 
 MainWindow::~MainWindow() = default;
+
+HelpBrowser *MainWindow::showHelp(const QString &anchor)
+{
+    if (!m_help)
+        m_help = new HelpBrowser(this);
+    m_help->showAt(anchor);
+    return m_help;
+}
 
 QWidget *MainWindow::createSettingsPanel()
 {
@@ -265,6 +309,8 @@ void MainWindow::refreshHistory()
     QString error;
     if (!m_history->reload(m_session->database(), &error))
         statusBar()->showMessage(error, 10000);
+    if (history()->rowCount() > 0)
+        dropWelcome();
 }
 
 bool MainWindow::startRun()

@@ -25,8 +25,10 @@ class ExperimentController;
 class ExperimentForm;
 class ExperimentWizard;
 class ExperimentsModel;
+class HelpBrowser;
 class HistoryDock;
 class ResultsView;
+class WelcomePage;
 class RunPanel;
 class Session;
 class SpecEditor;
@@ -52,6 +54,13 @@ public:
     RunPanel *runPanel() const { return m_runPanel; } // run, pause, resume, cancel, log
     SpecEditor *specEditor() const { return m_specEditor; }
     ExperimentsModel *history() const { return m_history->model(); }
+    HistoryDock *historyDock() const { return m_history; }
+    // The experiment panel on the left (View → Experiment Panel hides it for the charts).
+    QWidget *settingsPanel() const { return m_settingsPanel; }
+    // The first start's page (no run kept yet), until a run begins; nullptr otherwise.
+    QWidget *welcomePage() const;
+    // The help page (F1), at a section (empty: the top).
+    HelpBrowser *showHelp(const QString &anchor = {});
 
     // The form: one target.
     void setSpec(const lab::SweepSpec &spec);
@@ -95,6 +104,7 @@ private:
     void validateForm();
     void specChecked(const lab::ExperimentSpec &checked, const QStringList &problems);
     void shownChanged();
+    void dropWelcome();
     QSize tabSize() const; // of the tab shown, at least 800×500: for a chart never shown
     void setRunning(bool running);
     void saveSettings() const;
@@ -111,6 +121,9 @@ private:
     QLabel *m_specNote;
     QPushButton *m_useForm;
     QLabel *m_problem;
+    QWidget *m_settingsPanel = nullptr;
+    WelcomePage *m_welcome = nullptr; // the first start's page, until a run begins
+    HelpBrowser *m_help = nullptr;
 
     lab::ExperimentSpec m_experiment; // when not from the form
     bool m_fromForm = true;

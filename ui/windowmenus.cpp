@@ -2,6 +2,7 @@
 #include "windowmenus.h"
 
 #include "lab/results/buildinfo.h"
+#include "lab/spec/specsource.h"
 
 #include "mainwindow.h"
 #include "pngexportdialog.h"
@@ -52,16 +53,21 @@ void buildFileMenu(MainWindow *w)
                  [w](const QString &path, QString *error) { return w->session()->loadSpec(path, error); });
     });
     // A preset opens in the wizard, pre-filled: look, change, run.
+    // Each named by what it reproduces; its name (as `servelab-cli run NAME` takes it) beside.
     auto *presets = file->addMenu(QObject::tr("&Presets"));
-    for (const QString &name :
-         QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
-        presets->addAction(name.chopped(5), w, [w, name] {
-            QString error;
-            if (!w->session()->loadPreset(name.chopped(5), &error))
-                QMessageBox::warning(w, QObject::tr("Presets"), error);
-            else
-                w->openWizard(w->experiment());
-        });
+    presets->setObjectName(QStringLiteral("presetsMenu"));
+    presets->setToolTipsVisible(true);
+    for (const auto &preset : lab::SpecSource::presets()) {
+        QAction *action = presets->addAction(
+            QStringLiteral("%1  (%2)").arg(preset.description, preset.name), w,
+            [w, name = preset.name] {
+                QString error;
+                if (!w->session()->loadPreset(name, &error))
+                    QMessageBox::warning(w, QObject::tr("Presets"), error);
+                else
+                    w->openWizard(w->experiment());
+            });
+        action->setToolTip(QObject::tr("servelab-cli run %1").arg(preset.name));
     }
     file->addAction(QObject::tr("Open &Results…"), w, [w] {
         withFile(w, false, QObject::tr("Open Results"), QFileInfo(w->session()->database()).absolutePath(),
@@ -160,7 +166,22 @@ void buildWindowMenus(MainWindow *w)
     run->addAction(QObject::tr("&Cancel"), QKeySequence(QObject::tr("Ctrl+.")), panel,
                    &RunPanel::cancel);
 
+    // What a user may have closed or wants out of the charts' way.
+    auto *view = w->menuBar()->addMenu(QObject::tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
+    QAction *panelShown = view->addAction(QObject::tr("&Experiment Panel"));
+    panelShown->setCheckable(true);
+    panelShown->setChecked(true);
+    panelShown->setShortcut(QKeySequence(QObject::tr("Ctrl+Shift+E")));
+    QObject::connect(panelShown, &QAction::toggled, w->settingsPanel(), &QWidget::setVisible);
+    QAction *history = w->historyDock()->toggleViewAction();
+    history->setText(QObject::tr("Run &History"));
+    history->setShortcut(QKeySequence(QObject::tr("Ctrl+Shift+H")));
+    view->addAction(history);
+
     auto *help = w->menuBar()->addMenu(QObject::tr("&Help"));
+    help->addAction(QObject::tr("ServeLab &Help"), QKeySequence::HelpContents, w,
+                    [w] { w->showHelp(); });
     help->addAction(QObject::tr("&About ServeLab"), w, [w] {
         const auto info = lab::BuildInfo::current();
         QString qt = info.qtRunning;

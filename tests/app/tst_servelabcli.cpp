@@ -593,6 +593,7 @@ private Q_SLOTS:
         QTest::newRow("latency vs load") << QStringLiteral("latency-vs-load");
         QTest::newRow("seed 002 realistic") << QStringLiteral("seed002-realistic-keepalive");
         QTest::newRow("seed 003 faban and ab") << QStringLiteral("seed003-grizzly-faban");
+        QTest::newRow("the strategies side by side") << QStringLiteral("strategies");
     }
     void presetsRunInSmokeVersion()
     {
@@ -619,6 +620,10 @@ private Q_SLOTS:
             for (const QString &row : rows.mid(1))
                 QVERIFY2(row.split(u',')[column].toDouble() > 0, qPrintable(row));
         }
+        if (preset == u"strategies") // the welcome page's comparison: every strategy a column
+            for (const char *column :
+                 {"blocking+copy", "poller+copy", "poller+sendfile", "epoll+sendfile"})
+                QVERIFY2(run.out.contains(QLatin1String(column)), qPrintable(run.out));
         if (preset == u"ulimit-1024") // targets told apart by their options
             QVERIFY2(run.out.contains(
                          QStringLiteral("(accept-strategy=none max-connections=unlimited)")) &&

@@ -339,6 +339,20 @@ private Q_SLOTS:
             QVERIFY(wizard.button(QWizard::FinishButton)->isEnabled());
             QCOMPARE(wizard.spec().toJson(), original.toJson());
         }
+        // The first page starts from any preset, named by what it reproduces.
+        {
+            ui::ExperimentWizard fromChooser;
+            auto *chooser = fromChooser.findChild<QComboBox *>(QStringLiteral("wizardPresets"));
+            const int i = chooser->findData(QStringLiteral("sendfile-threshold"));
+            QVERIFY(i > 0);
+            QVERIFY2(chooser->itemText(i).startsWith(QStringLiteral("seed 002")),
+                     qPrintable(chooser->itemText(i)));
+            Q_EMIT chooser->activated(i);
+            fromChooser.show();
+            for (int page = 0; page < 4; ++page)
+                fromChooser.next();
+            QCOMPARE(fromChooser.spec().toJson(), preset(QStringLiteral("sendfile-threshold")).toJson());
+        }
         ui::ExperimentWizard wizard;
         wizard.setSpec(preset(QStringLiteral("ab-c300-maxthreads")));
         wizard.show();

@@ -2,6 +2,7 @@
 #include "experimentcontroller.h"
 #include "experimentsmodel.h"
 #include "experimentwizard.h"
+#include "helpbrowser.h"
 #include "fdtypeschart.h"
 #include "lab/results/resultexport.h"
 #include "lab/results/resultstore.h"
@@ -16,6 +17,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QChartView>
+#include <QCommandLinkButton>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -23,6 +25,7 @@
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
@@ -462,6 +465,67 @@ private Q_SLOTS:
         QVERIFY(!window.session()->showExperiments({ids[0], 9999}, &error));
         QVERIFY2(error.contains(QStringLiteral("9999")), qPrintable(error));
         QVERIFY(window.runPanel()->status().contains(QStringLiteral("run 0"))); // still the one shown
+    }
+
+    // A first start (an empty home) opens on the welcome page, which runs the default
+    // comparison or opens a seed's preset, and goes once a run begins. F1 opens the help page,
+    // the View menu brings back the panel and the history, the presets say what they are.
+    void firstStartHelpAndViewMenu()
+    {
+        QTemporaryDir home;
+        const QByteArray data = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", home.path().toUtf8());
+        ui::MainWindow window;
+        qputenv("XDG_DATA_HOME", data);
+        window.show();
+        auto *tabs = window.findChild<QTabWidget *>();
+        QVERIFY(window.welcomePage());
+        QCOMPARE(tabs->currentWidget(), window.welcomePage());
+        auto *seed = window.welcomePage()->findChild<QCommandLinkButton *>(
+            QStringLiteral("preset-seed001-httpd-vs-tomcat"));
+        QVERIFY(seed);
+        QVERIFY(seed->text().startsWith(QStringLiteral("seed 001")));
+
+        // F1: the help page, whatever has the focus.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_F1);
+        auto *help = window.findChild<ui::HelpBrowser *>();
+        QVERIFY(help);
+        QTRY_VERIFY(help->isVisible());
+        QCOMPARE(help->title(), QStringLiteral("ServeLab help"));
+        help->close();
+
+        // View: the panel and the history come and go.
+        auto *view = window.findChild<QMenu *>(QStringLiteral("viewMenu"));
+        QCOMPARE(view->actions().size(), 2);
+        view->actions()[0]->trigger();
+        QVERIFY(!window.settingsPanel()->isVisible());
+        view->actions()[0]->trigger();
+        QVERIFY(window.settingsPanel()->isVisible());
+        window.historyDock()->close();
+        QVERIFY(!view->actions()[1]->isChecked());
+        view->actions()[1]->trigger();
+        QVERIFY(window.historyDock()->isVisible());
+
+        // The presets menu names what each reproduces, and how to run it from a shell.
+        auto *presets = window.findChild<QMenu *>(QStringLiteral("presetsMenu"));
+        QVERIFY(presets->actions().size() >= 9);
+        for (QAction *action : presets->actions()) {
+            QVERIFY2(action->text().contains(QStringLiteral("  (")), qPrintable(action->text()));
+            QVERIFY(action->toolTip().startsWith(QStringLiteral("servelab-cli run ")));
+        }
+
+        // The default comparison runs at once; the welcome page goes with the run's start.
+        auto *runDefault =
+            window.welcomePage()->findChild<QCommandLinkButton *>(QStringLiteral("runDefault"));
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        runDefault->click();
+        QVERIFY(window.isRunning());
+        QCOMPARE(window.experiment().targets.size(), 4);
+        QTRY_VERIFY(!window.welcomePage());
+        window.runPanel()->cancel();
+        QVERIFY(finished.wait(30000));
     }
 
     // The history's selection is what is shown: one run (the left panel then holds its spec,

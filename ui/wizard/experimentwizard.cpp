@@ -7,7 +7,10 @@
 #include "targetspage.h"
 #include "workloadpage.h"
 
+#include "lab/spec/specsource.h"
+
 #include <QAbstractButton>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QMessageBox>
 
@@ -32,6 +35,26 @@ ExperimentWizard::ExperimentWizard(QWidget *parent)
     });
     connect(this, &QWizard::currentIdChanged, this,
             [this](int id) { button(QWizard::CustomButton1)->setVisible(id == Review); });
+    // Any preset as a start, named by what it reproduces: every page is filled from it.
+    m_presets = new QComboBox;
+    m_presets->setObjectName(QStringLiteral("wizardPresets"));
+    m_presets->addItem(tr("Start from a preset…"));
+    for (const auto &preset : lab::SpecSource::presets()) {
+        m_presets->addItem(preset.description, preset.name);
+        m_presets->setItemData(m_presets->count() - 1,
+                               tr("servelab-cli run %1").arg(preset.name), Qt::ToolTipRole);
+    }
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_presets->setMinimumContentsLength(40);
+    m_targets->setPresetChooser(m_presets);
+    connect(m_presets, &QComboBox::activated, this, [this](int index) {
+        const QString name = m_presets->itemData(index).toString();
+        lab::SpecSource source;
+        QString error;
+        if (!name.isEmpty() && lab::SpecSource::read(name, &source, &error))
+            setSpec(source.spec);
+        m_presets->setCurrentIndex(0);
+    });
     resize(720, 560);
 }
 

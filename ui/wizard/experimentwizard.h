@@ -5,6 +5,8 @@
 
 #include <QWizard>
 
+class QComboBox;
+
 namespace servelab::ui {
 
 class ClientPage;
@@ -50,6 +52,7 @@ private:
     ClientPage *m_client;
     EnvironmentPage *m_environment;
     ReviewPage *m_review;
+    QComboBox *m_presets; // on the targets page
 };
 
 } // namespace servelab::ui

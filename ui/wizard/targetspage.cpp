@@ -211,6 +211,11 @@ lab::SweepSpec TargetsPage::formTarget(QString *why) const
     return t;
 }
 
+void TargetsPage::setPresetChooser(QWidget *chooser)
+{
+    static_cast<QVBoxLayout *>(layout())->insertWidget(0, chooser);
+}
+
 bool TargetsPage::takeFormTarget(int row)
 {
     const lab::SweepSpec t = formTarget(&m_formProblem);

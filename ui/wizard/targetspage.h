@@ -30,6 +30,8 @@ public:
     // Replaces the selected target with the form's (edit in place); false as addFormTarget.
     bool updateSelectedTarget();
     int targetCount() const { return int(m_targets.size()); }
+    // The wizard's preset chooser, shown at the top of this first page.
+    void setPresetChooser(QWidget *chooser);
 
 private:
     void refreshList();

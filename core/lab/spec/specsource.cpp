@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "specsource.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
@@ -14,6 +15,19 @@ QString SpecSource::presetPath(const QString &name)
 bool SpecSource::presetExists(const QString &name)
 {
     return !name.isEmpty() && QFile::exists(presetPath(name));
+}
+
+QList<SpecSource::Preset> SpecSource::presets()
+{
+    QList<Preset> out;
+    for (const QString &file :
+         QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
+        SpecSource source;
+        QString error;
+        read(file.chopped(5), &source, &error);
+        out << Preset{file.chopped(5), source.spec.name};
+    }
+    return out;
 }
 
 bool SpecSource::read(const QString &fileOrPreset, SpecSource *out, QString *error)

@@ -27,6 +27,13 @@ struct SpecSource
     static bool read(const QString &fileOrPreset, SpecSource *out, QString *error);
     static QString presetPath(const QString &name); // ":/presets/<name>.json"
     static bool presetExists(const QString &name);
+    // The built-in presets, by name, each with what it reproduces (its spec's "name").
+    struct Preset
+    {
+        QString name;
+        QString description;
+    };
+    static QList<Preset> presets();
 };
 
 } // namespace servelab::lab
