@@ -25,6 +25,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -86,7 +87,8 @@ MainWindow::MainWindow(QWidget *parent)
 
     setSpec(lab::SweepSpec::defaults());
     setAcceptDrops(true);
-    resize(1280, 800);
+    // 1280×800, or the whole screen when it is smaller (1024×640 still reads).
+    resize(QSize(1280, 800).boundedTo(screen()->availableSize()));
     restoreSettings();
     // A first start (nothing kept yet) opens on the welcome page, until a run begins.
     refreshHistory();

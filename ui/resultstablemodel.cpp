@@ -57,8 +57,10 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(index.column() == Target || index.column() == Status
                                        ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
                                        : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-    if (role == Qt::ToolTipRole)
-        return p.reason.isEmpty() ? QVariant() : QVariant(p.reason);
+    if (role == Qt::ToolTipRole) // the whole name where the column elides it, else the reason
+        return index.column() == Target ? QVariant(p.target)
+               : p.reason.isEmpty()     ? QVariant()
+                                        : QVariant(p.reason);
     // The sort role gives numbers, so the table sorts 4K before 1M and 900 before 10000.
     const bool sort = role == Qt::UserRole;
     if (role != Qt::DisplayRole && !sort)

@@ -71,6 +71,7 @@ ResultsView::ResultsView(const Session *session, QObject *parent)
     m_table->verticalHeader()->hide();
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setTextElideMode(Qt::ElideMiddle); // "epoll+sendf…threshold=64K": both ends read
 
     // A page per chartPages() name; more than one widget on it (charts, the table) stack in a
     // splitter, the first chart taking most of the height.
@@ -100,8 +101,11 @@ ResultsView::ResultsView(const Session *session, QObject *parent)
         for (QWidget *w : stack)
             splitter->addWidget(w);
         if (stack.contains(m_table)) {
-            splitter->setStretchFactor(0, 3);
+            // The chart takes the room; the table a few rows (drag the handle for more).
+            splitter->setStretchFactor(0, 4);
             splitter->setStretchFactor(1, 1);
+            splitter->setSizes({400, 100});
+            m_table->setMinimumHeight(60);
         }
         m_pages << splitter;
     }
@@ -154,6 +158,7 @@ void ResultsView::refresh(int chart) const
         return;
     m_stale[std::size_t(chart)] = false;
     m_charts[std::size_t(chart)]->draw(runView());
+    m_charts[std::size_t(chart)]->fitLegend();
 }
 
 RunChart *ResultsView::chart(const QString &name) const
@@ -195,8 +200,10 @@ void ResultsView::addPoint(const lab::PointResult &point)
     // screen is drawn when it is shown.
     const RunView run = runView();
     for (std::size_t c = 0; c < m_charts.size(); ++c)
-        if (drawsNow(int(c)))
+        if (drawsNow(int(c))) {
             m_charts[c]->addPoint(point, run);
+            m_charts[c]->fitLegend();
+        }
 }
 
 double ResultsView::applyLive(const lab::LiveFeed::Update &update)
@@ -352,6 +359,7 @@ bool ResultsView::exportChart(const QString &name, const QString &path, QString 
     // A chart in a tab not shown yet has no size of its own.
     if (!view->isVisible())
         view->resize(fallback);
+    shown->fitLegend();
     return path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)
                ? chartfile::writeSvg(view, path, error)
                : chartfile::writePng(view, path, error, scale, size);

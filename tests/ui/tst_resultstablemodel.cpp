@@ -44,6 +44,8 @@ private Q_SLOTS:
                     .toString()
                     .contains(QStringLiteral("refused")));
         QCOMPARE(model.index(2, 0).data(Qt::ToolTipRole).toString(), dnf.reason);
+        QCOMPARE(model.index(2, ui::ResultsTableModel::Target).data(Qt::ToolTipRole).toString(),
+                 dnf.target); // whole, where the column elides it
         // Its figures are dashes, not zeros.
         for (int column : {ui::ResultsTableModel::RequestsPerSecond, ui::ResultsTableModel::MeanMs,
                            ui::ResultsTableModel::P99Ms})

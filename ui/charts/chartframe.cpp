@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QPalette>
 #include <QPen>
@@ -29,6 +30,11 @@ void frameChart(QChart *chart, const QString &title)
     chart->setTitle(title);
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setShowToolTips(true); // a name the legend has to shorten, whole on hover
+    // The plot takes the room: thin margins around it, none around the chart.
+    chart->setMargins(QMargins(4, 2, 4, 2));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
 }
 
 QChartView *fillWithView(QWidget *owner, QChart *chart)

@@ -67,12 +67,17 @@ public:
     // none): `run --out` leaves such a chart out; the window's tab says what would fill it.
     virtual bool isEmpty() const { return false; }
 
+    // The legend under the plot while every name fits on one row, else beside it, a name a
+    // line: never cut short. Call after drawing; a resize calls it too.
+    void fitLegend() const;
+
 Q_SIGNALS:
     // The user changed what the chart shows: the owner calls draw() again.
     void drawAgain();
 
 protected:
     QChart *chart() const { return m_chart; }
+    void resizeEvent(QResizeEvent *event) override;
     // A row above the chart for its own controls (a scale, what is shown), made on first use.
     QHBoxLayout *controlRow();
     // The axes around everything drawn, unless the user holds the view (zoomed or panned).

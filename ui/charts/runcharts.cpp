@@ -32,6 +32,7 @@ bool writeRunCharts(const QList<lab::PointResult> &points, const QString &folder
             continue;
         QChartView *view = chart->view();
         view->resize(size);
+        chart->fitLegend();
         const QString name = QLatin1StringView(row.name);
         if (!chartfile::writePng(view, dir.filePath(name + QStringLiteral(".png")), error) ||
             !chartfile::writeSvg(view, dir.filePath(name + QStringLiteral(".svg")), error))

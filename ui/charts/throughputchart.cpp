@@ -243,8 +243,10 @@ void ThroughputChart::fit()
     const QString unitName = QString::fromLatin1(unit.name);
     m_rateAxis->setTitleText(unitName);
     m_logAxis->setTitleText(tr("%1 (log)").arg(unitName));
-    // An empty chart has no numbers to show (no "0 0 1 1" ticks).
+    // An empty chart has no numbers to show (no "0 0 1 1" ticks), and no titles without them.
     m_rateAxis->setLabelsVisible(max > 0);
+    m_rateAxis->setTitleVisible(max > 0);
+    m_sizeAxis->setTitleVisible(!m_sizeAxis->categoriesLabels().isEmpty());
     m_rateAxis->setLabelFormat(max / unit.kib >= 10 ? QStringLiteral("%.0f")
                                                     : QStringLiteral("%.1f"));
     double floor = 0;

@@ -145,6 +145,27 @@ private Q_SLOTS:
         QCOMPARE(chart.shownText(), QStringLiteral("No latency measured yet."));
     }
 
+    // Names are never cut short: under the plot while they fit on a row, else beside it.
+    void legendNeverCutsANameShort()
+    {
+        QList<lab::PointResult> points;
+        for (int t = 0; t < 8; ++t)
+            points << point(QStringLiteral("epoll+sendfile sendfile-threshold=%1K (#12)").arg(t),
+                            4096, 100 + t, 0);
+        ui::ThroughputChart chart;
+        chart.resize(600, 400);
+        chart.setPoints({4096}, points);
+        chart.fitLegend();
+        QLegend *legend = chart.findChild<QChartView *>()->chart()->legend();
+        QCOMPARE(legend->alignment(), Qt::AlignRight);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.resize(6000, 400); // a resize fits it again
+        QTRY_COMPARE(legend->alignment(), Qt::AlignBottom);
+        chart.resize(600, 400);
+        QTRY_COMPARE(legend->alignment(), Qt::AlignRight);
+    }
+
     // Rates more than a decade apart go on a log axis by default (the seeds' 4K against 32M);
     // the choice above the chart overrides it; an empty chart shows no numbers.
     void throughputAxisGoesLogPastADecade()
