@@ -526,6 +526,23 @@ private Q_SLOTS:
         QTRY_VERIFY(!window.welcomePage());
         window.runPanel()->cancel();
         QVERIFY(finished.wait(30000));
+
+        // A first run from an empty home reports no descriptor the server did not open: the
+        // built-in server runs in its own process, apart from the database opened meanwhile.
+        lab::SweepSpec spec = lab::SweepSpec::defaults();
+        spec.sizes = {4096, 65536};
+        spec.requests = 50;
+        spec.root = home.filePath(QStringLiteral("root"));
+        window.setSpec(spec);
+        QVERIFY(window.startRun());
+        QVERIFY(finished.wait(60000));
+        const auto &points = window.session()->points();
+        QCOMPARE(points.size(), 2);
+        for (const auto &p : points) {
+            QVERIFY2(p.fdsLeftOpen.isEmpty(), qPrintable(p.fdsLeftOpen.join(u'\n')));
+            QVERIFY2(!p.dnf && p.reason.isEmpty(), qPrintable(p.reason));
+            QCOMPARE(p.target, QStringLiteral("epoll+sendfile")); // not "(in-process)"
+        }
     }
 
     // The history's selection is what is shown: one run (the left panel then holds its spec,
