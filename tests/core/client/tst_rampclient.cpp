@@ -46,13 +46,14 @@ private Q_SLOTS:
         QVERIFY2(m_server, qPrintable(error));
     }
 
-    // Users that think 20 ms between requests: only the steady state counts, and faban's checks
-    // pass with the figures that make them.
+    // Users that think 50 ms between requests: only the steady state counts, and faban's checks
+    // pass with the figures that make them (50 ms: a timer's late wake on a busy machine, a
+    // millisecond, stays inside faban's 5 %).
     void thinkTimeRunPassesItsChecks()
     {
         const auto before = m_server->stats().requests;
         client::SampleQueue samples;
-        const auto r = ramp("/4K.bin", 6, "fixed:20ms", {300, 1200, 200}, &samples);
+        const auto r = ramp("/4K.bin", 10, "fixed:50ms", {300, 1200, 200}, &samples);
         QVERIFY2(r.steady.fatalError.empty(), r.steady.fatalError.c_str());
         QCOMPARE(r.steady.failed(), 0u);
         QVERIFY(r.steady.completed > 100);
@@ -61,7 +62,7 @@ private Q_SLOTS:
                  qPrintable(QString::number(r.steady.elapsedSeconds())));
         QVERIFY2(r.littlePass, qPrintable(QString::number(r.littleUsers)));
         QVERIFY2(r.thinkPass, qPrintable(QString::number(r.thinkActualMs)));
-        QCOMPARE(r.thinkTargetMs, 20.0);
+        QCOMPARE(r.thinkTargetMs, 50.0);
         // Every request the server answered is in the steady figures or counted outside them.
         const auto answered = m_server->stats().requests - before;
         const auto counted = r.steady.completed + r.outsideSteady;
