@@ -7,8 +7,8 @@
 #include <QFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QLineEdit>
 #include <QItemSelectionModel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -122,7 +122,8 @@ void HistoryDock::showMenu(const QPoint &at)
     QMenu menu;
     if (ids.size() == 1) {
         menu.addAction(tr("Show"), this, [this, clicked] { Q_EMIT showRequested(clicked); });
-        menu.addAction(tr("Run again"), this, [this, clicked] { Q_EMIT runAgainRequested(clicked); });
+        menu.addAction(tr("Run again"), this,
+                       [this, clicked] { Q_EMIT runAgainRequested(clicked); });
         menu.addAction(tr("Overlay on the shown run"), this,
                        [this, clicked] { Q_EMIT overlayRequested(clicked); });
     } else {

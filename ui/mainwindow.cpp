@@ -101,15 +101,18 @@ MainWindow::MainWindow(QWidget *parent)
             if (!m_session->loadPreset(preset, &error) || !startRun())
                 QMessageBox::warning(this, tr("Run"), error.isEmpty() ? m_problem->text() : error);
         });
-        connect(m_welcome, &WelcomePage::openRequested, this, [this](const QString &preset) {
-            QString error;
-            if (!m_session->loadPreset(preset, &error))
-                QMessageBox::warning(this, tr("Presets"), error);
-            else
-                openWizard(experiment());
-        });
+        connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openPreset);
         connect(m_session, &Session::runBegan, this, &MainWindow::dropWelcome);
     }
+}
+
+void MainWindow::openPreset(const QString &name)
+{
+    QString error;
+    if (!m_session->loadPreset(name, &error))
+        QMessageBox::warning(this, tr("Presets"), error);
+    else
+        openWizard(experiment());
 }
 
 QWidget *MainWindow::welcomePage() const

@@ -75,6 +75,8 @@ public:
     // wizard (it deletes itself when closed).
     ExperimentWizard *openWizard(const lab::ExperimentSpec &spec);
     bool isRunning() const { return m_runPanel->isRunning(); }
+    // A preset, in the wizard (File → Presets, the welcome page): look, change, run.
+    void openPreset(const QString &name);
 
     // A chart of chartNames() (chartrow.h); PNG of `size` (empty: as shown) at `scale`, or
     // SVG for a .svg path. A chart in a tab not shown yet takes the shown tab's size.

@@ -17,7 +17,7 @@ public:
     explicit WelcomePage(QWidget *parent = nullptr);
 
 Q_SIGNALS:
-    void runRequested(const QString &preset); // the default comparison: run it now
+    void runRequested(const QString &preset);  // the default comparison: run it now
     void openRequested(const QString &preset); // a seed's preset: look at it first
 };
 

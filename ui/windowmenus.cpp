@@ -9,7 +9,6 @@
 #include "servelab_config.h"
 
 #include <QClipboard>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -52,7 +51,6 @@ void buildFileMenu(MainWindow *w)
                  QObject::tr("Experiment specs (*.json)"),
                  [w](const QString &path, QString *error) { return w->session()->loadSpec(path, error); });
     });
-    // A preset opens in the wizard, pre-filled: look, change, run.
     // Each named by what it reproduces; its name (as `servelab-cli run NAME` takes it) beside.
     auto *presets = file->addMenu(QObject::tr("&Presets"));
     presets->setObjectName(QStringLiteral("presetsMenu"));
@@ -60,13 +58,7 @@ void buildFileMenu(MainWindow *w)
     for (const auto &preset : lab::SpecSource::presets()) {
         QAction *action = presets->addAction(
             QStringLiteral("%1  (%2)").arg(preset.description, preset.name), w,
-            [w, name = preset.name] {
-                QString error;
-                if (!w->session()->loadPreset(name, &error))
-                    QMessageBox::warning(w, QObject::tr("Presets"), error);
-                else
-                    w->openWizard(w->experiment());
-            });
+            [w, name = preset.name] { w->openPreset(name); });
         action->setToolTip(QObject::tr("servelab-cli run %1").arg(preset.name));
     }
     file->addAction(QObject::tr("Open &Results…"), w, [w] {

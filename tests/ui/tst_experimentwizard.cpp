@@ -351,7 +351,8 @@ private Q_SLOTS:
             fromChooser.show();
             for (int page = 0; page < 4; ++page)
                 fromChooser.next();
-            QCOMPARE(fromChooser.spec().toJson(), preset(QStringLiteral("sendfile-threshold")).toJson());
+            QCOMPARE(fromChooser.spec().toJson(),
+                     preset(QStringLiteral("sendfile-threshold")).toJson());
         }
         ui::ExperimentWizard wizard;
         wizard.setSpec(preset(QStringLiteral("ab-c300-maxthreads")));

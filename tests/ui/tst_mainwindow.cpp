@@ -545,6 +545,38 @@ private Q_SLOTS:
         }
     }
 
+    // A real server not installed here is said before the run, in the log, with what to do;
+    // the other targets run.
+    void missingServerIsSaidBeforeTheRun()
+    {
+        qputenv("TOMCAT_HOME", "/nonexistent/tomcat");
+        QTemporaryDir dir;
+        ui::MainWindow window;
+        window.session()->setDatabase(dir.filePath(QStringLiteral("results.db")));
+        lab::SweepSpec builtin = lab::SweepSpec::defaults();
+        builtin.sizes = {4096};
+        builtin.requests = 20;
+        builtin.root = dir.filePath(QStringLiteral("root"));
+        lab::SweepSpec tomcat = builtin;
+        tomcat.target = QStringLiteral("tomcat");
+        lab::ExperimentSpec spec;
+        spec.name = QStringLiteral("with tomcat");
+        spec.targets = {tomcat, builtin};
+        window.setExperiment(spec);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRun());
+        QVERIFY2(window.runPanel()->logText().contains(
+                     QStringLiteral("warning: tomcat is not installed on this machine, so its "
+                                    "points would be DNF: install it (apt-get install tomcat10")),
+                 qPrintable(window.runPanel()->logText()));
+        QVERIFY(finished.wait(60000));
+        qunsetenv("TOMCAT_HOME");
+        const auto &points = window.session()->points();
+        QCOMPARE(points.size(), 2);
+        QVERIFY(points[0].dnf);
+        QVERIFY2(!points[1].dnf, qPrintable(points[1].reason));
+    }
+
     // The history's selection is what is shown: one run (the left panel then holds its spec,
     // so Run runs it again), or several together; Compare and Run again are buttons.
     void historySelectionShowsComparesAndRunsAgain()

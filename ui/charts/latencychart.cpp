@@ -13,8 +13,8 @@
 #include <QChartView>
 #include <QLabel>
 #include <QLegend>
-#include <QMenu>
 #include <QMap>
+#include <QMenu>
 #include <QToolButton>
 #include <QValueAxis>
 
@@ -42,8 +42,8 @@ QString percentileLabel(int nines)
 } // namespace
 
 LatencyChart::LatencyChart(QWidget *parent)
-    : RunChart(tr("Latency by percentile"), parent), m_shown(new QLabel),
-      m_sizes(new QToolButton), m_percentile(new QCategoryAxis), m_latency(new QValueAxis)
+    : RunChart(tr("Latency by percentile"), parent), m_shown(new QLabel), m_sizes(new QToolButton),
+      m_percentile(new QCategoryAxis), m_latency(new QValueAxis)
 {
     m_sizes->setObjectName(QStringLiteral("latencySizes"));
     m_sizes->setText(tr("Sizes…"));

@@ -35,7 +35,7 @@ public:
     int seriesCount() const;
     // The sizes to draw from now on (empty: the default), as the menu above the chart sets them.
     void pickSizes(const QList<quint64> &sizes);
-    QString shownText() const; // what the row above the chart says is shown
+    QString shownText() const;  // what the row above the chart says is shown
     double tailReached() const; // the deepest percentile drawn, as nines (3: 99.9 %)
 
 private:

@@ -41,8 +41,8 @@ ExperimentWizard::ExperimentWizard(QWidget *parent)
     m_presets->addItem(tr("Start from a preset…"));
     for (const auto &preset : lab::SpecSource::presets()) {
         m_presets->addItem(preset.description, preset.name);
-        m_presets->setItemData(m_presets->count() - 1,
-                               tr("servelab-cli run %1").arg(preset.name), Qt::ToolTipRole);
+        m_presets->setItemData(m_presets->count() - 1, tr("servelab-cli run %1").arg(preset.name),
+                               Qt::ToolTipRole);
     }
     m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_presets->setMinimumContentsLength(40);

@@ -2,12 +2,12 @@
 #include "targetspage.h"
 
 #include "fieldspinbox.h"
-#include "lab/targets/externalserver.h"
 #include "lab/spec/serveroptiontable.h"
 #include "lab/spec/specfield.h"
+#include "lab/targets/externalserver.h"
 #include "server/eventmodel.h"
-#include "server/serveroptions.h"
 #include "server/servermode.h"
+#include "server/serveroptions.h"
 
 #include <QCheckBox>
 #include <QComboBox>

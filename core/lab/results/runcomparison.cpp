@@ -56,8 +56,8 @@ RunComparison RunComparison::of(const QList<PointResult> &thisRun, const QList<P
             row.dnf = a.dnf || b.dnf || sa.count == 0 || sb.count == 0;
             row.kibThis = a.dnf ? 0 : sa.mean;
             row.kibOther = b.dnf ? 0 : sb.mean;
-            row.withinNoise = !row.dnf && sa.count >= 2 && sb.count >= 2 &&
-                              sa.low() <= sb.high() && sb.low() <= sa.high();
+            row.withinNoise = !row.dnf && sa.count >= 2 && sb.count >= 2 && sa.low() <= sb.high() &&
+                              sb.low() <= sa.high();
             out.rows << row;
         }
     }
@@ -66,8 +66,8 @@ RunComparison RunComparison::of(const QList<PointResult> &thisRun, const QList<P
 
 QString RunComparison::toTsv() const
 {
-    QString out = QStringLiteral(
-        "Target\tFile Size\tKiB/s (this run)\tKiB/s (other)\tRatio\tWithin noise\n");
+    QString out =
+        QStringLiteral("Target\tFile Size\tKiB/s (this run)\tKiB/s (other)\tRatio\tWithin noise\n");
     for (const Row &r : rows)
         out +=
             QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6\n")

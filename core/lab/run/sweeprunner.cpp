@@ -187,9 +187,11 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     // In this process (an in-process target) the server opens files under its document root
     // only: any other file open here is the lab's (its database, Qt's), not the server's.
     const bool inProcess = m_spec.kind() == TargetKind::Builtin && !m_spec.runsIsolated();
-    const std::string root = QFileInfo(m_spec.resolvedRoot()).canonicalFilePath().toStdString() + '/';
+    const std::string root =
+        QFileInfo(m_spec.resolvedRoot()).canonicalFilePath().toStdString() + '/';
     FdLeakCheck leaks([&] {
-        std::vector<metrics::OpenFd> fds = sampler ? sampler->openFds() : std::vector<metrics::OpenFd>();
+        std::vector<metrics::OpenFd> fds =
+            sampler ? sampler->openFds() : std::vector<metrics::OpenFd>();
         if (inProcess)
             std::erase_if(fds, [&](const metrics::OpenFd &fd) {
                 return fd.type == "file" && fd.target.compare(0, root.size(), root) != 0;

@@ -391,8 +391,8 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         }
         sweep.serverThreads =
             int(r.integer(t, F::serverThreads, path + QStringLiteral(".threads")));
-        sweep.isolated = r.boolean(t, QStringLiteral("isolated"), path + QStringLiteral(".isolated"),
-                                   sweep.isolated);
+        sweep.isolated = r.boolean(t, QStringLiteral("isolated"),
+                                   path + QStringLiteral(".isolated"), sweep.isolated);
         sweep.fdLimit = int(r.integer(t, F::fdLimit, path + QStringLiteral(".fd_limit")));
         if (const QJsonValue options = t.value(QStringLiteral("options")); !options.isUndefined()) {
             if (!options.isObject())

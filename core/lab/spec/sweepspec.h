@@ -49,7 +49,7 @@ struct SweepSpec
     // "command:<command line with {port} and {root}>", or "url:http://HOST:PORT/PATH/" for a
     // server already running (ServeLab requests PATH/<size>.bin and watches `watchPid`, if set).
     QString target = QStringLiteral("builtin");
-    qint64 watchPid = 0;   // url targets: the server process to sample (0: none)
+    qint64 watchPid = 0; // url targets: the server process to sample (0: none)
     // A builtin target's server runs as a child `servelab-cli serve` (the default: its
     // descriptors, threads and CPU are the server's alone); false: in this process, sharing its
     // descriptors with the load client and the lab.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/loadmodel.h"
+#include "lab/results/resultexport.h"
 #include "lab/run/docrootgenerator.h"
 #include "lab/run/livefeed.h"
-#include "lab/results/resultexport.h"
 #include "lab/run/sweeprunner.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
@@ -198,7 +198,7 @@ private Q_SLOTS:
         QVERIFY2(!p.dnf, qPrintable(p.reason));
         QCOMPARE(p.model, client::LoadModel::Ramp);
         QVERIFY(p.load.ok > 0);
-        QVERIFY(p.outsideSteady > 0); // the ramp-up's requests, not counted
+        QVERIFY(p.outsideSteady > 0);              // the ramp-up's requests, not counted
         QCOMPARE(p.load.elapsedMicros, 1'000'000); // the steady state's length
         QVERIFY(p.littleUsers > 0);
         QCOMPARE(p.thinkTargetMs, 10.0);

@@ -14,18 +14,20 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("spec");
         QTest::addColumn<QString>("name");
-        QTest::newRow("one") << QByteArray(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
-            "sizes": ["4K", "1M"]})") << QStringLiteral("epoll+copy over 4K,1M");
+        QTest::newRow("one") << QByteArray(
+                                    R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+            "sizes": ["4K", "1M"]})")
+                             << QStringLiteral("epoll+copy over 4K,1M");
         QTest::newRow("same label once")
             << QByteArray(R"({"servelab": 1, "sizes": "4K..16K", "targets": [
             {"builtin": "epoll+copy"}, {"builtin": "epoll+copy", "threads": 2},
             {"builtin": "poller+copy", "isolated": false}]})")
             << QStringLiteral("epoll+copy, poller+copy (in-process) over 4K..16K");
-        QTest::newRow("many")
-            << QByteArray(R"({"servelab": 1, "sizes": ["1M"], "targets": [
+        QTest::newRow("many") << QByteArray(R"({"servelab": 1, "sizes": ["1M"], "targets": [
             {"builtin": "epoll+copy"}, {"builtin": "poller+copy"}, {"builtin": "blocking+copy"},
             {"builtin": "epoll+sendfile"}, {"builtin": "poller+sendfile"}]})")
-            << QStringLiteral("epoll+copy, poller+copy, blocking+copy and 2 more over 1M");
+                              << QStringLiteral(
+                                     "epoll+copy, poller+copy, blocking+copy and 2 more over 1M");
         QTest::newRow("loads") << QByteArray(R"({"servelab": 1, "sizes": ["1M"],
             "targets": [{"builtin": "epoll+copy"}],
             "clients": [{"model": "closed", "requests": 10}, {"model": "duration", "seconds": 1}]})")
