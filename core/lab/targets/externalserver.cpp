@@ -8,6 +8,7 @@
 #include "server/listener.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
@@ -63,6 +64,60 @@ QString tomcatHome()
 }
 
 } // namespace
+
+// Whether someone else (Apache's www-data) can enter every folder down to `root` and list it.
+bool ExternalServer::readableByOthers(const QString &root)
+{
+    for (QFileInfo dir(root); !dir.isRoot(); dir = QFileInfo(dir.absolutePath())) {
+        const auto mode = dir.permissions();
+        if (!(mode & QFileDevice::ExeOther) || !(mode & QFileDevice::ReadOther))
+            return false;
+    }
+    return true;
+}
+
+// As root, Apache's children become www-data (Apache refuses to serve as root), which cannot
+// enter a document root under /root. Rather than open that path to everyone, the files are
+// served from a folder of their own that others may enter: hard links to them (a copy where a
+// link cannot be made, or where the file itself is not readable by others), gone at stop().
+bool ExternalServer::mirrorForOthers(const QString &root, QString *served, QString *error)
+{
+    m_mirror = std::make_unique<QTemporaryDir>(QDir::tempPath() +
+                                               QStringLiteral("/servelab-docroot-XXXXXX"));
+    constexpr auto folderMode = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther |
+                                QFile::ExeOther;
+    if (!m_mirror->isValid() || !QFile::setPermissions(m_mirror->path(), folderMode)) {
+        *error = QStringLiteral("cannot make a folder others can read for apache's workers in %1")
+                     .arg(QDir::tempPath());
+        return false;
+    }
+    const QDir from(root);
+    QDirIterator files(root, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot,
+                       QDirIterator::Subdirectories);
+    while (files.hasNext()) {
+        const QFileInfo file(files.next());
+        const QString to = QDir(m_mirror->path()).filePath(from.relativeFilePath(file.filePath()));
+        const bool ok =
+            file.isDir()
+                ? QDir().mkpath(to) && QFile::setPermissions(to, folderMode)
+            : (file.permissions() & QFileDevice::ReadOther)
+                ? ::link(QFile::encodeName(file.filePath()).constData(),
+                         QFile::encodeName(to).constData()) == 0 ||
+                      QFile::copy(file.filePath(), to)
+                : QFile::copy(file.filePath(), to) &&
+                      QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner |
+                                                    QFile::ReadOther | QFile::ReadGroup);
+        if (!ok) {
+            *error = QStringLiteral("cannot give apache's workers (www-data) %1 to read: put the "
+                                    "document_root under /srv or /tmp")
+                         .arg(file.filePath());
+            return false;
+        }
+    }
+    *served = m_mirror->path();
+    return true;
+}
 
 ExternalServer::ExternalServer() = default;
 
@@ -286,21 +341,12 @@ bool ExternalServer::start(const QString &target, const QString &root, int worke
             return false;
         }
         program = arguments.takeFirst();
-    } else if (!writeConfig(target, root, std::max(workers, 1), &program, &arguments, error)) {
+    } else if (QString served = root;
+               target == u"apache" && geteuid() == 0 && !readableByOthers(root) &&
+               !mirrorForOthers(root, &served, error)) {
         return false;
-    } else if (target == u"apache" && geteuid() == 0) {
-        // As root, Apache's children become www-data: a root it cannot enter answers 403 to
-        // everything. Say so before measuring a column of 4xx.
-        for (QFileInfo dir(root); !dir.isRoot(); dir = QFileInfo(dir.absolutePath())) {
-            const auto mode = dir.permissions();
-            if (!(mode & QFileDevice::ExeOther) || !(mode & QFileDevice::ReadOther)) {
-                *error = QStringLiteral("apache's workers run as www-data, which cannot read %1 "
-                                        "(not world-readable): use a document_root under /srv or "
-                                        "/tmp, or make the path readable")
-                             .arg(dir.absoluteFilePath());
-                return false;
-            }
-        }
+    } else if (!writeConfig(target, served, std::max(workers, 1), &program, &arguments, error)) {
+        return false;
     }
     m_process = std::make_unique<QProcess>();
     m_process->setProgram(program);
@@ -360,6 +406,7 @@ void ExternalServer::stop()
         m_process.reset();
     }
     m_dir.reset();
+    m_mirror.reset();
     m_port = 0;
 }
 

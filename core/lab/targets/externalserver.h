@@ -44,6 +44,10 @@ private:
                      QStringList *arguments, QString *error);
 
     std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QTemporaryDir> m_mirror; // apache as root: the files www-data may read
+
+    static bool readableByOthers(const QString &root);
+    bool mirrorForOthers(const QString &root, QString *served, QString *error);
     std::unique_ptr<QProcess> m_process;
     quint16 m_port = 0;
 };

@@ -5,11 +5,13 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
+#include <unistd.h>
 
 using namespace servelab;
 
@@ -123,6 +125,41 @@ private Q_SLOTS:
         server.stop();
         QVERIFY(!alive(leader));
         QTRY_COMPARE_WITH_TIMEOUT(groupMembers(leader), 0, 3000); // workers went with it
+    }
+
+    // As root, Apache's workers are www-data: a document root under a folder only root may
+    // enter (the default, under /root) is served from hard links in a folder they can read,
+    // the folder itself left as it was, the links gone at stop().
+    void apacheAsRootServesARootOnlyRootCanEnter()
+    {
+        if (geteuid() != 0 || lab::ExternalServer::binaryFor(QStringLiteral("apache")).isEmpty())
+            QSKIP("needs root and apache2");
+        QTemporaryDir closed; // 0700, as /root is
+        const QString root = QDir(closed.path()).filePath(QStringLiteral("docroot"));
+        QString error;
+        QVERIFY2(lab::DocRootGenerator::ensure(root, {4096, 1 << 20}, &error), qPrintable(error));
+        QVERIFY(!(QFileInfo(closed.path()).permissions() & QFileDevice::ExeOther));
+        lab::ExternalServer server;
+        QVERIFY2(server.start(QStringLiteral("apache"), root, 1, &error), qPrintable(error));
+        const QStringList mirrors =
+            QDir(QDir::tempPath())
+                .entryList({QStringLiteral("servelab-docroot-*")}, QDir::Dirs);
+        QVERIFY(!mirrors.isEmpty());
+        for (quint64 size : {4096ull, 1ull << 20}) {
+            client::ClientOptions o;
+            o.port = server.port();
+            o.path = "/" + lab::DocRootGenerator::fileNameFor(size).toStdString();
+            o.requests = 10;
+            o.expectedBodyLength = size;
+            const auto r = client::ClosedClient(o).run();
+            QCOMPARE(r.ok, 10u);
+        }
+        server.stop();
+        QVERIFY(!(QFileInfo(closed.path()).permissions() & QFileDevice::ExeOther)); // untouched
+        QVERIFY(QFile::exists(QDir(root).filePath(QStringLiteral("4K.bin"))));
+        for (const QString &mirror : mirrors)
+            QVERIFY2(!QFileInfo::exists(QDir(QDir::tempPath()).filePath(mirror)),
+                     qPrintable(mirror));
     }
 
     void commandTemplate()
