@@ -19,7 +19,6 @@
 #include <QTextStream>
 
 #include <algorithm>
-#include <cmath>
 
 namespace servelab::cli {
 
@@ -53,7 +52,7 @@ void shrinkLevels(const lab::SweepSpec &client, QList<int> *levels, QList<qint64
 }
 
 // --smoke: the same experiment in seconds (a handful of sizes, few requests and files, two
-// repetitions), its phenomenon kept (an fd limit below the clients stays below them).
+// repetitions).
 void shrink(lab::ExperimentSpec &spec)
 {
     spec.repetitions = std::min(spec.repetitions, 2);
@@ -65,13 +64,7 @@ void shrink(lab::ExperimentSpec &spec)
                       t.sizes.end());
         if (t.sizes.isEmpty())
             t.sizes = {4096};
-        const int clients = t.concurrency;
         lab::ExperimentModel::of(t.model).shrink(&t);
-        // More clients than descriptors stays so, smaller: the fd limit shrinks with the
-        // clients (ulimit-1024's 1,100 clients at 1024 descriptors: 30 at 28), so that the
-        // smoke run still meets EMFILE. 16: the lowest limit a spec takes.
-        if (t.fdLimit > 0 && clients > t.concurrency)
-            t.fdLimit = std::max(16, int(std::ceil(double(t.fdLimit) * t.concurrency / clients)));
         t.pointDeadlineMs = std::min(t.pointDeadlineMs, 20000);
         t.warmupRequests = std::min<quint64>(t.warmupRequests, 10);
         t.cooldownMs = std::min(t.cooldownMs, 100);
