@@ -97,7 +97,7 @@ private Q_SLOTS:
                 for (const auto &tick : feed->take().client)
                     measuring = measuring || tick.completed > 0;
                 if (!measuring)
-                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                    std::this_thread::yield(); // on the condition, bounded above: no fixed wait
             }
             if (measuring)
                 action();
