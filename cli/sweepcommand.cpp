@@ -9,6 +9,7 @@
 #include "lab/results/resultstore.h"
 #include "lab/spec/sizelist.h"
 #include "lab/spec/specfield.h"
+#include "lab/targets/externalserver.h"
 #include "lab/run/runstatus.h"
 #include "server/servermode.h"
 
@@ -41,9 +42,9 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
          QString::number(defaults.concurrency)},
         {QStringLiteral("k"), QStringLiteral("Keep connections alive (ab -k).")},
         {QStringLiteral("target"),
-         QStringLiteral(
-             "What to measure: builtin (the --mode), nginx, lighttpd, apache, h2o, tomcat, or "
-             "\"command:CMD\" with {port} and {root} in CMD."),
+         QStringLiteral("What to measure: builtin (the --mode), %1, or \"command:CMD\" with "
+                        "{port} and {root} in CMD.")
+             .arg(lab::ExternalServer::templates().join(QStringLiteral(", "))),
          QStringLiteral("target"), QStringLiteral("builtin")},
         {QStringLiteral("isolated"),
          QStringLiteral("Run the server as a child servelab-cli serve process (the default).")},

@@ -278,6 +278,18 @@ private Q_SLOTS:
         page->apply(applied);
         QCOMPARE(applied.targets[0].serverThreads, 200);
         threads->setValue(200);
+        // A label: checked as it is typed, then shown after the name.
+        auto *label = page->findChild<QLineEdit *>(QStringLiteral("label"));
+        label->setText(QStringLiteral("a label far longer than the forty characters allowed"));
+        QVERIFY2(page->problem().contains(QStringLiteral("at most 40 characters")),
+                 qPrintable(page->problem()));
+        QVERIFY(!page->isComplete());
+        label->setText(QStringLiteral("Coyote BIO's analogue"));
+        QVERIFY2(page->updateSelectedTarget(), qPrintable(page->problem()));
+        page->apply(applied);
+        QCOMPARE(applied.targets[0].label(),
+                 QStringLiteral("blocking+copy (Coyote BIO's analogue)"));
+        QVERIFY(list->item(0)->text().startsWith(QStringLiteral("blocking+copy (Coyote BIO's")));
 
         for (int i = 0; i < 4; ++i)
             wizard.next();

@@ -67,7 +67,7 @@ TargetsPage::TargetsPage(QWidget *parent)
       m_fdLimit(new FieldSpinBox(lab::SpecFields::fdLimit)), m_options(new QLineEdit),
       m_external(new QComboBox),
       m_externalThreads(new FieldSpinBox(lab::SpecFields::serverThreads)), m_url(new QLineEdit),
-      m_pid(new QSpinBox), m_list(new QListWidget)
+      m_pid(new QSpinBox), m_caption(new QLineEdit), m_list(new QListWidget)
 {
     setTitle(tr("Targets"));
     setSubTitle(tr("What to measure: ServeLab's own server modes, real servers it configures "
@@ -123,6 +123,11 @@ TargetsPage::TargetsPage(QWidget *parent)
     m_forms->addWidget(builtin);
     m_forms->addWidget(external);
     m_forms->addWidget(url);
+    m_caption->setObjectName(QStringLiteral("label"));
+    m_caption->setPlaceholderText(tr("optional: what it stands for, as Coyote BIO's analogue"));
+    m_caption->setToolTip(tr("Shown after the target's name in the tables and charts"));
+    auto *captionForm = new QFormLayout;
+    captionForm->addRow(tr("Label"), m_caption);
     auto *add = new QPushButton(tr("&Add target"));
     add->setObjectName(QStringLiteral("addTarget"));
     auto *update = new QPushButton(tr("&Update selected"));
@@ -138,6 +143,7 @@ TargetsPage::TargetsPage(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_kind);
     layout->addWidget(m_forms);
+    layout->addLayout(captionForm);
     layout->addLayout(buttons);
     layout->addWidget(m_list);
     layout->addWidget(problemLabel());
@@ -158,6 +164,10 @@ TargetsPage::TargetsPage(QWidget *parent)
     });
     connect(m_url, &QLineEdit::textChanged, this, [this] {
         m_formProblem.clear();
+        changed();
+    });
+    connect(m_caption, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_formProblem = lab::SweepSpec::captionProblem(text.trimmed());
         changed();
     });
     // Options are checked as they are typed, with serve's words.
@@ -206,6 +216,7 @@ lab::SweepSpec TargetsPage::formTarget(QString *why) const
         t.watchPid = m_pid->value();
         break;
     }
+    t.caption = m_caption->text().trimmed();
     if (why->isEmpty())
         *why = t.validate();
     return t;
@@ -282,6 +293,7 @@ void TargetsPage::showInForm(const lab::SweepSpec &t)
         m_externalThreads->setValue(t.serverThreads);
         break;
     }
+    m_caption->setText(t.caption);
     m_formProblem.clear();
     changed();
 }

@@ -52,6 +52,7 @@ private:
     QSpinBox *m_externalThreads;
     QLineEdit *m_url;
     QSpinBox *m_pid;
+    QLineEdit *m_caption; // the spec's "label", for every kind
     QListWidget *m_list;
     QString m_formProblem;
 };

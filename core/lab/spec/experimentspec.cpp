@@ -359,7 +359,8 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         r.onlyKnown(t, path,
                     {QStringLiteral("builtin"), QStringLiteral("external"), QStringLiteral("url"),
                      QStringLiteral("pid"), QStringLiteral("threads"), QStringLiteral("isolated"),
-                     QStringLiteral("fd_limit"), QStringLiteral("options")});
+                     QStringLiteral("fd_limit"), QStringLiteral("options"),
+                     QStringLiteral("label")});
         SweepSpec sweep = shared;
         const bool builtin = t.contains(QStringLiteral("builtin"));
         const bool url = t.contains(QStringLiteral("url"));
@@ -391,6 +392,9 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         }
         sweep.serverThreads =
             int(r.integer(t, F::serverThreads, path + QStringLiteral(".threads")));
+        sweep.caption =
+            r.text(t, QStringLiteral("label"), path + QStringLiteral(".label"), QString())
+                .trimmed();
         sweep.isolated = r.boolean(t, QStringLiteral("isolated"),
                                    path + QStringLiteral(".isolated"), sweep.isolated);
         sweep.fdLimit = int(r.integer(t, F::fdLimit, path + QStringLiteral(".fd_limit")));
@@ -547,6 +551,8 @@ QByteArray ExperimentSpec::toJson() const
             target.insert(QStringLiteral("external"), t.target);
         }
         target.insert(QStringLiteral("threads"), t.serverThreads);
+        if (!t.caption.isEmpty())
+            target.insert(QStringLiteral("label"), t.caption);
         targetList.append(target);
     }
     root.insert(QStringLiteral("targets"), targetList);

@@ -22,6 +22,14 @@
 
 namespace servelab::lab {
 
+QString SweepSpec::captionProblem(const QString &caption)
+{
+    if (caption.size() <= 40 && !caption.contains(u'\n'))
+        return {};
+    return QStringLiteral("the label '%1' is not one line of at most 40 characters: shorten it")
+        .arg(caption);
+}
+
 QString SweepSpec::validate() const
 {
     if (sizes.isEmpty())
@@ -41,6 +49,8 @@ QString SweepSpec::validate() const
     } else if (kind() == TargetKind::Command && !target.contains(QStringLiteral("{port}"))) {
         return QStringLiteral("a command target must contain {port}");
     }
+    if (QString problem = captionProblem(caption); !problem.isEmpty())
+        return problem;
     std::string error;
     server::ServerMode parsed;
     if (!server::parseServerMode(mode.toStdString(), &parsed, &error))
@@ -81,6 +91,11 @@ QString SweepSpec::validate() const
 }
 
 QString SweepSpec::label() const
+{
+    return caption.isEmpty() ? name() : QStringLiteral("%1 (%2)").arg(name(), caption);
+}
+
+QString SweepSpec::name() const
 {
     switch (kind()) {
     case TargetKind::Builtin: // in-process figures are not the server's alone: said everywhere
@@ -123,6 +138,8 @@ QByteArray SweepSpec::toJson() const
         target.insert(QStringLiteral("isolated"), isolated);
     if (fdLimit != 0)
         target.insert(QStringLiteral("fd_limit"), fdLimit);
+    if (!caption.isEmpty())
+        target.insert(QStringLiteral("label"), caption);
     const QJsonObject client{{QStringLiteral("model"), QStringLiteral("closed")},
                              {QStringLiteral("requests"), qint64(requests)},
                              {QStringLiteral("concurrency"), concurrency},

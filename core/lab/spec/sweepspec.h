@@ -57,6 +57,9 @@ struct SweepSpec
     int fdLimit = 0; // RLIMIT_NOFILE of that child (0: inherit); needs isolated
     // More `servelab-cli serve` flags for a builtin target ("--chunk", "81000"); need isolated.
     QStringList serverArguments;
+    // The spec's "label": what the target stands for, after its name in every table and chart
+    // ("blocking+copy (Coyote BIO's analogue)"); empty: none. One line, at most 40 characters.
+    QString caption;
     QString variant;            // what sets this target apart in a sweep ("sendfile-threshold=64K")
     quint64 warmupRequests = 0; // made before each point and not counted
     int cooldownMs = 0;         // rest after each point
@@ -66,9 +69,12 @@ struct SweepSpec
     bool isUrl() const { return kind() == TargetKind::Url; }
     QString url() const { return isUrl() ? targetValue(target) : QString(); }
     // How tables name it: the mode ("epoll+copy (in-process)" when not isolated), the template,
-    // the command's program or the URL.
+    // the command's program or the URL, then the caption in brackets.
     QString label() const;
+    QString name() const; // the same without the caption
 
+    // Why a caption cannot be a label (empty: it can).
+    static QString captionProblem(const QString &caption);
     // The checks a user can fix; returns an empty string when the spec can run.
     QString validate() const;
     // The document root: `root`, or the cache folder for this content ("" for a url target

@@ -142,9 +142,16 @@ constexpr std::array installables{
     Installable{"lighttpd", {"lighttpd", nullptr}, "lighttpd"},
     Installable{"apache", {"apache2", "httpd"}, "apache2"},
     Installable{"h2o", {"h2o", nullptr}, "h2o"},
-    // The JVM that runs Tomcat, when Tomcat 10 is there to run.
+    // The JVM that runs Tomcat, when Tomcat 10 is there to run: its NIO connector with
+    // useSendfile="true" (seed 001's port 8004, Coyote NIO) and "false" (8005, NIO w/o sendfile).
     Installable{"tomcat", {"java", nullptr}, "tomcat10 default-jre-headless"},
+    Installable{"tomcat-nosendfile", {"java", nullptr}, "tomcat10 default-jre-headless"},
 };
+
+bool isTomcat(const QString &name)
+{
+    return name == u"tomcat" || name == u"tomcat-nosendfile";
+}
 
 const Installable *installable(const QString &name)
 {
@@ -169,7 +176,7 @@ QString ExternalServer::binaryFor(const QString &name)
     const Installable *row = installable(name);
     if (!row)
         return {};
-    if (name == u"tomcat" && !QFileInfo::exists(tomcatHome() + QStringLiteral("/bin/bootstrap.jar")))
+    if (isTomcat(name) && !QFileInfo::exists(tomcatHome() + QStringLiteral("/bin/bootstrap.jar")))
         return {};
     QStringList binaries;
     for (const char *binary : row->binaries)
@@ -266,9 +273,10 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                    .arg(workers)
                    .arg(dir, root, geteuid() == 0 ? QStringLiteral("user: root\n") : QString());
         *arguments = {QStringLiteral("-c"), config};
-    } else if (name == u"tomcat") {
-        // Tomcat 10 with the NIO connector (BIO and APR are gone from Tomcat 10.1) and the
-        // DefaultServlet over the root: a CATALINA_BASE of its own in the temporary folder.
+    } else if (isTomcat(name)) {
+        // Tomcat 10 with the NIO connector (BIO and APR are gone from Tomcat 10.1), with or
+        // without sendfile, and the DefaultServlet over the root: a CATALINA_BASE of its own in
+        // the temporary folder.
         for (const char *sub : {"conf", "logs", "temp", "work", "webapps"})
             QDir(dir).mkpath(QString::fromLatin1(sub));
         const QString webXml = QStringLiteral(
@@ -287,7 +295,7 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                    "<Server port=\"-1\" shutdown=\"SHUTDOWN\">\n  <Service name=\"Catalina\">\n"
                    "    <Connector address=\"127.0.0.1\" port=\"%1\" maxThreads=\"%2\"\n"
                    "      protocol=\"org.apache.coyote.http11.Http11NioProtocol\" "
-                   "useSendfile=\"true\"/>\n"
+                   "useSendfile=\"%5\"/>\n"
                    "    <Engine name=\"Catalina\" defaultHost=\"localhost\">\n"
                    "      <Host name=\"localhost\" appBase=\"%3/webapps\" autoDeploy=\"false\" "
                    "deployOnStartup=\"false\" unpackWARs=\"false\">\n"
@@ -295,7 +303,8 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                    "      </Host>\n    </Engine>\n  </Service>\n</Server>\n")
                    .arg(port)
                    .arg(std::max(workers, 1) * 100)
-                   .arg(dir, root);
+                   .arg(dir, root,
+                        name == u"tomcat" ? QStringLiteral("true") : QStringLiteral("false"));
         const QString home = tomcatHome();
         *arguments = {QStringLiteral("-Dcatalina.home=") + home,
                       QStringLiteral("-Dcatalina.base=") + dir,

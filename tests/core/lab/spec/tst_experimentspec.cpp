@@ -413,6 +413,40 @@ private Q_SLOTS:
                  qPrintable(errors.join(u'\n')));
     }
 
+    // A target's label follows its name in every table, survives a round trip, and is refused
+    // with its reason when it is not one short line.
+    void labelNamesWhatATargetStandsFor()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        // (No raw string: moc reads the apostrophe as a character literal's.)
+        QVERIFY2(ExperimentSpec::parse(
+                     "{\"servelab\": 1, \"targets\": [\n"
+                     "  {\"builtin\": \"blocking+copy\", \"label\": \" Coyote BIO's analogue \"},\n"
+                     "  {\"external\": \"tomcat-nosendfile\", \"label\": \"NIO, useSendfile=false\"}]}",
+                     QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.targets[0].label(), QStringLiteral("blocking+copy (Coyote BIO's analogue)"));
+        QCOMPARE(spec.targets[0].name(), QStringLiteral("blocking+copy"));
+        QCOMPARE(spec.targets[1].label(),
+                 QStringLiteral("tomcat-nosendfile (NIO, useSendfile=false)"));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.targets[0].caption, QStringLiteral("Coyote BIO's analogue"));
+        QCOMPARE(again.targets[1].caption, QStringLiteral("NIO, useSendfile=false"));
+
+        for (const char *label : {R"("a label far longer than the forty characters allowed")",
+                                  R"("two\nlines")", "42", R"("")"}) {
+            const QByteArray text = QByteArray(R"({"servelab": 1, "targets": [)") +
+                                    R"({"builtin": "epoll+copy", "label": )" + label + "}]}";
+            QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
+            QVERIFY2(errors.join(u'\n').contains(QStringLiteral("targets[0]")) &&
+                         (errors.join(u'\n').contains(QStringLiteral("at most 40 characters")) ||
+                          errors.join(u'\n').contains(QStringLiteral("wants a non-empty string"))),
+                     qPrintable(errors.join(u'\n')));
+        }
+    }
+
     void badOptionsAreNamed()
     {
         const QByteArray text = R"({"servelab": 1,
