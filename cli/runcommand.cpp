@@ -19,6 +19,7 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <cmath>
 
 namespace servelab::cli {
 
@@ -51,8 +52,28 @@ void shrinkLevels(const lab::SweepSpec &client, QList<int> *levels, QList<qint64
     *levels = kept.size() > 1 ? kept : QList<int>();
 }
 
+// What a preset is about stays under --smoke, smaller: more clients than server threads
+// (seed 002's 300 against 150: the threads shrink with the clients, 30 against 15) and more
+// clients than descriptors (seed 000's 1,100 at 1024: 69 at 64; below 64 a server has too few
+// left for its files, so there the clients grow instead).
+void keepRatios(int clientsBefore, lab::SweepSpec *t)
+{
+    if (t->concurrency >= clientsBefore)
+        return;
+    if (t->kind() == lab::TargetKind::Builtin)
+        t->serverThreads = std::max(
+            1, int(std::ceil(double(t->serverThreads) * t->concurrency / clientsBefore)));
+    constexpr int fewestFds = 64;
+    if (t->fdLimit > fewestFds && clientsBefore > t->fdLimit) {
+        t->concurrency = int(std::ceil(double(fewestFds) * clientsBefore / t->fdLimit));
+        t->fdLimit = fewestFds;
+        if (lab::ExperimentModel::of(t->model).countsRequests)
+            t->requests = std::max<quint64>(t->requests, quint64(t->concurrency));
+    }
+}
+
 // --smoke: the same experiment in seconds (a handful of sizes, few requests and files, two
-// repetitions).
+// repetitions), its phenomenon kept (keepRatios).
 void shrink(lab::ExperimentSpec &spec)
 {
     spec.repetitions = std::min(spec.repetitions, 2);
@@ -64,7 +85,9 @@ void shrink(lab::ExperimentSpec &spec)
                       t.sizes.end());
         if (t.sizes.isEmpty())
             t.sizes = {4096};
+        const int clients = t.concurrency;
         lab::ExperimentModel::of(t.model).shrink(&t);
+        keepRatios(clients, &t);
         t.pointDeadlineMs = std::min(t.pointDeadlineMs, 20000);
         t.warmupRequests = std::min<quint64>(t.warmupRequests, 10);
         t.cooldownMs = std::min(t.cooldownMs, 100);
@@ -178,6 +201,8 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return exitUsage;
     }
     lab::ExperimentSpec spec = read.spec;
+    for (const QString &line : spec.leftOut)
+        err << "run: " << line << '\n';
     if (p.isSet(QStringLiteral("smoke"))) {
         shrink(spec);
         spec.name += QStringLiteral(" (smoke)");

@@ -87,6 +87,8 @@ bool RunPanel::start(const lab::ExperimentSpec &spec)
     m_progress->setValue(0);
     m_clock.start();
     m_log->appendPlainText(tr("run: %1").arg(spec.name));
+    for (const QString &line : spec.leftOut)
+        m_log->appendPlainText(tr("note: %1").arg(line));
     for (const lab::SweepSpec &t : spec.targets) // said before its DNF column comes
         if (const QString missing = lab::ExternalServer::notInstalled(t.target); !missing.isEmpty())
             m_log->appendPlainText(tr("warning: %1").arg(missing));

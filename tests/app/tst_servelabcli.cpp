@@ -647,9 +647,10 @@ private Q_SLOTS:
         if (preset == u"poller-handoff") // wrk's model, and the hand-off wait the server counted
             QVERIFY2(all(values(QStringLiteral("poller"), "handoff_wait_mean_us"), positive),
                      qPrintable(rows.join(u'\n')));
-        if (preset == u"strategies") // the welcome page's comparison: every strategy a column
+        if (preset == u"strategies") // the welcome page's comparison: every strategy a column,
+            // and nginx (installed on every leg)
             for (const char *column :
-                 {"blocking+copy", "poller+copy", "poller+sendfile", "epoll+sendfile"})
+                 {"blocking+copy", "poller+copy", "poller+sendfile", "epoll+sendfile", "nginx"})
                 QVERIFY2(all(values(QLatin1StringView(column), "kib_per_s"), positive),
                          qPrintable(rows.join(u'\n')));
         if (preset == u"ulimit-1024") { // more clients than descriptors, smaller: the flood

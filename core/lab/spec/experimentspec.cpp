@@ -360,7 +360,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                     {QStringLiteral("builtin"), QStringLiteral("external"), QStringLiteral("url"),
                      QStringLiteral("pid"), QStringLiteral("threads"), QStringLiteral("isolated"),
                      QStringLiteral("fd_limit"), QStringLiteral("options"),
-                     QStringLiteral("label")});
+                     QStringLiteral("label"), QStringLiteral("if_installed")});
         SweepSpec sweep = shared;
         const bool builtin = t.contains(QStringLiteral("builtin"));
         const bool url = t.contains(QStringLiteral("url"));
@@ -417,8 +417,26 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         if (errors->isEmpty())
             if (const QString problem = sweep.validate(); !problem.isEmpty())
                 r.fail(path, problem);
+        // "if_installed": a real server that runs where it is installed and is left out, with a
+        // line saying so, where it is not (the strategies preset's nginx).
+        const bool optional = sweep.ifInstalled = r.boolean(
+            t, QStringLiteral("if_installed"), path + QStringLiteral(".if_installed"), false);
+        if (optional && sweep.kind() != TargetKind::Template)
+            r.fail(path + QStringLiteral(".if_installed"),
+                   QStringLiteral("applies to real servers ServeLab launches (\"external\")"));
+        if (const QString missing = ExternalServer::notInstalled(sweep.target);
+            optional && !missing.isEmpty()) {
+            out.leftOut << QStringLiteral("%1 left out: not installed here (apt-get install %2)")
+                               .arg(sweep.label(), ExternalServer::packagesFor(sweep.target));
+            continue;
+        }
         out.targets << sweep;
     }
+    if (errors->isEmpty() && out.targets.isEmpty())
+        r.fail(QStringLiteral("targets"),
+               QStringLiteral("every target is left out (%1): install one, or add a target that "
+                              "runs here")
+                   .arg(out.leftOut.join(QStringLiteral("; "))));
     // Each target as the runner expands it, with the swept option's values and under each
     // load: a value the server would refuse, or a load a target cannot take, is refused here,
     // before anything runs.
@@ -553,6 +571,8 @@ QByteArray ExperimentSpec::toJson() const
         target.insert(QStringLiteral("threads"), t.serverThreads);
         if (!t.caption.isEmpty())
             target.insert(QStringLiteral("label"), t.caption);
+        if (t.ifInstalled)
+            target.insert(QStringLiteral("if_installed"), true);
         targetList.append(target);
     }
     root.insert(QStringLiteral("targets"), targetList);

@@ -70,6 +70,9 @@ struct ExperimentSpec
     // of "client", which `targets` carry; with loads, they carry the first, and `concurrencies`
     // and `rates` are the first's).
     QList<ClientLoad> loads;
+    // Targets marked "if_installed" whose server is not installed here, one line each ("nginx
+    // left out: not installed here (apt-get install nginx)"): not run, not written back.
+    QStringList leftOut;
 
     // The targets to run: each builtin target once per sweep value, then each of those at each
     // concurrency, then at each offered rate (its `variant` says which:

@@ -185,6 +185,12 @@ QString ExternalServer::binaryFor(const QString &name)
     return findBinary(binaries);
 }
 
+QString ExternalServer::packagesFor(const QString &name)
+{
+    const Installable *row = installable(name);
+    return row ? QLatin1StringView(row->packages) : QString();
+}
+
 QString ExternalServer::notInstalled(const QString &target)
 {
     const Installable *row = installable(target);

@@ -27,6 +27,8 @@ public:
     static QStringList templates();
     // The binary a template runs, or an empty string when it is not installed.
     static QString binaryFor(const QString &name);
+    // The Debian packages that bring a template ("tomcat10 default-jre-headless"); "" if none.
+    static QString packagesFor(const QString &name);
     // For a template not installed here: what to do, with the Debian packages ("tomcat is not
     // installed on this machine, …: install it (apt-get install tomcat10 …) or remove the
     // target"); empty otherwise (installed, or not a template).

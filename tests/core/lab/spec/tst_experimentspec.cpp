@@ -447,6 +447,42 @@ private Q_SLOTS:
         }
     }
 
+    // "if_installed": the real server runs where it is installed; elsewhere it is left out with
+    // a line saying what brings it, and a spec left with no target is refused.
+    void ifInstalledLeavesOutWhatIsMissing()
+    {
+        qputenv("TOMCAT_HOME", "/nonexistent/tomcat"); // tomcat is not installed, whatever is
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [
+  {"builtin": "epoll+copy"}, {"external": "tomcat", "if_installed": true},
+  {"external": "nginx", "if_installed": true}]})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.targets.size(), 2); // nginx is installed on every leg
+        QCOMPARE(spec.targets[1].target, QStringLiteral("nginx"));
+        QCOMPARE(spec.leftOut,
+                 QStringList{QStringLiteral("tomcat left out: not installed here (apt-get "
+                                            "install tomcat10 default-jre-headless)")});
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QVERIFY(again.targets[1].ifInstalled);
+
+        QVERIFY(!ExperimentSpec::parse(
+            R"({"servelab": 1, "targets": [{"external": "tomcat", "if_installed": true}]})",
+            QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral("every target is left out (tomcat "
+                                                             "left out")),
+                 qPrintable(errors.join(u'\n')));
+        QVERIFY(!ExperimentSpec::parse(
+            R"({"servelab": 1, "targets": [{"builtin": "epoll+copy", "if_installed": true}]})",
+            QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "targets[0].if_installed: applies to real servers ServeLab launches")),
+                 qPrintable(errors.join(u'\n')));
+        qunsetenv("TOMCAT_HOME");
+    }
+
     void badOptionsAreNamed()
     {
         const QByteArray text = R"({"servelab": 1,
