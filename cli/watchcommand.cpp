@@ -12,18 +12,22 @@
 
 namespace servelab::cli {
 
-// servelab-cli watch PID: the fd timeline of any process (an external server, say), as the lab
-// records it for its targets, one CSV row per 100 ms; and what watching cost.
+// servelab-cli watch PID: the fd timeline of any process (an external server, say) and of the
+// processes under it, summed (nginx's workers, Apache's prefork children), as the lab records
+// it for its targets, one CSV row per 100 ms; and what watching cost.
 int watchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     CommandLine cl(QStringLiteral("watch"),
-                   QStringLiteral("Samples a process every 100 ms (descriptors by type, fd limit, "
-                                  "threads, RSS, CPU) and prints one CSV row per sample,\nuntil "
-                                  "-d seconds have passed or the process ends."));
+                   QStringLiteral("Samples a process and the processes under it every 100 ms "
+                                  "(descriptors by type, fd limit, threads, RSS, CPU, summed;\nthe "
+                                  "number of processes) and prints one CSV row per sample, until "
+                                  "-d seconds have\npassed or the process ends."));
     auto &p = cl.parser();
     p.addPositionalArgument(QStringLiteral("pid"), QStringLiteral("The process to watch."));
     p.addOptions({{QStringLiteral("d"), QStringLiteral("Seconds to watch."),
-                   QStringLiteral("seconds"), QStringLiteral("10")}});
+                   QStringLiteral("seconds"), QStringLiteral("10")},
+                  {QStringLiteral("no-children"),
+                   QStringLiteral("Watch the process alone, not the processes under it.")}});
     int code = exitOk;
     if (!cl.parse(arguments, out, err, &code))
         return code;
@@ -38,7 +42,8 @@ int watchCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
 
     metrics::ProcessSampler sampler;
     const std::int64_t start = metrics::monotonicMicros();
-    if (std::string why; !sampler.start(pid_t(pid), &why)) {
+    if (std::string why;
+        !sampler.start(pid_t(pid), &why, !p.isSet(QStringLiteral("no-children")))) {
         err << "servelab-cli watch: " << QString::fromStdString(why) << '\n';
         return exitFailure;
     }

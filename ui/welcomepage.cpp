@@ -27,7 +27,7 @@ WelcomePage::WelcomePage(QWidget *parent) : QWidget(parent)
     for (const auto &preset : presets) {
         if (preset.name != QLatin1StringView(defaultPreset))
             continue;
-        auto *run = new QCommandLinkButton(tr("Run the default comparison (about a minute)"),
+        auto *run = new QCommandLinkButton(tr("Run the default comparison (about a minute and a half)"),
                                            preset.description);
         run->setObjectName(QStringLiteral("runDefault"));
         connect(run, &QCommandLinkButton::clicked, this,

@@ -11,6 +11,16 @@
 
 namespace servelab::metrics {
 
+// One process of a server made of several (ProcessTreeProbe): its own figures in a sample.
+struct ProcessPart
+{
+    pid_t pid = 0;
+    int fds = 0;
+    int threads = 0;
+    std::int64_t rssBytes = 0;
+    double cpuSeconds = 0; // user and system so far
+};
+
 // What a process looks like at one instant: its descriptors by type, its limits and its use of
 // the machine. Descriptor types come from each link under /proc/<pid>/fd.
 struct ProcessSample
@@ -31,6 +41,10 @@ struct ProcessSample
     std::int64_t rssBytes = 0;
     double userSeconds = 0;   // CPU time so far
     double systemSeconds = 0; //
+    // A server of several processes (ProcessTreeProbe): the figures above are summed over them;
+    // `parts` holds each one's (empty for a single process).
+    int processes = 1;
+    std::vector<ProcessPart> parts;
 
     int fds() const { return total; }
 };
@@ -41,6 +55,7 @@ struct OpenFd
     int fd = -1;
     std::string target; // the link: "socket:[1234]", "/srv/root/4K.bin", "anon_inode:[eventpoll]"
     std::string type;   // "socket", "file", "pipe", "anon_inode", "other"
+    pid_t pid = 0;      // in a tree of processes, the one that holds it (0: the root)
 };
 
 // Reads one process from /proc with handles opened once (the fd folder and the stat file).

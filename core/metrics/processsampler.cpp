@@ -13,12 +13,12 @@ ProcessSampler::~ProcessSampler()
     stop();
 }
 
-bool ProcessSampler::start(pid_t pid, std::string *error)
+bool ProcessSampler::start(pid_t pid, std::string *error, bool followChildren)
 {
     stop();
     {
         std::lock_guard lock(m_probeMutex);
-        if (!m_probe.open(pid, error))
+        if (!m_probe.open(pid, followChildren, error))
             return false;
     }
     {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "processprobe.h"
+#include "processtreeprobe.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -14,7 +14,7 @@
 
 namespace servelab::metrics {
 
-// Samples one process every 100 ms on a thread of its own, on the clock the client samples use
+// Samples one process (or the tree of processes under it) every 100 ms on a thread of its own, on the clock the client samples use
 // (monotonicMicros), and keeps the samples until drained. It measures its own CPU time, so its
 // cost can be reported next to what it measures.
 class ProcessSampler
@@ -27,9 +27,9 @@ public:
     ProcessSampler &operator=(const ProcessSampler &) = delete;
     ~ProcessSampler();
 
-    // Starts sampling `pid` (one sample at once, then every period); false with *error set when
-    // the process cannot be read.
-    bool start(pid_t pid, std::string *error);
+    // Starts sampling `pid`, with its descendants summed when `followChildren` (one sample at
+    // once, then every period); false with *error set when the process cannot be read.
+    bool start(pid_t pid, std::string *error, bool followChildren = false);
     // Stops within a moment and joins the thread; samples taken stay to be drained.
     void stop();
     bool running() const { return m_thread.joinable(); }
@@ -50,7 +50,7 @@ public:
 private:
     void loop();
 
-    ProcessProbe m_probe;
+    ProcessTreeProbe m_probe;
     std::mutex m_probeMutex; // the sampling thread and openFds() share the probe
     std::thread m_thread;
     std::mutex m_mutex;

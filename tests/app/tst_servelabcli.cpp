@@ -483,7 +483,8 @@ private Q_SLOTS:
         QCOMPARE(run.code, 0);
         const QStringList rows = run.out.trimmed().split(u'\n');
         QCOMPARE(rows.first(), QStringLiteral("t_s,fds,sockets,files,pipes,anon_inodes,other_fds,"
-                                              "fd_limit,threads,rss_kib,cpu_user_pct,cpu_sys_pct"));
+                                              "fd_limit,threads,rss_kib,cpu_user_pct,cpu_sys_pct,"
+                                              "processes"));
         QVERIFY2(rows.size() >= 9 && rows.size() <= 13, qPrintable(run.out));
         QVERIFY2(
             QRegularExpression(QStringLiteral("^\\d+\\.\\d{3},\\d+,")).match(rows[1]).hasMatch(),

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resultcolumns.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QJsonValue>
 
 namespace servelab::lab {
@@ -23,6 +26,35 @@ QVariant text(const QString &s)
 
 using client::ClientSample;
 using metrics::ProcessSample;
+
+// A server of several processes: each one's figures, as a JSON array (text in the database).
+QVariant partsOf(const ProcessSample &s)
+{
+    QJsonArray parts;
+    for (const auto &p : s.parts)
+        parts.append(QJsonObject{{QStringLiteral("pid"), qint64(p.pid)},
+                                 {QStringLiteral("fds"), p.fds},
+                                 {QStringLiteral("threads"), p.threads},
+                                 {QStringLiteral("rss_bytes"), qint64(p.rssBytes)},
+                                 {QStringLiteral("cpu_s"), p.cpuSeconds}});
+    return QVariant(parts);
+}
+
+void setParts(ProcessSample *s, const QVariant &v)
+{
+    const QJsonArray parts = v.typeId() == QMetaType::QString
+                                 ? QJsonDocument::fromJson(v.toString().toUtf8()).array()
+                                 : v.toJsonArray();
+    s->parts.clear();
+    for (const QJsonValue &value : parts) {
+        const QJsonObject o = value.toObject();
+        s->parts.push_back({pid_t(o.value(QStringLiteral("pid")).toInteger()),
+                            o.value(QStringLiteral("fds")).toInt(),
+                            o.value(QStringLiteral("threads")).toInt(),
+                            o.value(QStringLiteral("rss_bytes")).toInteger(),
+                            o.value(QStringLiteral("cpu_s")).toDouble()});
+    }
+}
 
 // clang-format off
 const ResultColumn<PointResult> pointColumns[] = {
@@ -194,6 +226,10 @@ const ResultColumn<ProcessSample> serverSampleColumns[] = {
     {"system_s", "system_s",
      [](const ProcessSample &s) { return QVariant(s.systemSeconds); },
      [](ProcessSample *s, const QVariant &v) { s->systemSeconds = v.toDouble(); }},
+    {"processes", "processes",
+     [](const ProcessSample &s) { return QVariant(s.processes); },
+     [](ProcessSample *s, const QVariant &v) { s->processes = v.isNull() ? 1 : v.toInt(); }},
+    {"parts", "parts", partsOf, setParts},
 };
 // clang-format on
 
@@ -229,8 +265,12 @@ QVariantList ResultColumns::sqlValues(std::span<const ResultColumn<T>> columns, 
 {
     QVariantList out;
     for (const auto &c : columns)
-        if (c.sql)
-            out << c.get(value);
+        if (const QVariant v = c.get(value); !c.sql)
+            continue;
+        else if (v.typeId() == QMetaType::QJsonArray) // as JSON text
+            out << QString::fromUtf8(QJsonDocument(v.toJsonArray()).toJson(QJsonDocument::Compact));
+        else
+            out << v;
     return out;
 }
 

@@ -276,7 +276,7 @@ QString formatPointsHdrLog(const QList<PointResult> &points)
 QStringList processColumns(const metrics::ProcessSample *s, const metrics::ProcessSample *previous)
 {
     if (!s || !s->alive)
-        return QStringList(11, QString());
+        return QStringList(12, QString());
     const auto typed = [&](int count) { return s->byType ? QString::number(count) : QString(); };
     QStringList f{QString::number(s->total),
                   typed(s->sockets),
@@ -293,14 +293,15 @@ QStringList processColumns(const metrics::ProcessSample *s, const metrics::Proce
         return seconds > 0 ? QString::number(100 * (now - before) / seconds, 'f', 1) : QString();
     };
     f << share(s->userSeconds, previous ? previous->userSeconds : 0)
-      << share(s->systemSeconds, previous ? previous->systemSeconds : 0);
+      << share(s->systemSeconds, previous ? previous->systemSeconds : 0)
+      << QString::number(s->processes);
     return f;
 }
 
 QString processCsvHeader()
 {
     return QStringLiteral("fds,sockets,files,pipes,anon_inodes,other_fds,fd_limit,threads,rss_kib,"
-                          "cpu_user_pct,cpu_sys_pct");
+                          "cpu_user_pct,cpu_sys_pct,processes");
 }
 
 QString formatTimelineCsv(const QList<PointResult> &points)

@@ -128,6 +128,13 @@ const QList<QStringList> &migrations()
                            "DEFAULT 0"),
             QStringLiteral("ALTER TABLE points ADD COLUMN think_pass INTEGER NOT NULL DEFAULT 0"),
         },
+        // 3: servers of several processes: how many a sample summed, and each one's figures.
+        {
+            QStringLiteral("ALTER TABLE server_samples ADD COLUMN processes INTEGER NOT NULL "
+                           "DEFAULT 1"),
+            QStringLiteral("ALTER TABLE server_samples ADD COLUMN parts TEXT NOT NULL "
+                           "DEFAULT '[]'"),
+        },
     };
     return steps;
 }
@@ -313,8 +320,12 @@ QString ResultStore::missingColumns(int version) const
     static const QList<QPair<QString, QStringList>> since2 = {
         {QStringLiteral("points"), {QStringLiteral("model"), QStringLiteral("uncorrected_hdr")}},
     };
+    static const QList<QPair<QString, QStringList>> since3 = {
+        {QStringLiteral("server_samples"), {QStringLiteral("processes"), QStringLiteral("parts")}},
+    };
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    for (const auto &[table, columns] : version >= 2 ? expected + since2 : expected) {
+    for (const auto &[table, columns] : expected + (version >= 2 ? since2 : QList<QPair<QString, QStringList>>()) +
+                                            (version >= 3 ? since3 : QList<QPair<QString, QStringList>>())) {
         QStringList have;
         if (q.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table)))
             while (q.next())

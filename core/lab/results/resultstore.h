@@ -21,7 +21,7 @@ namespace servelab::lab {
 class ResultStore
 {
 public:
-    static constexpr int schemaVersion = 2;
+    static constexpr int schemaVersion = 3;
 
     struct Experiment
     {

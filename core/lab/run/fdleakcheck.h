@@ -12,7 +12,9 @@ namespace servelab::lab {
 
 // The leak detector between two points: waits for the server's descriptors to come back to
 // what it held before the point (closing connections takes it a moment), then lists what it
-// holds that it did not hold before, as lsof would ("fd 12 file /srv/root/4K.bin").
+// holds that it did not hold before, as lsof would ("fd 12 file /srv/root/4K.bin"). Over a
+// tree of processes (Apache's prefork children come and go), what a process started since
+// inherited is not new: see opened().
 class FdLeakCheck
 {
 public:
@@ -25,9 +27,14 @@ public:
     // After it: waits up to `graceMs` for the count to drop back, then lists the difference.
     QStringList leftOpen(int graceMs) const;
 
-    // What `after` holds that `before` did not (same number and target counts as the same).
+    // What `after` holds that `before` did not: the same process, number and target count as
+    // the same; in a process `before` did not have, a target some process held before does
+    // (what a new child inherited: the listening socket, the logs).
     static std::vector<metrics::OpenFd> opened(const std::vector<metrics::OpenFd> &before,
                                                const std::vector<metrics::OpenFd> &after);
+    // "fd 12 file /srv/root/4K.bin", with "(pid 345)" after the number for a process other than
+    // the root.
+    static QString describe(const metrics::OpenFd &fd);
 
 private:
     Lister m_list;

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <unistd.h>
 
 namespace servelab::lab {
 
@@ -102,12 +103,15 @@ void SweepRunner::run()
         return Q_EMIT failed(error);
     // The server process: the child, this one for an in-process target, or the one named for
     // a url target (none if not named: then there is no server timeline and no leak check).
+    // A server other than this process is the tree under it (nginx's workers, Apache's
+    // prefork children), summed.
     const qint64 pid = target->pid();
+    const bool tree = pid != qint64(::getpid());
     metrics::ProcessSampler sampler;
     if (m_feed)
         sampler.setListener(
             [feed = m_feed](const metrics::ProcessSample &sample) { feed->publishServer(sample); });
-    if (std::string why; pid && !sampler.start(pid_t(pid), &why))
+    if (std::string why; pid && !sampler.start(pid_t(pid), &why, tree))
         return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
                              QString::fromStdString(why));
 

@@ -52,6 +52,7 @@ lab::PointResult everyColumnSet()
     for (auto &s : p.serverSamples) {
         setEach(ResultColumns::serverSample(), &s);
         s.atMicros += p.startedAtMicros;
+        s.parts = {{1234, 40, 1, 8 << 20, 0.25}, {1240, 12, 3, 4 << 20, 1.5}}; // a prefork tree
     }
     return p;
 }

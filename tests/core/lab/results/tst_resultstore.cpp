@@ -229,7 +229,7 @@ private Q_SLOTS:
             QVERIFY2(store.addPoint(id, testing::samplePoint(1), &error), qPrintable(error));
         }
         {
-            // Back to schema 1 as it was: the columns schema 2 added dropped.
+            // Back to schema 1 as it was: the columns schemas 2 and 3 added dropped.
             QSqlDatabase raw =
                 QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("downgrade"));
             raw.setDatabaseName(path);
@@ -241,6 +241,10 @@ private Q_SLOTS:
                   "uncorrected_hdr", "outside_steady", "little_users", "little_pass",
                   "think_target_ms", "think_actual_ms", "think_pass"})
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE points DROP COLUMN %1")
+                                    .arg(QLatin1String(column))),
+                         qPrintable(q.lastError().text()));
+            for (const char *column : {"processes", "parts"})
+                QVERIFY2(q.exec(QStringLiteral("ALTER TABLE server_samples DROP COLUMN %1")
                                     .arg(QLatin1String(column))),
                          qPrintable(q.lastError().text()));
             QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 1")));

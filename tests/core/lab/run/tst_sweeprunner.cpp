@@ -230,6 +230,38 @@ private Q_SLOTS:
         QCOMPARE(p.load.connects, 8u);
     }
 
+    // nginx with two workers is three processes: the server timeline sums them, each one's
+    // figures beside, and the leak check over all three finds nothing.
+    void multiProcessServerIsSummed()
+    {
+        QTemporaryDir root;
+        lab::SweepSpec spec;
+        spec.target = QStringLiteral("nginx"); // installed on every leg of packaging/test.sh
+        spec.serverThreads = 2;
+        spec.sizes = {4096};
+        spec.requests = 200;
+        spec.root = root.path();
+        QVERIFY(QFile::setPermissions(root.path(), QFile::ReadOwner | QFile::WriteOwner |
+                                                       QFile::ExeOwner | QFile::ReadOther |
+                                                       QFile::ExeOther));
+        lab::SweepRunner runner(spec);
+        runner.run();
+        QCOMPARE(runner.results().size(), 1);
+        const lab::PointResult &p = runner.results().first();
+        QVERIFY2(!p.dnf, qPrintable(p.reason));
+        QVERIFY(!p.serverSamples.empty());
+        for (const auto &s : p.serverSamples) {
+            QVERIFY(s.alive);
+            QCOMPARE(s.processes, 3);
+            QCOMPARE(int(s.parts.size()), 3);
+            int fds = 0;
+            for (const auto &part : s.parts)
+                fds += part.fds;
+            QCOMPARE(fds, s.total);
+        }
+        QVERIFY2(p.fdsLeftOpen.isEmpty(), qPrintable(p.fdsLeftOpen.join(u'\n')));
+    }
+
     void isolatedServerRunsAsAChildAndLeavesNothing()
     {
         QTemporaryDir root;
