@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -18,7 +19,7 @@ namespace servelab::ui {
 ProcessChart::ProcessChart(QWidget *parent)
     : RunChart(tr("Server process: threads, CPU, memory"), parent), m_time(new QValueAxis), m_left(new QValueAxis),
       m_right(new QValueAxis), m_threads(new QLineSeries), m_cpu(new QLineSeries),
-      m_rss(new QLineSeries)
+      m_rss(new QLineSeries), m_processes(new QLineSeries)
 {
     addAxis(chart(), m_time, tr("Seconds since the first sample"), 1, Qt::AlignBottom);
     addAxis(chart(), m_left, tr("Threads · CPU (% of a core)"), 0, Qt::AlignLeft);
@@ -26,11 +27,14 @@ ProcessChart::ProcessChart(QWidget *parent)
     m_threads->setName(tr("threads"));
     m_cpu->setName(tr("CPU %"));
     m_rss->setName(tr("RSS (MiB)"));
-    for (QLineSeries *s : {m_threads, m_cpu, m_rss}) {
+    m_processes->setName(tr("processes"));
+    for (QLineSeries *s : {m_threads, m_cpu, m_rss, m_processes}) {
         chart()->addSeries(s);
         s->attachAxis(m_time);
         s->attachAxis(s == m_rss ? m_right : m_left);
     }
+    m_processes->setVisible(false); // until a server of several processes is drawn
+    chart()->legend()->markers(m_processes).value(0)->setVisible(false);
 }
 
 // The axes around the samples, unless the user holds the view (zoomed or panned).
@@ -58,6 +62,8 @@ void ProcessChart::setPoints(const QList<lab::PointResult> &points)
     QList<QPointF> threads;
     QList<QPointF> cpu;
     QList<QPointF> rss;
+    QList<QPointF> processes;
+    bool several = false;
     double most = 1;
     double mostRss = 1;
     double last = 1;
@@ -67,6 +73,8 @@ void ProcessChart::setPoints(const QList<lab::PointResult> &points)
         const double t = double(s.atMicros - samples.front().atMicros) / 1e6;
         threads.append({t, double(s.threads)});
         rss.append({t, double(s.rssBytes) / (1024.0 * 1024.0)});
+        processes.append({t, double(s.processes)});
+        several = several || s.processes > 1;
         // CPU between this sample and the one before, when they are far enough apart to say.
         if (i > 0 && s.atMicros - samples[i - 1].atMicros >= 20'000) {
             const double used = (s.userSeconds + s.systemSeconds) -
@@ -76,17 +84,25 @@ void ProcessChart::setPoints(const QList<lab::PointResult> &points)
             cpu.append({t, percent});
             m_peakCpu = std::max(m_peakCpu, percent);
         }
-        most = std::max({most, double(s.threads)});
+        most = std::max({most, double(s.threads), double(s.processes)});
         mostRss = std::max(mostRss, rss.last().y());
         last = std::max(last, t);
     }
     m_threads->replace(threads);
     m_cpu->replace(cpu);
     m_rss->replace(rss);
+    m_processes->replace(several ? processes : QList<QPointF>());
+    m_processes->setVisible(several);
+    chart()->legend()->markers(m_processes).value(0)->setVisible(several);
     m_last = last;
     m_most = most;
     m_mostRss = mostRss;
     fit();
+}
+
+bool ProcessChart::showsProcesses() const
+{
+    return m_processes->isVisible();
 }
 
 int ProcessChart::sampleCount() const

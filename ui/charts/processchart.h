@@ -16,7 +16,8 @@ namespace servelab::ui {
 // The server process over the run, from its 100 ms samples: threads and CPU (user + system, in
 // % of one core) on the left axis, resident memory in MiB on the right; seconds since the first
 // sample, as in the fd timeline. Where a thread-per-connection server grows, or a server burns
-// CPU refusing connections.
+// CPU refusing connections. A server of several processes is summed over them, and its number
+// of processes is a series of its own (shown only then: Apache's prefork children coming).
 class ProcessChart : public RunChart
 {
     Q_OBJECT
@@ -28,6 +29,7 @@ public:
 
     void setPoints(const QList<lab::PointResult> &points);
     int sampleCount() const; // samples drawn, per series
+    bool showsProcesses() const; // the processes series is shown (a multi-process server)
     double peakCpuPercent() const { return m_peakCpu; }
 
 protected:
@@ -40,6 +42,7 @@ private:
     QLineSeries *m_threads;
     QLineSeries *m_cpu;
     QLineSeries *m_rss;
+    QLineSeries *m_processes;
     double m_peakCpu = 0;
     double m_last = 1; // the axes' extents: seconds, threads, MiB
     double m_most = 1;

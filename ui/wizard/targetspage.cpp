@@ -127,6 +127,7 @@ TargetsPage::TargetsPage(QWidget *parent)
     m_caption->setPlaceholderText(tr("optional: what it stands for, as Coyote BIO's analogue"));
     m_caption->setToolTip(tr("Shown after the target's name in the tables and charts"));
     auto *captionForm = new QFormLayout;
+    captionForm->setContentsMargins(builtinForm->contentsMargins()); // lined up with the form's
     captionForm->addRow(tr("Label"), m_caption);
     auto *add = new QPushButton(tr("&Add target"));
     add->setObjectName(QStringLiteral("addTarget"));

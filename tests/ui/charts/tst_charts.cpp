@@ -33,6 +33,8 @@
 #include <QValueAxis>
 #include <QWheelEvent>
 
+#include <algorithm>
+
 using namespace servelab;
 
 namespace {
@@ -509,6 +511,17 @@ private Q_SLOTS:
         QCOMPARE(chart.sampleCount(), 5);
         QVERIFY2(qAbs(chart.peakCpuPercent() - 50.0) < 0.01,
                  qPrintable(QString::number(chart.peakCpuPercent())));
+        // One process: no processes series. Several (a prefork tree): shown, in the legend.
+        chart.show(); // markers are visible only in a shown chart
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(!chart.showsProcesses());
+        p.serverSamples[2].processes = 6;
+        chart.setPoints({p});
+        QVERIFY(chart.showsProcesses());
+        const auto markers = chart.view()->chart()->legend()->markers();
+        QVERIFY(std::any_of(markers.begin(), markers.end(), [](QLegendMarker *m) {
+            return m->label() == QStringLiteral("processes") && m->isVisible();
+        }));
     }
 
     // PNG at 2×: twice the pixels, for High-DPI screens.
