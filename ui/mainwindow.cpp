@@ -358,13 +358,18 @@ bool MainWindow::showTab(const QString &name)
                 .indexOf(chartIndex(name) >= 0 ? chartPage(name) : name));
     if (index < 0)
         return false;
-    m_tabs->setCurrentIndex(index);
+    m_tabs->setCurrentIndex(index + pageOffset()); // the same page once the welcome goes
     return true;
+}
+
+int MainWindow::pageOffset() const
+{
+    return m_welcome ? 1 : 0; // the welcome page comes first while it is there
 }
 
 QString MainWindow::currentChartName() const
 {
-    const int index = m_tabs->currentIndex();
+    const int index = m_tabs->currentIndex() - pageOffset();
     const QStringList pages = chartPages();
     return index >= 0 && index < pages.size() ? pages[index] : QStringLiteral("throughput");
 }
@@ -412,7 +417,7 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
+    settings.setValue(QStringLiteral("window/tab"), std::max(0, m_tabs->currentIndex() - pageOffset()));
     settings.setValue(QStringLiteral("form/spec"), QString::fromUtf8(spec().toJson()));
     settings.setValue(QStringLiteral("form/repetitions"), m_form->repetitions());
     settings.setValue(QStringLiteral("recent"), m_session->recentFiles());

@@ -101,6 +101,7 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    int pageOffset() const; // tabs before the chart pages (the welcome page, on a first start)
     QWidget *createSettingsPanel();
     void connectHistory();
     void validateForm();

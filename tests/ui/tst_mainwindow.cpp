@@ -481,6 +481,11 @@ private Q_SLOTS:
         auto *tabs = window.findChild<QTabWidget *>();
         QVERIFY(window.welcomePage());
         QCOMPARE(tabs->currentWidget(), window.welcomePage());
+        // --tab names a chart's page, the welcome page before it or not.
+        QVERIFY(window.showTab(QStringLiteral("process")));
+        QCOMPARE(window.currentChartName(), QStringLiteral("process"));
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Process"));
+        tabs->setCurrentWidget(window.welcomePage());
         auto *seed = window.welcomePage()->findChild<QCommandLinkButton *>(
             QStringLiteral("preset-seed001-httpd-vs-tomcat"));
         QVERIFY(seed);

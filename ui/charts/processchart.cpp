@@ -17,7 +17,7 @@
 namespace servelab::ui {
 
 ProcessChart::ProcessChart(QWidget *parent)
-    : RunChart(tr("Server process: threads, CPU, memory"), parent), m_time(new QValueAxis), m_left(new QValueAxis),
+    : RunChart(tr("The server (all its processes): threads, CPU, memory"), parent), m_time(new QValueAxis), m_left(new QValueAxis),
       m_right(new QValueAxis), m_threads(new QLineSeries), m_cpu(new QLineSeries),
       m_rss(new QLineSeries), m_processes(new QLineSeries)
 {
