@@ -12,6 +12,8 @@
 #include "lab/spec/sizelist.h"
 #include "lab/spec/specsource.h"
 #include "runcharts.h"
+#include "server/eventmodel.h"
+#include "server/servermode.h"
 
 #include <QDir>
 #include <QFile>
@@ -52,15 +54,22 @@ void shrinkLevels(const lab::SweepSpec &client, QList<int> *levels, QList<qint64
     *levels = kept.size() > 1 ? kept : QList<int>();
 }
 
-// What a preset is about stays under --smoke, smaller: more clients than server threads
-// (seed 002's 300 against 150: the threads shrink with the clients, 30 against 15) and more
+// What a preset is about stays under --smoke, smaller: more clients than threads in a thread per
+// connection (seed 002's 300 against 150: the threads shrink with the clients, 30 against 15;
+// other models' threads are event loops or workers, kept as they are) and more
 // clients than descriptors (seed 000's 1,100 at 1024: 69 at 64; below 64 a server has too few
 // left for its files, so there the clients grow instead).
 void keepRatios(int clientsBefore, lab::SweepSpec *t)
 {
     if (t->concurrency >= clientsBefore)
         return;
-    if (t->kind() == lab::TargetKind::Builtin)
+    server::ServerMode mode;
+    const server::EventModel *model =
+        t->kind() == lab::TargetKind::Builtin &&
+                server::parseServerMode(t->mode.toStdString(), &mode, nullptr)
+            ? server::findEventModel(mode.model)
+            : nullptr;
+    if (model && model->threadPerConnection)
         t->serverThreads = std::max(
             1, int(std::ceil(double(t->serverThreads) * t->concurrency / clientsBefore)));
     constexpr int fewestFds = 64;

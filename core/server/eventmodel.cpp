@@ -38,7 +38,7 @@ const EventModel models[] = {
     {"blocking",
      "Apache prefork/worker, Tomcat BIO, grizzly SimpleBlocking: a thread per "
      "connection from a bounded pool",
-     nullptr, nullptr, nullptr, make<BlockingServer>},
+     nullptr, nullptr, nullptr, make<BlockingServer>, true},
     {"multiplex",
      "grizzly-sendfile EqualBlocking: writers take the active downloads in turn, "
      "the rest queue",

@@ -26,6 +26,9 @@ struct EventModel
     // Empty when it can run on this machine, else why not (nullptr: it runs everywhere).
     std::string (*whyNotHere)();
     std::unique_ptr<ThreadedServer> (*create)(const ServerOptions &options); // nullptr: not built
+    // Each connection holds a thread while it is open: more clients than threads wait (seed
+    // 002's 300 clients against 150), a ratio `run --smoke` keeps.
+    bool threadPerConnection = false;
 
     bool takes(std::string_view transfer) const
     {

@@ -693,6 +693,10 @@ private Q_SLOTS:
                 QVERIFY2(all(values(QLatin1StringView(analogue), "kib_per_s"), positive),
                          qPrintable(rows.join(u'\n')));
         }
+        if (preset == u"grizzly-simple-vs-equal") // both of grizzly's algorithms measured
+            for (const char *column : {"blocking+copy", "multiplex+copy"})
+                QVERIFY2(all(values(QLatin1StringView(column), "kib_per_s"), positive),
+                         qPrintable(rows.join(u'\n')));
         if (preset == u"latency-vs-load") // every target at three offered rates, and the chart
             QVERIFY2(run.out.contains(QStringLiteral("blocking+copy R=40000")) &&
                          QFile::exists(dir.filePath(QStringLiteral("latency-load.png"))),
