@@ -134,6 +134,8 @@ bool ProcessTreeProbe::open(pid_t root, bool followChildren, std::string *error)
     m_goneUserSeconds = m_goneSystemSeconds = 0;
     m_root = root;
     m_follow = followChildren;
+    m_followEvery = 1;
+    m_sinceFollow = 0;
     auto probe = std::make_unique<ProcessProbe>();
     if (!probe->open(root, error))
         return false;
@@ -169,8 +171,14 @@ void ProcessTreeProbe::follow()
 
 ProcessSample ProcessTreeProbe::sample(bool byType)
 {
-    if (m_follow)
+    if (m_follow && (byType || ++m_sinceFollow >= m_followEvery)) {
+        const std::int64_t started = threadCpuMicros();
         follow();
+        const std::int64_t cost = threadCpuMicros() - started;
+        m_sinceFollow = 0;
+        m_followEvery = int(std::clamp<std::int64_t>(
+            (cost + followBudgetMicros - 1) / followBudgetMicros, 1, 20));
+    }
     ProcessSample sum;
     sum.atMicros = monotonicMicros();
     bool typed = true;

@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <thread>
-#include <unistd.h>
 
 namespace servelab::lab {
 
@@ -103,10 +102,10 @@ void SweepRunner::run()
         return Q_EMIT failed(error);
     // The server process: the child, this one for an in-process target, or the one named for
     // a url target (none if not named: then there is no server timeline and no leak check).
-    // A server other than this process is the tree under it (nginx's workers, Apache's
-    // prefork children), summed.
+    // A real server is the tree under it (nginx's workers, Apache's prefork children), summed;
+    // a built-in one is one process (`serve` never forks), so none is looked for.
     const qint64 pid = target->pid();
-    const bool tree = pid != qint64(::getpid());
+    const bool tree = m_spec.kind() != TargetKind::Builtin;
     metrics::ProcessSampler sampler;
     if (m_feed)
         sampler.setListener(
