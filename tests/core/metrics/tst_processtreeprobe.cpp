@@ -41,7 +41,9 @@ int treeFds(pid_t root)
     return sum;
 }
 
-// A shell in a process group of its own, with `script` to run; killed with its group.
+// A shell in a process group of its own, with `script` to run; killed with its group. Its
+// processes wait on `cat <&3`, reading the test's end of a pipe: they end with the test, however
+// it ends, and none waits a fixed time.
 class ShellTree
 {
 public:
@@ -78,10 +80,10 @@ private Q_SLOTS:
     // root alone.
     void sumsATreeOfProcesses()
     {
-        // Two sleeps, and a shell with a sleep of its own (a grandchild), each holding the
-        // descriptors the shell gave it plus one more (fd 5).
-        ShellTree tree(QStringLiteral("exec 5</dev/null; sleep 60 & sleep 60 & "
-                                      "(sleep 60 & wait) & wait"));
+        // Two cats, and a shell with a cat of its own (a grandchild), each holding the
+        // descriptors the shell gave it plus two more (fds 3 and 5).
+        ShellTree tree(QStringLiteral("exec 3<&0 5</dev/null; cat <&3 & cat <&3 & "
+                                      "(cat <&3 & wait) & wait"));
         QVERIFY(tree.pid() > 0);
         QTRY_COMPARE_WITH_TIMEOUT(ProcessTreeProbe::descendants(tree.pid()).size(), 4u, 10000);
 
@@ -119,9 +121,9 @@ private Q_SLOTS:
     // A child that exits leaves the tree; the CPU it used stays in the sum, which only grows.
     void cpuOfExitedChildrenIsKept()
     {
-        // A child that spins for a bounded count, then exits; the shell waits for a signal.
+        // A child that spins for a bounded count, then exits; the shell's cat waits for the test.
         ShellTree tree(QStringLiteral("(i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done) & "
-                                      "sleep 60"));
+                                      "cat"));
         QTRY_COMPARE_WITH_TIMEOUT(ProcessTreeProbe::descendants(tree.pid()).size(), 2u, 10000);
         ProcessTreeProbe probe;
         std::string error;
@@ -137,7 +139,7 @@ private Q_SLOTS:
                     qFatal("the tree's CPU time went back from %f to %f", most, cpu);
                 most = std::max(most, cpu);
                 processes = s.processes;
-                return processes == 2; // the shell and its sleep
+                return processes == 2; // the shell and its cat
             }(),
             60000);
         QVERIFY2(most > 0.05, qPrintable(QString::number(most))); // the child's spin is kept
@@ -188,7 +190,7 @@ private Q_SLOTS:
     // process opened and kept is, with its process named.
     void leakCheckCoversTheTree()
     {
-        ShellTree tree(QStringLiteral("sleep 60 & wait"));
+        ShellTree tree(QStringLiteral("exec 3<&0; cat <&3 & wait"));
         QTRY_COMPARE_WITH_TIMEOUT(ProcessTreeProbe::descendants(tree.pid()).size(), 1u, 10000);
         ProcessTreeProbe probe;
         std::string error;

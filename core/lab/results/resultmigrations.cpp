@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "resultmigrations.h"
+
+namespace servelab::lab {
+
+// Schema migrations: entry i takes a database from version i to i + 1.
+const QList<QStringList> &resultMigrations()
+{
+    static const QList<QStringList> steps = {
+        {
+            QStringLiteral("CREATE TABLE experiments ("
+                           " id INTEGER PRIMARY KEY,"
+                           " name TEXT NOT NULL,"
+                           " spec TEXT NOT NULL,"
+                           " machine TEXT NOT NULL,"
+                           " status TEXT NOT NULL CHECK (status IN ('running', 'done', "
+                           "'cancelled', 'interrupted', 'failed')),"
+                           " started_at TEXT NOT NULL,"
+                           " finished_at TEXT,"
+                           " owner_pid INTEGER NOT NULL,"
+                           " owner_start TEXT NOT NULL)"),
+            QStringLiteral("CREATE TABLE points ("
+                           " id INTEGER PRIMARY KEY,"
+                           " experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE "
+                           "CASCADE,"
+                           " idx INTEGER NOT NULL,"
+                           " repetition INTEGER NOT NULL,"
+                           " target TEXT NOT NULL,"
+                           " size_bytes INTEGER NOT NULL,"
+                           " dnf INTEGER NOT NULL,"
+                           " reason TEXT NOT NULL,"
+                           " concurrency INTEGER NOT NULL,"
+                           " completed INTEGER NOT NULL, ok INTEGER NOT NULL,"
+                           " unfinished INTEGER NOT NULL, connects INTEGER NOT NULL,"
+                           " bytes_read INTEGER NOT NULL, body_bytes INTEGER NOT NULL,"
+                           " elapsed_us INTEGER NOT NULL,"
+                           " kib_per_s REAL NOT NULL, requests_per_s REAL NOT NULL,"
+                           " latency_min_us INTEGER NOT NULL, latency_max_us INTEGER NOT NULL,"
+                           " latency_sum REAL NOT NULL, latency_sum_squares REAL NOT NULL,"
+                           " latency_hdr TEXT NOT NULL,"
+                           " fds_left_open TEXT NOT NULL,"
+                           " server_counted INTEGER NOT NULL, server_requests INTEGER NOT NULL,"
+                           " server_emfile INTEGER NOT NULL, handoffs INTEGER NOT NULL,"
+                           " handoff_wait_us INTEGER NOT NULL,"
+                           " started_at_us INTEGER NOT NULL)"),
+            QStringLiteral("CREATE INDEX points_by_experiment ON points(experiment_id, idx)"),
+            QStringLiteral("CREATE TABLE point_errors ("
+                           " point_id INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,"
+                           " kind TEXT NOT NULL, count INTEGER NOT NULL)"),
+            QStringLiteral("CREATE TABLE client_samples ("
+                           " point_id INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,"
+                           " end_us INTEGER NOT NULL, interval_us INTEGER NOT NULL,"
+                           " completed INTEGER NOT NULL, ok INTEGER NOT NULL,"
+                           " failed INTEGER NOT NULL, bytes_read INTEGER NOT NULL,"
+                           " open_connections INTEGER NOT NULL, latency_hdr TEXT NOT NULL)"),
+            QStringLiteral("CREATE TABLE server_samples ("
+                           " point_id INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,"
+                           " at_us INTEGER NOT NULL, alive INTEGER NOT NULL,"
+                           " total INTEGER NOT NULL, by_type INTEGER NOT NULL,"
+                           " sockets INTEGER NOT NULL, files INTEGER NOT NULL,"
+                           " pipes INTEGER NOT NULL, anon_inodes INTEGER NOT NULL,"
+                           " other INTEGER NOT NULL, fd_limit INTEGER NOT NULL,"
+                           " threads INTEGER NOT NULL, rss_bytes INTEGER NOT NULL,"
+                           " user_s REAL NOT NULL, system_s REAL NOT NULL)"),
+            QStringLiteral("CREATE INDEX client_samples_by_point ON client_samples(point_id)"),
+            QStringLiteral("CREATE INDEX server_samples_by_point ON server_samples(point_id)"),
+        },
+        // 2: every client model in experiments. A point's model (those kept before read their
+        // experiment's spec), a rate point's offered rate, late requests, missed slots and
+        // uncorrected latency, a ramp point's requests outside the steady state and checks.
+        {
+            QStringLiteral("ALTER TABLE points ADD COLUMN model TEXT NOT NULL DEFAULT 'closed'"),
+            QStringLiteral("UPDATE points SET model = COALESCE((SELECT json_extract(e.spec, "
+                           "'$.client.model') FROM experiments e WHERE e.id = "
+                           "points.experiment_id), 'closed')"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN offered_per_s REAL NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN late INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN missed INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_min_us INTEGER NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_max_us INTEGER NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_sum REAL NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_sum_squares REAL NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_hdr TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN outside_steady INTEGER NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN little_users REAL NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN little_pass INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN think_target_ms REAL NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN think_actual_ms REAL NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN think_pass INTEGER NOT NULL DEFAULT 0"),
+        },
+        // 3: servers of several processes: how many a sample summed, and each one's figures.
+        {
+            QStringLiteral("ALTER TABLE server_samples ADD COLUMN processes INTEGER NOT NULL "
+                           "DEFAULT 1"),
+            QStringLiteral("ALTER TABLE server_samples ADD COLUMN parts TEXT NOT NULL "
+                           "DEFAULT '[]'"),
+        },
+    };
+    return steps;
+}
+
+} // namespace servelab::lab
