@@ -383,8 +383,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         if (optional && sweep.kind() != TargetKind::Template)
             r.fail(path + QStringLiteral(".if_installed"),
                    QStringLiteral("applies to real servers ServeLab launches (\"external\")"));
-        if (const QString missing = ExternalServer::notInstalled(sweep.target);
-            optional && !missing.isEmpty()) {
+        if (optional && !ExternalServer::notInstalled(sweep.target).isEmpty()) {
             out.leftOut << QStringLiteral("%1 left out: not installed here (apt-get install %2)")
                                .arg(sweep.label(), ExternalServer::packagesFor(sweep.target));
             continue;
