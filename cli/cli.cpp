@@ -43,6 +43,7 @@ const Command commands[] = {
     {"presets", presetsCommand, "the built-in experiments, one per line"},
     {"import",  importCommand,  "a run's bundle.json into the results database"},
     {"watch",   watchCommand,   "a process's fd timeline:   watch PID [-d SECONDS]"},
+    {"tune",    tuneCommand,    "change a running serve:    tune --pid PID threads=8 [NAME=VALUE...]"},
     {"modes",   modesCommand,   "the server modes that run here, one per line (the rest, and why: stderr)"},
 };
 // clang-format on

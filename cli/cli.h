@@ -25,5 +25,6 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int watchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+int tuneCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 
 } // namespace servelab::cli

@@ -70,8 +70,8 @@ void keepRatios(int clientsBefore, lab::SweepSpec *t)
             ? server::findEventModel(mode.model)
             : nullptr;
     if (model && model->threadPerConnection)
-        t->serverThreads = std::max(
-            1, int(std::ceil(double(t->serverThreads) * t->concurrency / clientsBefore)));
+        t->serverThreads =
+            std::max(1, int(std::ceil(double(t->serverThreads) * t->concurrency / clientsBefore)));
     constexpr int fewestFds = 64;
     if (t->fdLimit > fewestFds && clientsBefore > t->fdLimit) {
         t->concurrency = int(std::ceil(double(fewestFds) * clientsBefore / t->fdLimit));
@@ -95,7 +95,12 @@ void shrink(lab::ExperimentSpec &spec)
         if (t.sizes.isEmpty())
             t.sizes = {4096};
         const int clients = t.concurrency;
+        const int planned = t.durationMs;
         lab::ExperimentModel::of(t.model).shrink(&t);
+        // A timed point gets shorter: its tune steps come as far into it as they did.
+        if (t.durationMs < planned)
+            for (lab::TuneStep &step : t.tune)
+                step.atMs = int(qint64(step.atMs) * t.durationMs / planned);
         keepRatios(clients, &t);
         t.pointDeadlineMs = std::min(t.pointDeadlineMs, 20000);
         t.warmupRequests = std::min<quint64>(t.warmupRequests, 10);

@@ -4,6 +4,7 @@
 #include "serveroptionsparser.h"
 
 #include "lab/spec/specfield.h"
+#include "lab/targets/controlserver.h"
 #include "server/server.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <pthread.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace servelab::cli {
 
@@ -29,7 +31,8 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
 {
     CommandLine cl(
         QStringLiteral("serve"),
-        QStringLiteral("Serves a folder with a built-in server until SIGINT or SIGTERM."));
+        QStringLiteral("Serves a folder with a built-in server until SIGINT or SIGTERM. Its "
+                       "control socket (the third line printed) takes `servelab-cli tune`."));
     auto &p = cl.parser();
     p.addOptions({
         {QStringLiteral("root"), QStringLiteral("Document root to serve."), QStringLiteral("dir")},
@@ -41,6 +44,11 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
          QStringLiteral("Set RLIMIT_NOFILE of this process to n (the seeds' ulimit -n 1024); "
                         "0 keeps the current limit."),
          QStringLiteral("n"), QStringLiteral("0")},
+        {QStringLiteral("control"),
+         QStringLiteral("The control socket, for `servelab-cli tune` (stats, get, set "
+                        "name=value while it serves); none: no channel. Default: "
+                        "$XDG_RUNTIME_DIR/servelab/serve-PID.sock."),
+         QStringLiteral("path")},
     });
     addServerOptions(cl);
     int code = exitOk;
@@ -87,7 +95,6 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     sigemptyset(&stopSignals);
     sigaddset(&stopSignals, SIGINT);
     sigaddset(&stopSignals, SIGTERM);
-    sigaddset(&stopSignals, SIGUSR1); // not a stop: print the counters so far (ServerStats::toLine)
     sigset_t previous;
     pthread_sigmask(SIG_BLOCK, &stopSignals, &previous);
     if (!server->start(&error)) {
@@ -105,12 +112,24 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         << (server->maxConnections() < 0 ? QStringLiteral("unlimited")
                                          : QString::number(server->maxConnections()))
         << '\n';
+    lab::ControlServer control(*server);
+    const QString controlPath = p.value(QStringLiteral("control"));
+    if (controlPath != u"none") {
+        QString why;
+        if (!control.start(controlPath.isEmpty() ? lab::ControlServer::defaultPath(getpid())
+                                                 : controlPath,
+                           &why)) {
+            server->stop();
+            pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+            err << "servelab-cli serve: " << why << '\n';
+            return exitFailure;
+        }
+        out << "control " << control.path() << '\n';
+    }
     out.flush();
     int signal = 0;
-    while (sigwait(&stopSignals, &signal) == 0 && signal == SIGUSR1) {
-        out << QString::fromStdString(server->stats().toLine()) << '\n';
-        out.flush();
-    }
+    sigwait(&stopSignals, &signal);
+    control.stop();
     server->stop();
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     const auto stats = server->stats();

@@ -92,12 +92,13 @@ int ConnectionLimit::refuseWaiting(int listenFd)
 
 bool ConnectionLimit::tryAcquire()
 {
-    if (m_max < 0) {
+    const int most = max();
+    if (most < 0) {
         m_open.fetch_add(1, std::memory_order_relaxed);
         return true;
     }
     int open = m_open.load(std::memory_order_relaxed);
-    while (open < m_max) {
+    while (open < most) {
         if (m_open.compare_exchange_weak(open, open + 1, std::memory_order_relaxed))
             return true;
     }

@@ -24,11 +24,13 @@ public:
     // The limit `requested` resolves to under the current RLIMIT_NOFILE (see ServerOptions),
     // given the fds open now: call it once the server's own fds are all open.
     static int resolve(int requested);
-    void setMax(int max) { m_max = max; } // before the threads start
+    // Before the threads start, or tuned while they run: connections already open above a
+    // lowered limit stay; new ones are refused until the count is below it.
+    void setMax(int max) { m_max.store(max, std::memory_order_relaxed); }
 
     bool tryAcquire();
     void release() { m_open.fetch_sub(1, std::memory_order_relaxed); }
-    int max() const { return m_max; }
+    int max() const { return m_max.load(std::memory_order_relaxed); }
     int open() const { return m_open.load(std::memory_order_relaxed); }
 
     bool openReserve();  // false if no fd could be had for it
@@ -37,7 +39,7 @@ public:
     int refuseWaiting(int listenFd);
 
 private:
-    int m_max; // < 0: unlimited
+    std::atomic<int> m_max; // < 0: unlimited
     std::atomic<int> m_open{0};
     std::mutex m_reserveMutex;
     os::UniqueFd m_reserveFd;

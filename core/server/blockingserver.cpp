@@ -25,6 +25,7 @@ struct Handover
     std::condition_variable changed;
     std::deque<int> sockets;
     int idle = 0;
+    int retiring = 0; // workers to stop as they come for a socket (the pool shrinks)
     bool stopping = false;
 
     void stop()
@@ -58,11 +59,17 @@ public:
                 std::unique_lock lock(m_handover->mutex);
                 ++m_handover->idle;
                 m_handover->changed.notify_all();
-                m_handover->changed.wait(
-                    lock, [&] { return m_handover->stopping || !m_handover->sockets.empty(); });
+                m_handover->changed.wait(lock, [&] {
+                    return m_handover->stopping || m_handover->retiring > 0 ||
+                           !m_handover->sockets.empty();
+                });
                 --m_handover->idle;
                 if (m_handover->stopping)
                     return;
+                if (m_handover->retiring > 0) {
+                    --m_handover->retiring;
+                    return;
+                }
                 fd = m_handover->sockets.front();
                 m_handover->sockets.pop_front();
             }
@@ -168,6 +175,20 @@ std::uint64_t BlockingServer::queuedNow() const
     return m_handover->sockets.size();
 }
 
+std::unique_ptr<Worker> BlockingServer::createPoolWorker()
+{
+    return std::make_unique<PoolWorker>(m_handover, m_stopFd.get(), shared());
+}
+
+void BlockingServer::retirePoolWorkers(int count)
+{
+    {
+        std::lock_guard lock(m_handover->mutex);
+        m_handover->retiring += count;
+    }
+    m_handover->changed.notify_all();
+}
+
 std::vector<std::unique_ptr<Worker>> BlockingServer::createWorkers()
 {
     m_stopFd.reset(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
@@ -177,7 +198,7 @@ std::vector<std::unique_ptr<Worker>> BlockingServer::createWorkers()
     workers.push_back(
         std::make_unique<Acceptor>(handover, m_listener.fd(), m_stopFd.get(), shared()));
     for (int i = 0; i < m_options.threads; ++i)
-        workers.push_back(std::make_unique<PoolWorker>(handover, m_stopFd.get(), shared()));
+        workers.push_back(createPoolWorker());
     return workers;
 }
 

@@ -20,6 +20,9 @@ public:
 protected:
     std::vector<std::unique_ptr<Worker>> createWorkers() override;
     std::uint64_t queuedNow() const override;
+    bool poolResizable() const override { return true; }
+    std::unique_ptr<Worker> createPoolWorker() override;
+    void retirePoolWorkers(int count) override;
 
 private:
     os::UniqueFd m_stopFd; // shared by the pool: written once, stays readable

@@ -31,6 +31,9 @@ public:
     virtual ~BodyTransfer() = default;
     // Sends what it can of `response`, adding the bytes written to *sent.
     virtual WriteStatus write(int socket, OutgoingResponse &response, std::uint64_t *sent) = 0;
+    // The options were tuned while the server runs (chunk, threshold, buffer): from the next
+    // write on. Nothing is carried from one write to the next, so no response is cut short.
+    virtual void retune(const ServerOptions &options) = 0;
 
 protected:
     // The unsent head, with MSG_MORE when `more` (so it shares a segment with the body).

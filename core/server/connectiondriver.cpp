@@ -13,7 +13,7 @@ void serveToEnd(int fd, ThreadState &state, int stopFd)
     Connection connection(fd, state.context);
     Connection::Next next = Connection::Next::Read;
     while (next != Connection::Next::Close) {
-        state.context.nowMs = monotonicMs();
+        state.wake();
         if (next == Connection::Next::Yield) {
             next = connection.onWritable(); // nobody else to give way to on this thread
             continue;
@@ -24,7 +24,7 @@ void serveToEnd(int fd, ThreadState &state, int stopFd)
         const auto wait =
             std::clamp<std::int64_t>(connection.deadlineMs() - state.context.nowMs, 0, 60'000);
         const int ready = poll(fds, 2, static_cast<int>(wait));
-        state.context.nowMs = monotonicMs();
+        state.wake();
         if (fds[1].revents)
             break; // the server is stopping: the destructor closes the socket
         if (ready == 0) {

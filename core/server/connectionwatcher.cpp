@@ -61,7 +61,7 @@ void ConnectionWatcher::run()
         const std::int64_t wake = acceptResume ? std::min(nextScan, acceptResume) : nextScan;
         const int n = epoll_wait(m_epoll.fd(), events, 256,
                                  static_cast<int>(std::max<std::int64_t>(wake - now, 0)));
-        m_state.context.nowMs = monotonicMs();
+        m_state.wake();
         for (int i = 0; i < n && !m_stopping.load(); ++i) {
             void *tag = events[i].data.ptr;
             if (tag == EpollSet::listenTag()) {
@@ -98,7 +98,7 @@ std::int64_t ConnectionWatcher::acceptAll()
         const auto accepted = m_state.acceptGuard.acceptOne(m_listenFd, m_options.tcpNoDelay);
         if (accepted.fd < 0)
             return accepted.pause.count();
-        m_state.context.nowMs = monotonicMs();
+        m_state.wake();
         auto *entry = m_registry.add(std::make_unique<Connection>(accepted.fd, m_state.context));
         epoll_event event{};
         event.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;

@@ -11,9 +11,17 @@
 namespace servelab::server {
 
 CopyTransfer::CopyTransfer(const ServerOptions &options)
-    : m_chunk(std::max<std::size_t>(options.sendfileChunk, 4096)),
-      m_coalesce(options.coalesceHeader), m_buffer(std::max<std::size_t>(options.bufferSize, 512))
-{}
+{
+    retune(options);
+}
+
+void CopyTransfer::retune(const ServerOptions &options)
+{
+    m_chunk = std::max<std::size_t>(options.sendfileChunk, 4096);
+    m_coalesce = options.coalesceHeader;
+    m_buffer.resize(std::max<std::size_t>(options.bufferSize, 512));
+    m_buffer.shrink_to_fit();
+}
 
 WriteStatus CopyTransfer::write(int socket, OutgoingResponse &r, std::uint64_t *sent)
 {

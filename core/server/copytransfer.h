@@ -16,6 +16,7 @@ class CopyTransfer final : public BodyTransfer
 public:
     explicit CopyTransfer(const ServerOptions &options);
     WriteStatus write(int socket, OutgoingResponse &response, std::uint64_t *sent) override;
+    void retune(const ServerOptions &options) override;
 
 private:
     std::size_t m_chunk;

@@ -32,11 +32,16 @@ public:
         }
         m_wake.notify_one();
     }
-    // Blocks until an active download is free to be written, or stop(); false on stop.
+    // Blocks until an active download is free to be written, or stop(), or the caller is one of
+    // the writers retire() asked for; false for those two.
     bool take(T **download)
     {
         std::unique_lock lock(m_mutex);
-        m_wake.wait(lock, [&] { return m_stopping || !m_ready.empty(); });
+        m_wake.wait(lock, [&] { return m_stopping || m_retiring > 0 || !m_ready.empty(); });
+        if (m_retiring > 0) {
+            --m_retiring;
+            return false;
+        }
         if (m_stopping)
             return false;
         *download = m_ready.front();
@@ -57,7 +62,7 @@ public:
     {
         {
             std::lock_guard lock(m_mutex);
-            if (m_waiting.empty()) {
+            if (m_waiting.empty() || m_active > m_maxActive) {
                 --m_active;
                 return;
             }
@@ -65,6 +70,33 @@ public:
             m_waiting.pop_front();
         }
         m_wake.notify_one();
+    }
+    // `count` writers fewer (the pool shrinks): the next ones to come for a download stop.
+    void retire(std::size_t count)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_retiring += count;
+        }
+        m_wake.notify_all();
+    }
+    // Tuned while it runs: more active at once start now; with fewer, the active ones finish
+    // and their slots go to the queue only once the count is below the new limit.
+    void setMaxActive(std::size_t maxActive)
+    {
+        std::size_t started = 0;
+        {
+            std::lock_guard lock(m_mutex);
+            m_maxActive = maxActive;
+            while (m_active < m_maxActive && !m_waiting.empty()) {
+                ++m_active;
+                ++started;
+                m_ready.push_back(m_waiting.front());
+                m_waiting.pop_front();
+            }
+        }
+        if (started > 0)
+            m_wake.notify_all();
     }
     void stop()
     {
@@ -87,12 +119,13 @@ public:
     }
 
 private:
-    const std::size_t m_maxActive;
+    std::size_t m_maxActive;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::deque<T *> m_ready;   // active and not being written now
     std::deque<T *> m_waiting; // beyond maxActive
     std::size_t m_active = 0;  // m_ready plus those held by writers
+    std::size_t m_retiring = 0;
     bool m_stopping = false;
 };
 

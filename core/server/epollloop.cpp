@@ -50,7 +50,7 @@ void EpollLoop::run()
 {
     epoll_event events[256];
     while (!m_stopping.load(std::memory_order_acquire)) {
-        m_state.context.nowMs = monotonicMs();
+        m_state.wake();
         int timeout = -1;
         if (!m_connections.empty())
             timeout = static_cast<int>(std::clamp<std::int64_t>(
@@ -68,7 +68,7 @@ void EpollLoop::run()
             qCCritical(lcEpoll, "epoll_wait failed: %s", std::strerror(errno));
             break;
         }
-        m_state.context.nowMs = monotonicMs();
+        m_state.wake();
         for (int i = 0; i < n; ++i) {
             void *tag = events[i].data.ptr;
             if (tag == EpollSet::listenTag()) {

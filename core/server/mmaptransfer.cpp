@@ -9,9 +9,15 @@
 namespace servelab::server {
 
 MmapTransfer::MmapTransfer(const ServerOptions &options)
-    : m_chunk(std::max<std::size_t>(options.sendfileChunk, 4096)),
-      m_coalesce(options.coalesceHeader)
-{}
+{
+    retune(options);
+}
+
+void MmapTransfer::retune(const ServerOptions &options)
+{
+    m_chunk = std::max<std::size_t>(options.sendfileChunk, 4096);
+    m_coalesce = options.coalesceHeader;
+}
 
 WriteStatus MmapTransfer::write(int socket, OutgoingResponse &r, std::uint64_t *sent)
 {

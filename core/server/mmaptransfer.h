@@ -14,6 +14,7 @@ class MmapTransfer final : public BodyTransfer
 public:
     explicit MmapTransfer(const ServerOptions &options);
     WriteStatus write(int socket, OutgoingResponse &response, std::uint64_t *sent) override;
+    void retune(const ServerOptions &options) override;
 
 private:
     std::size_t m_chunk;

@@ -75,7 +75,7 @@ public:
         while (m_shared->downloads.take(&entry)) {
             Connection &c = *entry->connection;
             c.setContext(m_state.context);
-            m_state.context.nowMs = monotonicMs();
+            m_state.wake();
             Connection::Next next = c.onWritable();
             // Blocking, as EqualBlocking's writers: a full socket holds this thread (not the
             // others) until the peer reads, the send deadline passes, or the server stops.
@@ -91,7 +91,7 @@ private:
     {
         pollfd p{c.fd(), POLLOUT, 0};
         while (!m_stopping.load()) {
-            m_state.context.nowMs = monotonicMs();
+            m_state.wake();
             const auto left = c.deadlineMs() - m_state.context.nowMs;
             if (left <= 0)
                 return c.onTimer() != Connection::Next::Close;
@@ -122,6 +122,21 @@ std::uint64_t MultiplexServer::queuedNow() const
     return m_shared ? m_shared->downloads.waiting() : 0;
 }
 
+std::unique_ptr<Worker> MultiplexServer::createPoolWorker()
+{
+    return std::make_unique<DownloadWriter>(m_shared, shared());
+}
+
+void MultiplexServer::retirePoolWorkers(int count)
+{
+    m_shared->downloads.retire(std::size_t(count));
+}
+
+void MultiplexServer::tuned(const ServerOptions &next)
+{
+    m_shared->downloads.setMaxActive(std::size_t(std::max(next.maxDownloads, 1)));
+}
+
 std::vector<std::unique_ptr<Worker>> MultiplexServer::createWorkers()
 {
     m_shared = std::make_shared<MultiplexShared>(
@@ -147,7 +162,7 @@ std::vector<std::unique_ptr<Worker>> MultiplexServer::createWorkers()
     std::vector<std::unique_ptr<Worker>> workers;
     workers.push_back(std::move(watcher));
     for (int i = 0; i < m_options.threads; ++i)
-        workers.push_back(std::make_unique<DownloadWriter>(m_shared, shared()));
+        workers.push_back(createPoolWorker());
     return workers;
 }
 

@@ -48,6 +48,18 @@ std::uint64_t OpenFileCache::misses() const
     return m_misses.load(std::memory_order_relaxed);
 }
 
+void OpenFileCache::retune(std::size_t entries, int validMs)
+{
+    const auto lock = lockIfShared();
+    m_capacity = std::max<std::size_t>(entries, 1);
+    m_validMs = validMs;
+    while (m_map.size() > m_capacity) {
+        m_map.erase(m_lru.back()); // a response still sending it keeps the fd (OpenedFile::owner)
+        m_lru.pop_back();
+        bump(m_entries, -1);
+    }
+}
+
 http::OpenedFile OpenFileCache::open(const std::string &relative, std::int64_t nowMs)
 {
     {

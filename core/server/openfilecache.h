@@ -26,6 +26,9 @@ public:
     OpenFileCache(const http::DocumentRoot &root, std::size_t entries, int validMs, bool shared);
 
     http::OpenedFile open(const std::string &relative, std::int64_t nowMs);
+    // Tuned while the server runs: the least recently used entries beyond `entries` are closed
+    // now; `validMs` applies to the entries opened from now on.
+    void retune(std::size_t entries, int validMs);
     std::size_t size() const;
     std::uint64_t hits() const;
     std::uint64_t misses() const;

@@ -54,7 +54,8 @@ public:
         }
         queueReady.notify_one();
     }
-    // Blocks until a job or the stop; false on stop.
+    // Blocks until a job, the stop, or the caller is one of the workers retire() asked for;
+    // false for those two.
     bool pop(Job *job)
     {
         if (m_handoff == Handoff::LockFree) {
@@ -62,19 +63,39 @@ public:
             return job->entry != nullptr;
         }
         std::unique_lock lock(queueMutex);
-        queueReady.wait(lock, [&] { return stopping || !queue.empty(); });
+        queueReady.wait(lock, [&] { return stopping || m_retiring > 0 || !queue.empty(); });
+        if (m_retiring > 0) {
+            --m_retiring;
+            return false;
+        }
         if (stopping)
             return false;
         *job = queue.front();
         queue.pop_front();
         return true;
     }
+    // `count` workers fewer (the pool shrinks); `workers` is how many there are then.
+    void retire(int count, int workers)
+    {
+        m_workers.store(workers);
+        if (m_handoff == Handoff::LockFree) {
+            for (int i = 0; i < count; ++i) // the first `count` to take one of these stop
+                m_lockFree.enqueue(Job{});
+            return;
+        }
+        {
+            std::lock_guard lock(queueMutex);
+            m_retiring += count;
+        }
+        queueReady.notify_all();
+    }
+    void grown(int workers) { m_workers.store(workers); }
     void stop()
     {
         if (m_handoff == Handoff::LockFree) {
             // One wake-up per worker; each stops at the first it takes.
             if (!m_stopSent.exchange(true))
-                for (int i = 0; i < m_workers; ++i)
+                for (int i = 0, n = m_workers.load(); i < n; ++i)
                     m_lockFree.enqueue(Job{});
             return;
         }
@@ -97,7 +118,8 @@ public:
 
 private:
     Handoff m_handoff;
-    int m_workers;
+    std::atomic<int> m_workers;
+    int m_retiring = 0;
     std::mutex queueMutex;
     std::condition_variable queueReady;
     std::deque<Job> queue;
@@ -132,7 +154,7 @@ public:
                 stats.handoffWaitMaxMicros.store(waited, std::memory_order_relaxed);
             Connection &c = *job.entry->connection;
             c.setContext(m_state.context);
-            m_state.context.nowMs = monotonicMs();
+            m_state.wake();
             Connection::Next next;
             if (job.events == 0)
                 next = c.onTimer();
@@ -169,9 +191,22 @@ std::uint64_t PollerServer::queuedNow() const
     return m_shared ? m_shared->size() : 0;
 }
 
+std::unique_ptr<Worker> PollerServer::createPoolWorker()
+{
+    m_shared->grown(++m_poolSize);
+    return std::make_unique<PoolWorker>(m_shared, shared());
+}
+
+void PollerServer::retirePoolWorkers(int count)
+{
+    m_poolSize -= count;
+    m_shared->retire(count, m_poolSize);
+}
+
 std::vector<std::unique_ptr<Worker>> PollerServer::createWorkers()
 {
-    m_shared = std::make_shared<PollerShared>(*m_limit, m_options.handoff, m_options.threads);
+    m_poolSize = m_options.threads;
+    m_shared = std::make_shared<PollerShared>(*m_limit, m_options.handoff, m_poolSize);
     auto watcher = std::make_unique<ConnectionWatcher>(
         m_shared->registry, m_listener.fd(), shared(),
         [shared = m_shared.get()](ConnectionRegistry::Entry *entry, unsigned events,

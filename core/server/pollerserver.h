@@ -19,9 +19,13 @@ public:
 protected:
     std::vector<std::unique_ptr<Worker>> createWorkers() override;
     std::uint64_t queuedNow() const override;
+    bool poolResizable() const override { return true; }
+    std::unique_ptr<Worker> createPoolWorker() override;
+    void retirePoolWorkers(int count) override;
 
 private:
     std::shared_ptr<PollerShared> m_shared;
+    int m_poolSize = 0; // workers not retired (under ThreadedServer's lifecycle lock)
 };
 
 } // namespace servelab::server

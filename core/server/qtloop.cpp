@@ -122,7 +122,7 @@ bool QtLoop::adopt(qintptr fd)
 {
     if (!m_state.acceptGuard.adopt(int(fd), m_state.context.options.tcpNoDelay))
         return false;
-    m_state.context.nowMs = monotonicMs();
+    m_state.wake();
     auto connection = std::make_unique<QtConnection>(fd, m_state.context,
                                                      [this](QtConnection *c) { finished(c); });
     m_connections.emplace(connection.get(), std::move(connection));
@@ -144,7 +144,7 @@ void QtLoop::finished(QtConnection *connection)
 
 void QtLoop::expire()
 {
-    m_state.context.nowMs = monotonicMs();
+    m_state.wake();
     std::vector<QtConnection *> due;
     for (const auto &[connection, owned] : m_connections)
         if (connection->deadlineMs() <= m_state.context.nowMs)

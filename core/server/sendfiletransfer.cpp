@@ -18,11 +18,17 @@ namespace {
 constexpr std::uint64_t sendfileMax = 0x7ffff000;
 } // namespace
 
-SendfileTransfer::SendfileTransfer(const ServerOptions &options)
-    : m_threshold(options.sendfileThreshold),
-      m_chunk(std::max<std::size_t>(options.sendfileChunk, 4096)),
-      m_coalesce(options.coalesceHeader), m_cork(options.tcpNoPush)
-{}
+SendfileTransfer::SendfileTransfer(const ServerOptions &options) : m_cork(options.tcpNoPush)
+{
+    retune(options);
+}
+
+void SendfileTransfer::retune(const ServerOptions &options)
+{
+    m_threshold = options.sendfileThreshold;
+    m_chunk = std::max<std::size_t>(options.sendfileChunk, 4096);
+    m_coalesce = options.coalesceHeader;
+}
 
 // TCP_CORK (nginx's tcp_nopush): only full segments leave until the response is done, and
 // uncorking sends the partial one left at the end at once. nginx needs it (wrk read 1 MiB from

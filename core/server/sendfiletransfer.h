@@ -16,6 +16,7 @@ class SendfileTransfer final : public BodyTransfer
 public:
     explicit SendfileTransfer(const ServerOptions &options);
     WriteStatus write(int socket, OutgoingResponse &response, std::uint64_t *sent) override;
+    void retune(const ServerOptions &options) override;
 
 private:
     static bool setCork(int socket, bool on);

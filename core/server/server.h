@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "serveroptions.h"
 #include "serverstats.h"
 
 #include <cstdint>
@@ -8,8 +9,6 @@
 #include <string>
 
 namespace servelab::server {
-
-struct ServerOptions;
 
 // A built-in static file server. start() binds and spawns the worker threads; stop() may be
 // called from any thread, is idempotent, and returns once every worker has joined and every
@@ -24,6 +23,14 @@ public:
     virtual ServerStats stats() const = 0;
     // The connection limit in force once started (< 0: unlimited).
     virtual int maxConnections() const = 0;
+    // The options now: as started, then as tuned.
+    virtual ServerOptions options() const = 0;
+    // Takes `next` while the server runs, from each thread's next wake-up on: the pool's
+    // threads (grown and shrunk), the connection limit, the open-file cache's size and every
+    // option a connection reads as it goes. Which options may change live is the caller's
+    // table (lab::ServerOptionTable's `fixed`); this refuses only what its model cannot do,
+    // with one sentence, and then changes nothing.
+    virtual bool tune(const ServerOptions &next, std::string *error) = 0;
 };
 
 // Validates options.mode and the other options, opens the root, and builds the server.

@@ -36,7 +36,8 @@ struct ServerStats
     ServerStats &operator+=(const ServerStats &other);
 
     // The counters as one line, "stats connections=12 requests=340 ...": what `servelab-cli
-    // serve` prints on SIGUSR1 and lab::IsolatedServer reads back from its child.
+    // serve`'s control channel answers to `stats` (lab::ControlServer), and lab::IsolatedServer
+    // reads back from its child.
     std::string toLine() const;
     // Nullopt when `line` is not a stats line; keys it does not know are skipped, missing ones 0.
     static std::optional<ServerStats> fromLine(std::string_view line);

@@ -5,7 +5,8 @@
 
 namespace servelab::server {
 
-ThreadedServer::ThreadedServer(const ServerOptions &options) : m_options(options) {}
+ThreadedServer::ThreadedServer(const ServerOptions &options) : m_options(options), m_live(options)
+{}
 
 ThreadedServer::~ThreadedServer()
 {
@@ -28,6 +29,8 @@ bool ThreadedServer::start(std::string *error)
         return false;
     }
     m_workers.clear();
+    m_finished.clear();
+    m_live.set(m_options);
     m_limit = std::make_unique<ConnectionLimit>(-1);
     if (!m_listener.open(m_options.host, m_options.port, m_options.backlog, error))
         return false;
@@ -39,9 +42,9 @@ bool ThreadedServer::start(std::string *error)
     }
     m_fileCache.reset();
     if (m_options.openFileCacheEntries > 0 && !fileCachePerThread())
-        m_fileCache = std::make_unique<OpenFileCache>(
-            m_root, std::size_t(m_options.openFileCacheEntries), m_options.openFileCacheValidMs,
-            true);
+        m_fileCache =
+            std::make_unique<OpenFileCache>(m_root, std::size_t(m_options.openFileCacheEntries),
+                                            m_options.openFileCacheValidMs, true);
     m_workers = createWorkers();
     for (auto &worker : m_workers) {
         if (!worker->init(error)) {
@@ -54,7 +57,7 @@ bool ThreadedServer::start(std::string *error)
     // automatic limit can count what is left.
     m_limit->setMax(ConnectionLimit::resolve(m_options.maxConnections));
     for (auto &worker : m_workers)
-        m_threads.emplace_back([w = worker.get()] { w->run(); });
+        launch(worker.get());
     for (auto &worker : m_workers) {
         if (!worker->waitReady(error)) {
             for (auto &w : m_workers)
@@ -62,6 +65,7 @@ bool ThreadedServer::start(std::string *error)
             for (auto &thread : m_threads)
                 thread.join();
             m_threads.clear();
+            m_finished.clear();
             m_workers.clear();
             m_listener.close();
             return false;
@@ -76,14 +80,79 @@ void ThreadedServer::stop()
     for (auto &worker : m_workers)
         worker->requestStop();
     for (auto &thread : m_threads)
-        thread.join();
+        if (thread.joinable()) // those a shrinking pool retired may be joined already
+            thread.join();
     m_threads.clear();
+    m_finished.clear();
     // Keep the workers (and their final counters) until the next start; close the port now.
     m_listener.close();
 }
 
+void ThreadedServer::launch(Worker *worker)
+{
+    m_finished.push_back(std::make_unique<std::atomic<bool>>(false));
+    m_threads.emplace_back([worker, finished = m_finished.back().get()] {
+        worker->run();
+        finished->store(true, std::memory_order_release);
+    });
+}
+
+bool ThreadedServer::tune(const ServerOptions &next, std::string *error)
+{
+    std::lock_guard lock(m_lifecycle);
+    if (m_threads.empty()) {
+        *error = "the server is not running";
+        return false;
+    }
+    const ServerOptions now = m_live.snapshot();
+    if ((now.openFileCacheEntries > 0) != (next.openFileCacheEntries > 0)) {
+        *error = "--open-file-cache turns on or off only as the server starts; restart it with "
+                 "--open-file-cache " +
+                 std::to_string(next.openFileCacheEntries) + " (a size can change live)";
+        return false;
+    }
+    if (next.threads != now.threads && !resizePool(next.threads, error))
+        return false;
+    if (next.maxConnections != now.maxConnections)
+        m_limit->setMax(ConnectionLimit::resolve(next.maxConnections));
+    if (m_fileCache)
+        m_fileCache->retune(std::size_t(next.openFileCacheEntries), next.openFileCacheValidMs);
+    tuned(next);
+    m_live.set(next);
+    return true;
+}
+
+bool ThreadedServer::resizePool(int threads, std::string *error)
+{
+    if (!poolResizable()) {
+        *error = "--threads cannot change while a " + m_options.mode +
+                 " server runs: each of its threads owns its connections (the blocking, poller "
+                 "and multiplex pools grow and shrink); restart it with --threads " +
+                 std::to_string(threads);
+        return false;
+    }
+    // The threads retired before, which returned from run() since: joined now, at once.
+    for (std::size_t i = 0; i < m_threads.size(); ++i)
+        if (m_threads[i].joinable() && m_finished[i]->load(std::memory_order_acquire))
+            m_threads[i].join();
+    const int now = m_live.snapshot().threads;
+    if (threads < now) {
+        retirePoolWorkers(now - threads);
+        return true;
+    }
+    for (int i = now; i < threads; ++i) {
+        auto worker = createPoolWorker();
+        if (!worker->init(error))
+            return false;
+        m_workers.push_back(std::move(worker));
+        launch(m_workers.back().get());
+    }
+    return true;
+}
+
 ServerStats ThreadedServer::stats() const
 {
+    std::lock_guard lock(m_lifecycle); // tune() may be adding workers
     ServerStats total;
     for (const auto &worker : m_workers)
         total += worker->stats();

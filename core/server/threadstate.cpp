@@ -7,9 +7,8 @@
 namespace servelab::server {
 
 namespace {
-std::unique_ptr<OpenFileCache> ownCacheFor(const ServerShared &shared)
+std::unique_ptr<OpenFileCache> ownCacheFor(const ServerShared &shared, const ServerOptions &o)
 {
-    const auto &o = shared.options;
     if (!shared.fileCachePerThread || o.openFileCacheEntries <= 0)
         return nullptr;
     return std::make_unique<OpenFileCache>(shared.root, std::size_t(o.openFileCacheEntries),
@@ -30,18 +29,33 @@ std::int64_t monotonicMs()
 }
 
 ThreadState::ThreadState(const ServerShared &shared)
-    : transfer(transferFor(shared.options)),
+    : live(shared.live), seenGeneration(shared.live.generation()), options(shared.live.snapshot()),
+      transfer(transferFor(options)),
       acceptGuard(shared.options.acceptStrategy, shared.limit, stats),
-      ownFileCache(ownCacheFor(shared)),
-      context{shared.root,
-              *transfer,
-              stats,
-              shared.options,
-              {},
-              {},
-              {},
-              monotonicMs(),
-              ownFileCache ? ownFileCache.get() : shared.fileCache}
+      ownFileCache(ownCacheFor(shared, options)), context{shared.root,
+                                                          *transfer,
+                                                          stats,
+                                                          options,
+                                                          {},
+                                                          {},
+                                                          {},
+                                                          monotonicMs(),
+                                                          ownFileCache ? ownFileCache.get()
+                                                                       : shared.fileCache}
 {}
+
+} // namespace servelab::server
+
+namespace servelab::server {
+
+void ThreadState::retune()
+{
+    seenGeneration = live.generation();
+    options = live.snapshot();
+    transfer->retune(options);
+    if (ownFileCache)
+        ownFileCache->retune(std::size_t(options.openFileCacheEntries),
+                             options.openFileCacheValidMs);
+}
 
 } // namespace servelab::server

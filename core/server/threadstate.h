@@ -3,6 +3,7 @@
 
 #include "acceptguard.h"
 #include "bodytransfer.h"
+#include "liveoptions.h"
 #include "loopcontext.h"
 #include "serverstats.h"
 
@@ -14,11 +15,14 @@ namespace servelab::server {
 struct ServerShared
 {
     const http::DocumentRoot &root;
-    const ServerOptions &options;
+    const ServerOptions &options; // as started: what cannot change while the server runs
+    const LiveOptions &live;      // as tuned since
     ConnectionLimit &limit;
     OpenFileCache *fileCache; // the shared one; null when the cache is off or per thread
     bool fileCachePerThread;  // each thread keeps its own (the model's choice)
 };
+
+std::int64_t monotonicMs();
 
 // Everything one server thread owns, whatever the event model: its counters, its body transfer
 // (with scratch buffers), its accept guard and the context its connections run in.
@@ -28,14 +32,27 @@ struct ThreadState
     ThreadState(const ThreadState &) = delete;
     ThreadState &operator=(const ThreadState &) = delete;
 
+    // Once per wake-up, before the thread's connections run: the loop's clock, and the options
+    // again when they were tuned since the last wake-up.
+    void wake()
+    {
+        context.nowMs = monotonicMs();
+        if (live.generation() != seenGeneration)
+            retune();
+    }
+
+    const LiveOptions &live;
+    std::uint64_t seenGeneration;
+    ServerOptions options; // this thread's copy of the live options: context.options
     AtomicServerStats stats;
     std::unique_ptr<BodyTransfer> transfer;
     AcceptGuard acceptGuard;
     std::unique_ptr<OpenFileCache> ownFileCache; // with ServerShared::fileCachePerThread
     LoopContext context;
-};
 
-std::int64_t monotonicMs();
+private:
+    void retune();
+};
 
 // Every model checks its connections' deadlines by a scan this often: O(n) four times a second
 // is cheaper than keeping a timer structure ordered on every request.

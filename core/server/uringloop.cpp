@@ -125,7 +125,7 @@ void UringLoop::run()
     armAccept();
     armWake();
     while (!m_stopping.load(std::memory_order_acquire)) {
-        m_state.context.nowMs = monotonicMs();
+        m_state.wake();
         std::int64_t timeout = -1;
         if (!m_slots.empty())
             timeout = std::clamp<std::int64_t>(m_nextTimerScanMs - m_state.context.nowMs, 0,
@@ -148,7 +148,7 @@ void UringLoop::run()
             qCCritical(lcUring, "io_uring wait failed: %s", std::strerror(-rc));
             break;
         }
-        m_state.context.nowMs = monotonicMs();
+        m_state.wake();
         unsigned head;
         unsigned seen = 0;
         // Handlers queue new requests but never wait, so the completion queue is stable here.

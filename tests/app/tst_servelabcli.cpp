@@ -598,6 +598,7 @@ private Q_SLOTS:
         QTest::newRow("seed 002 realistic") << QStringLiteral("seed002-realistic-keepalive");
         QTest::newRow("seed 003 faban and ab") << QStringLiteral("seed003-grizzly-faban");
         QTest::newRow("the strategies side by side") << QStringLiteral("strategies");
+        QTest::newRow("seed 003 tuned under load") << QStringLiteral("seed003-live-tuning");
     }
     void presetsRunInSmokeVersion()
     {
@@ -660,10 +661,10 @@ private Q_SLOTS:
                          run.out.contains(QStringLiteral("(open-file-cache=1000)")) &&
                          run.out.contains(QStringLiteral("(defaults)")),
                      qPrintable(run.out));
-            QVERIFY2(all(values(QStringLiteral("epoll+sendfile (accept-strategy=none"),
-                                "server_emfile"),
-                         positive),
-                     qPrintable(rows.join(u'\n')));
+            QVERIFY2(
+                all(values(QStringLiteral("epoll+sendfile (accept-strategy=none"), "server_emfile"),
+                    positive),
+                qPrintable(rows.join(u'\n')));
         }
         if (preset == u"ab-c300-maxthreads" || preset == u"seed002-realistic-keepalive") {
             // More kept-alive clients than threads, smaller: the clients past the threads wait
@@ -687,9 +688,9 @@ private Q_SLOTS:
                 if (!lab::ExternalServer::binaryFor(server).isEmpty())
                     QVERIFY2(all(values(server, "kib_per_s"), positive),
                              qPrintable(rows.join(u'\n')));
-            for (const char *analogue : {"blocking+copy (Coyote BIO's analogue)",
-                                         "poller+copy (Coyote APR's analogue)",
-                                         "poller+sendfile (APR-sendfile's analogue)"})
+            for (const char *analogue :
+                 {"blocking+copy (Coyote BIO's analogue)", "poller+copy (Coyote APR's analogue)",
+                  "poller+sendfile (APR-sendfile's analogue)"})
                 QVERIFY2(all(values(QLatin1StringView(analogue), "kib_per_s"), positive),
                          qPrintable(rows.join(u'\n')));
         }
@@ -701,6 +702,15 @@ private Q_SLOTS:
             QVERIFY2(run.out.contains(QStringLiteral("blocking+copy R=40000")) &&
                          QFile::exists(dir.filePath(QStringLiteral("latency-load.png"))),
                      qPrintable(run.out));
+        if (preset == u"seed003-live-tuning") { // each point's change made halfway, and kept
+            QFile runs(dir.filePath(QStringLiteral("runs.csv")));
+            QVERIFY(runs.open(QIODevice::ReadOnly));
+            const QString all = QString::fromUtf8(runs.readAll());
+            QVERIFY2(all.count(QRegularExpression(
+                         QStringLiteral("tuned: threads=8 at 0\\.[4-9]"))) == 1 &&
+                         all.count(QStringLiteral("tuned: threads=50 at ")) == 1,
+                     qPrintable(all));
+        }
         if (preset == u"seed003-grizzly-faban") { // faban's ramp and ab, one experiment
             QVERIFY2(run.out.contains(QStringLiteral("multiplex+copy fhb")) &&
                          run.out.contains(QStringLiteral("multiplex+copy ab")),

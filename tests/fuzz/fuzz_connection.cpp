@@ -30,6 +30,7 @@ struct Fixture
     http::DocumentRoot root;
     server::ServerOptions options;
     server::ConnectionLimit limit{1024};
+    std::unique_ptr<server::LiveOptions> live;
     std::unique_ptr<server::ThreadState> state;
 
     Fixture()
@@ -55,7 +56,8 @@ struct Fixture
             std::abort();
         options.root = dir;
         options.mode = "epoll+copy";
-        server::ServerShared shared{root, options, limit, nullptr, false};
+        live = std::make_unique<server::LiveOptions>(options);
+        server::ServerShared shared{root, options, *live, limit, nullptr, false};
         state = std::make_unique<server::ThreadState>(shared);
     }
 };

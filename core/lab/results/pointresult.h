@@ -5,6 +5,7 @@
 #include "client/loadmodel.h"
 #include "client/loadresult.h"
 #include "metrics/processprobe.h"
+#include "tuneevent.h"
 
 #include <QMetaType>
 #include <QString>
@@ -47,6 +48,9 @@ struct PointResult
     std::int64_t startedAtMicros = 0;
     std::vector<client::ClientSample> clientSamples;
     std::vector<metrics::ProcessSample> serverSamples;
+    // Changes made to the server while it ran (a spec's "tune"), in time order: the timelines'
+    // markers.
+    std::vector<TuneEvent> tuneEvents;
     // The server's own counters over the point, where ServeLab can read them (built-in targets,
     // in-process or isolated); serverCounted false otherwise.
     bool serverCounted = false;

@@ -70,6 +70,14 @@ QJsonObject pointJson(const PointResult &p)
         ResultColumns::toJson(ResultColumns::serverSample(), s, &o);
         serverSamples.append(o);
     }
+    QJsonArray tune;
+    for (const TuneEvent &e : p.tuneEvents) {
+        QJsonObject t{{QStringLiteral("at_us"), qint64(e.atMicros - p.startedAtMicros)},
+                      {QStringLiteral("change"), e.change}};
+        if (!e.made())
+            t.insert(QStringLiteral("error"), e.error);
+        tune.append(t);
+    }
     QJsonObject o{
         {QStringLiteral("errors"), errors},
         {QStringLiteral("latency"), latencyJson(l.latency)},
@@ -77,6 +85,8 @@ QJsonObject pointJson(const PointResult &p)
         {QStringLiteral("client_samples"), clientSamples},
         {QStringLiteral("server_samples"), serverSamples},
     };
+    if (!tune.isEmpty())
+        o.insert(QStringLiteral("tune"), tune);
     if (p.uncorrected.count() > 0) // a rate point's latency from the actual send
         o.insert(QStringLiteral("uncorrected"), latencyJson(p.uncorrected));
     ResultColumns::toJson(ResultColumns::point(), p, &o);
@@ -113,6 +123,14 @@ bool readPoint(const QJsonObject &o, PointResult *p)
         metrics::ProcessSample m; // at_us from the point's start, until fromJson() shifts it
         ResultColumns::fromJson(ResultColumns::serverSample(), value.toObject(), &m);
         p->serverSamples.push_back(m);
+    }
+    for (const auto &value : o.value(QStringLiteral("tune")).toArray()) {
+        const QJsonObject t = value.toObject();
+        TuneEvent e; // at_us from the point's start, until fromJson() shifts it
+        e.atMicros = t.value(QStringLiteral("at_us")).toInteger();
+        e.change = t.value(QStringLiteral("change")).toString();
+        e.error = t.value(QStringLiteral("error")).toString();
+        p->tuneEvents.push_back(e);
     }
     return true;
 }
@@ -177,6 +195,8 @@ bool ResultBundle::fromJson(const QByteArray &json, ResultBundle *bundle, QStrin
         }
         for (auto &sample : p.serverSamples)
             sample.atMicros += p.startedAtMicros;
+        for (auto &event : p.tuneEvents)
+            event.atMicros += p.startedAtMicros;
         out.points << p;
     }
     *bundle = out;

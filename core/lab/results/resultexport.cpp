@@ -150,6 +150,7 @@ const CsvColumn csvTable[] = {
     {"think_actual_ms", [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.thinkActualMs, 'f', 3) : QString(); }},
     {"think_pass",      [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(int(p.thinkPass)) : QString(); }},
     {"reason",          [](const PointResult &p) { return csvField(p.reason); }},
+    {"tune",            [](const PointResult &p) { return csvField(describeTuneEvents(p.tuneEvents, p.startedAtMicros)); }},
 };
 // clang-format on
 
@@ -309,13 +310,14 @@ QString formatTimelineCsv(const QList<PointResult> &points)
     constexpr std::int64_t period = 100'000; // µs, both samplers' period
     QString out = QStringLiteral("point,size_bytes,target,t_s,requests,req_per_s,kib_per_s,errors,"
                                  "open_connections,p50_us,p99_us,") +
-                  processCsvHeader() + u'\n';
+                  processCsvHeader() + QStringLiteral(",tune\n");
     for (const auto &p : points) {
         struct Row
         {
             const client::ClientSample *client = nullptr;
             const metrics::ProcessSample *server = nullptr;
             const metrics::ProcessSample *previous = nullptr; // for the CPU share
+            QStringList tune; // the changes made to the server in this slot (markers)
         };
         std::map<std::int64_t, Row> rows;
         const auto slotOf = [&](std::int64_t micros) { return (micros + period / 2) / period; };
@@ -335,6 +337,9 @@ QString formatTimelineCsv(const QList<PointResult> &points)
                                ? &earlier
                                : nullptr;
         }
+        for (const TuneEvent &e : p.tuneEvents)
+            rows[slotOf(e.atMicros - p.startedAtMicros)].tune
+                << (e.made() ? e.change : QStringLiteral("refused %1: %2").arg(e.change, e.error));
         for (const auto &[slot, row] : rows) {
             QStringList f{QString::number(p.index), QString::number(p.sizeBytes),
                           csvField(p.target), QString::number(double(slot) / 10, 'f', 1)};
@@ -351,7 +356,8 @@ QString formatTimelineCsv(const QList<PointResult> &points)
                 f << QString() << QString() << QString() << QString() << QString() << QString()
                   << QString();
             }
-            f << processColumns(row.server, row.previous);
+            f << processColumns(row.server, row.previous)
+              << csvField(row.tune.join(QStringLiteral("; ")));
             out += f.join(u',') + u'\n';
         }
     }

@@ -83,7 +83,8 @@ const QList<QStringList> &resultMigrations()
             QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_sum REAL NOT NULL DEFAULT 0"),
             QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_sum_squares REAL NOT NULL "
                            "DEFAULT 0"),
-            QStringLiteral("ALTER TABLE points ADD COLUMN uncorrected_hdr TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral(
+                "ALTER TABLE points ADD COLUMN uncorrected_hdr TEXT NOT NULL DEFAULT ''"),
             QStringLiteral("ALTER TABLE points ADD COLUMN outside_steady INTEGER NOT NULL "
                            "DEFAULT 0"),
             QStringLiteral("ALTER TABLE points ADD COLUMN little_users REAL NOT NULL DEFAULT 0"),
@@ -100,6 +101,15 @@ const QList<QStringList> &resultMigrations()
                            "DEFAULT 1"),
             QStringLiteral("ALTER TABLE server_samples ADD COLUMN parts TEXT NOT NULL "
                            "DEFAULT '[]'"),
+        },
+        // 4: changes made to the server while a point ran (live tuning), its timelines' markers.
+        {
+            QStringLiteral("CREATE TABLE tune_events ("
+                           " point_id INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,"
+                           " at_us INTEGER NOT NULL," // from the point's start
+                           " change TEXT NOT NULL,"
+                           " error TEXT NOT NULL)"), // empty: made
+            QStringLiteral("CREATE INDEX tune_events_by_point ON tune_events(point_id)"),
         },
     };
     return steps;

@@ -223,9 +223,16 @@ QString ResultStore::missingColumns(int version) const
     static const QList<QPair<QString, QStringList>> since3 = {
         {QStringLiteral("server_samples"), {QStringLiteral("processes"), QStringLiteral("parts")}},
     };
+    static const QList<QPair<QString, QStringList>> since4 = {
+        {QStringLiteral("tune_events"),
+         {QStringLiteral("point_id"), QStringLiteral("at_us"), QStringLiteral("change"),
+          QStringLiteral("error")}},
+    };
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    for (const auto &[table, columns] : expected + (version >= 2 ? since2 : QList<QPair<QString, QStringList>>()) +
-                                            (version >= 3 ? since3 : QList<QPair<QString, QStringList>>())) {
+    for (const auto &[table, columns] :
+         expected + (version >= 2 ? since2 : QList<QPair<QString, QStringList>>()) +
+             (version >= 3 ? since3 : QList<QPair<QString, QStringList>>()) +
+             (version >= 4 ? since4 : QList<QPair<QString, QStringList>>())) {
         QStringList have;
         if (q.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table)))
             while (q.next())
@@ -343,11 +350,11 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
     QSqlQuery q(db);
     // The point's scalars are ResultColumns' rows; its histograms and fds left open are kept
     // here.
-    const QStringList columns =
-        QStringList{QStringLiteral("experiment_id")} +
-        ResultColumns::sqlNames(ResultColumns::point()) +
-        histogramColumns(QStringLiteral("latency")) +
-        histogramColumns(QStringLiteral("uncorrected")) + QStringList{QStringLiteral("fds_left_open")};
+    const QStringList columns = QStringList{QStringLiteral("experiment_id")} +
+                                ResultColumns::sqlNames(ResultColumns::point()) +
+                                histogramColumns(QStringLiteral("latency")) +
+                                histogramColumns(QStringLiteral("uncorrected")) +
+                                QStringList{QStringLiteral("fds_left_open")};
     q.prepare(insertInto(QStringLiteral("points"), columns));
     q.addBindValue(experiment);
     for (const QVariant &v : ResultColumns::sqlValues(ResultColumns::point(), p) +
@@ -388,6 +395,16 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
         q.addBindValue(point);
         for (const QVariant &v : ResultColumns::sqlValues(ResultColumns::serverSample(), s))
             q.addBindValue(v);
+        if (!q.exec())
+            return fail(q);
+    }
+    q.prepare(QStringLiteral(
+        "INSERT INTO tune_events (point_id, at_us, change, error) VALUES (?, ?, ?, ?)"));
+    for (const TuneEvent &e : p.tuneEvents) {
+        q.addBindValue(point);
+        q.addBindValue(qint64(e.atMicros - p.startedAtMicros)); // kept from the point's start
+        q.addBindValue(text(e.change));
+        q.addBindValue(text(e.error));
         if (!q.exec())
             return fail(q);
     }
@@ -432,12 +449,12 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
     QSqlDatabase db = QSqlDatabase::database(m_connection);
     QSqlQuery q(db);
     const QStringList pointColumns = ResultColumns::sqlNames(ResultColumns::point());
-    const QStringList histograms =
-        histogramColumns(QStringLiteral("latency")) + histogramColumns(QStringLiteral("uncorrected"));
-    q.prepare(QStringLiteral("SELECT id, %1, %2, fds_left_open FROM points WHERE "
-                             "experiment_id = ? ORDER BY idx, repetition")
-                  .arg(pointColumns.join(QStringLiteral(", ")),
-                       histograms.join(QStringLiteral(", "))));
+    const QStringList histograms = histogramColumns(QStringLiteral("latency")) +
+                                   histogramColumns(QStringLiteral("uncorrected"));
+    q.prepare(
+        QStringLiteral("SELECT id, %1, %2, fds_left_open FROM points WHERE "
+                       "experiment_id = ? ORDER BY idx, repetition")
+            .arg(pointColumns.join(QStringLiteral(", ")), histograms.join(QStringLiteral(", "))));
     q.addBindValue(experiment);
     if (!q.exec()) {
         if (error)
@@ -494,6 +511,13 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
             s.atMicros += p.startedAtMicros;
             p.serverSamples.push_back(s);
         }
+        part.prepare(QStringLiteral("SELECT at_us, change, error FROM tune_events WHERE "
+                                    "point_id = ? ORDER BY at_us"));
+        part.addBindValue(id);
+        part.exec();
+        while (part.next())
+            p.tuneEvents.push_back({p.startedAtMicros + part.value(0).toLongLong(),
+                                    part.value(1).toString(), part.value(2).toString()});
         out << p;
     }
     return out;

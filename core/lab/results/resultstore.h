@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "pointresult.h"
 #include "lab/run/runstatus.h"
+#include "pointresult.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -21,7 +21,7 @@ namespace servelab::lab {
 class ResultStore
 {
 public:
-    static constexpr int schemaVersion = 3;
+    static constexpr int schemaVersion = 4;
 
     struct Experiment
     {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/spec/experimentspec.h"
 #include "lab/results/pointresult.h"
+#include "lab/spec/experimentspec.h"
 #include "runstatus.h"
 
 #include <QJsonObject>
@@ -47,6 +47,8 @@ public:
     void resume();
     void cancel();
     bool isPaused() const;
+    // Pause, resume, cancel and live changes to the target up now, from any thread.
+    RunControl &control() { return *m_control; }
 
     const ExperimentSpec &spec() const { return m_spec; }
     const QList<SweepSpec> &targets() const { return m_targets; }

@@ -38,12 +38,20 @@ void LiveFeed::publishServer(const metrics::ProcessSample &sample)
         m_pending.server.push_back(sample);
 }
 
+void LiveFeed::publishTune(const TuneEvent &event)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_open)
+        m_pending.tune.push_back(event);
+}
+
 LiveFeed::Update LiveFeed::take()
 {
     std::lock_guard lock(m_mutex);
     Update out = m_pending;
     m_pending.client.clear();
     m_pending.server.clear();
+    m_pending.tune.clear();
     return out;
 }
 

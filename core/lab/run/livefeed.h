@@ -2,6 +2,7 @@
 #pragma once
 
 #include "client/clientsample.h"
+#include "lab/results/tuneevent.h"
 #include "metrics/processprobe.h"
 
 #include <QString>
@@ -35,6 +36,7 @@ public:
         std::int64_t startedAtMicros = 0;
         std::vector<ClientTick> client; // per thread, as published
         std::vector<metrics::ProcessSample> server;
+        std::vector<TuneEvent> tune; // changes made to the server meanwhile
     };
 
     // A point starts: what comes next belongs to it (what was not taken of the last is dropped:
@@ -45,6 +47,7 @@ public:
     void endPoint();
     void publishClient(const client::ClientSample &sample);
     void publishServer(const metrics::ProcessSample &sample);
+    void publishTune(const TuneEvent &event);
     Update take();
 
 private:

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runcontrol.h"
 
+#include "lab/targets/target.h"
+#include "metrics/clock.h"
+
 namespace servelab::lab {
 
 void RunControl::pause()
@@ -48,6 +51,44 @@ void RunControl::setInterrupt(std::function<void()> interrupt)
     m_interrupt = std::move(interrupt);
     if (m_interrupt && m_cancelled.load())
         m_interrupt();
+}
+
+void RunControl::setTarget(Target *target, std::function<void(const TuneEvent &)> heard)
+{
+    std::lock_guard lock(m_targetMutex);
+    m_target = target;
+    m_heard = std::move(heard);
+}
+
+bool RunControl::tune(const QStringList &assignments, QString *error)
+{
+    std::lock_guard lock(m_targetMutex);
+    if (!m_target) {
+        *error = QStringLiteral("no server is running: changes apply while a point is measured");
+        return false;
+    }
+    TuneEvent event;
+    event.change = assignments.join(u' ');
+    const bool made = m_target->tune(assignments, error);
+    if (!made)
+        event.error = *error;
+    event.atMicros = metrics::monotonicMicros();
+    m_tuned.push_back(event);
+    if (m_heard)
+        m_heard(event);
+    return made;
+}
+
+QStringList RunControl::liveOptions()
+{
+    std::lock_guard lock(m_targetMutex);
+    return m_target ? m_target->liveOptions() : QStringList();
+}
+
+std::vector<TuneEvent> RunControl::takeTuned()
+{
+    std::lock_guard lock(m_targetMutex);
+    return std::exchange(m_tuned, {});
 }
 
 } // namespace servelab::lab

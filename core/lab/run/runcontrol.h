@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "lab/results/tuneevent.h"
+
+#include <QStringList>
+
 #include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <vector>
 
 namespace servelab::lab {
+
+class Target;
 
 // Pause, resume and cancel of a run, from any thread. The runner asks proceed() before each
 // point: a pause takes effect there (the point being measured is finished, not cut in half, and
@@ -27,7 +34,23 @@ public:
     // at once if the run is already cancelled.
     void setInterrupt(std::function<void()> interrupt);
 
+    // Changes to the target from outside the run (the window's Tune panel). The runner names
+    // its target while it is up (null once it goes down) and `heard` hears each change made.
+    void setTarget(Target *target, std::function<void(const TuneEvent &)> heard = {});
+    // False with the reason: no built-in target is up, or the server refused (unchanged).
+    bool tune(const QStringList &assignments, QString *error);
+    // What may change now, name=value (empty: nothing is up that can be tuned).
+    QStringList liveOptions();
+    // The changes tune() made since the last call, oldest first: the runner keeps them with
+    // the point they were made in.
+    std::vector<TuneEvent> takeTuned();
+
 private:
+    std::mutex m_targetMutex; // held across a change: the target does not go down meanwhile
+    Target *m_target = nullptr;
+    std::function<void(const TuneEvent &)> m_heard;
+    std::vector<TuneEvent> m_tuned;
+
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_paused = false;

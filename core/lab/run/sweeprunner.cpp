@@ -10,6 +10,7 @@
 #include "livefeed.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
+#include "pointtuner.h"
 #include "runcontrol.h"
 
 #include <QFileInfo>
@@ -114,12 +115,18 @@ void SweepRunner::run()
         return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
                              QString::fromStdString(why));
 
+    m_control->setTarget(target.get(), [feed = m_feed](const TuneEvent &event) {
+        if (feed)
+            feed->publishTune(event);
+    });
     for (int i = 0; i < m_spec.sizes.size() && m_control->proceed(); ++i) {
         Q_EMIT pointStarted(i, m_spec.sizes[i]);
         PointResult point = measure(i, m_spec.sizes[i], *target, pid ? &sampler : nullptr);
         m_results.append(point);
         Q_EMIT pointFinished(point);
     }
+    m_control->setTarget(nullptr);
+    m_control->takeTuned(); // made between points: in none of them
     sampler.stop();
     target->stop();
     Q_EMIT finished(m_control->isCancelled());
@@ -217,10 +224,26 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     // The timeline starts and ends with the point, however short it is.
     if (sampler)
         sampler->sampleNow();
+    QString untuned;
     {
+        // The spec's changes to the server, at their times, while the client runs.
+        PointTuner tuner(target, m_spec.tune, point.startedAtMicros,
+                         [feed = m_feed](const TuneEvent &event) {
+                             if (feed)
+                                 feed->publishTune(event);
+                         });
         // Gone before the leak check: an in-process target shares this process's descriptors.
         runModel(options, &point);
+        point.tuneEvents = tuner.finish();
+        untuned = tuner.restore();
     }
+    // And the changes made from outside meanwhile (the window's Tune panel), in time order.
+    for (TuneEvent &e : m_control->takeTuned())
+        if (e.atMicros >= point.startedAtMicros)
+            point.tuneEvents.push_back(std::move(e));
+    std::stable_sort(
+        point.tuneEvents.begin(), point.tuneEvents.end(),
+        [](const TuneEvent &a, const TuneEvent &b) { return a.atMicros < b.atMicros; });
     if (sampler)
         sampler->sampleNow();
     const std::int64_t endedAt = metrics::monotonicMicros();
@@ -270,6 +293,9 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
                            .arg(load.completed)
                            .arg(QString::fromUtf8(client::errorKindText(load.dominantError())));
     }
+    if (!untuned.isEmpty())
+        point.reason =
+            point.reason.isEmpty() ? untuned : point.reason + QStringLiteral("; ") + untuned;
     if (!point.fdsLeftOpen.isEmpty()) {
         // Files an open-file cache keeps are what it is for; said so, still listed.
         const bool cached =

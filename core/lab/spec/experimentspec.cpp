@@ -6,8 +6,8 @@
 #include "lab/run/docrootgenerator.h"
 #include "lab/run/experimentmodel.h"
 #include "lab/targets/externalserver.h"
-#include "serveroptiontable.h"
 #include "ratelist.h"
+#include "serveroptiontable.h"
 #include "sizelist.h"
 #include "specreader.h"
 
@@ -318,8 +318,8 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         r.onlyKnown(t, path,
                     {QStringLiteral("builtin"), QStringLiteral("external"), QStringLiteral("url"),
                      QStringLiteral("pid"), QStringLiteral("threads"), QStringLiteral("isolated"),
-                     QStringLiteral("fd_limit"), QStringLiteral("options"),
-                     QStringLiteral("label"), QStringLiteral("if_installed")});
+                     QStringLiteral("fd_limit"), QStringLiteral("options"), QStringLiteral("label"),
+                     QStringLiteral("if_installed"), QStringLiteral("tune")});
         SweepSpec sweep = shared;
         const bool builtin = t.contains(QStringLiteral("builtin"));
         const bool url = t.contains(QStringLiteral("url"));
@@ -369,6 +369,8 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                     sweep.serverArguments << QStringLiteral("--") + it.key() << text;
             }
         }
+        sweep.tune =
+            TunePlan::read(r, t.value(QStringLiteral("tune")), path + QStringLiteral(".tune"));
         if (!builtin && (t.contains(QStringLiteral("isolated")) || sweep.fdLimit ||
                          !sweep.serverArguments.isEmpty()))
             r.fail(path, QStringLiteral("isolated, fd_limit and options apply to builtin targets"));
@@ -523,6 +525,8 @@ QByteArray ExperimentSpec::toJson() const
                 options.insert(t.serverArguments[i].mid(2), t.serverArguments[i + 1]);
             if (!options.isEmpty())
                 target.insert(QStringLiteral("options"), options);
+            if (!t.tune.isEmpty())
+                target.insert(QStringLiteral("tune"), TunePlan::toJson(t.tune));
         } else {
             target.insert(QStringLiteral("external"), t.target);
         }

@@ -73,7 +73,8 @@ const Row table[] = {
      [](const ServerOptions &o) { return QString::number(o.backlog); },
      [](ServerOptions *o, const QString &t, QString *e) {
          return whole(t, 1, 65535, &o->backlog, e);
-     }},
+     },
+     "the listen queue is sized once, by listen() as the socket opens"},
     {"buffer", "size", "Buffer of the copy transfer (the seeds also use 81000).",
      [](const ServerOptions &o) { return formatSize(o.bufferSize); },
      [](ServerOptions *o, const QString &t, QString *e) {
@@ -94,7 +95,8 @@ const Row table[] = {
      [](const ServerOptions &o) { return onOffText(o.tcpNoDelay); },
      [](ServerOptions *o, const QString &t, QString *e) {
          return OptionValue::onOff(t, &o->tcpNoDelay, e);
-     }},
+     },
+     "it is set on each socket as it is accepted, so the open connections would keep the old one"},
     {"coalesce", "on|off",
      "Head and body in one segment (MSG_MORE); off with --nodelay off shows the 40 ms Nagle "
      "stall.",
@@ -108,14 +110,16 @@ const Row table[] = {
      [](const ServerOptions &o) { return onOffText(o.tcpNoPush); },
      [](ServerOptions *o, const QString &t, QString *e) {
          return OptionValue::onOff(t, &o->tcpNoPush, e);
-     }},
+     },
+     "a response corked under one setting must be uncorked under the same"},
     {"defer-accept", "on|off",
      "TCP_DEFER_ACCEPT: accept a connection once its request has come (nginx listen ... "
      "deferred).",
      [](const ServerOptions &o) { return onOffText(o.deferAccept); },
      [](ServerOptions *o, const QString &t, QString *e) {
          return OptionValue::onOff(t, &o->deferAccept, e);
-     }},
+     },
+     "it is set once on the listening socket, as it opens"},
     {"keepalive-timeout", "time", "Idle time allowed between requests.",
      [](const ServerOptions &o) { return OptionValue::durationText(o.keepAliveTimeoutMs); },
      [](ServerOptions *o, const QString &t, QString *e) {
@@ -169,7 +173,8 @@ const Row table[] = {
      },
      [](ServerOptions *o, const QString &t, QString *e) {
          return choice(t, strategyNames, &o->acceptStrategy, "reserve-fd, backoff or none", e);
-     }},
+     },
+     "each thread chooses its accept guard as it starts"},
     {"max-downloads", "n",
      "multiplex: downloads written at once; the rest wait in a queue (grizzly-sendfile "
      "--concur-download-max).",
@@ -183,7 +188,8 @@ const Row table[] = {
      [](const ServerOptions &o) { return QString::fromLatin1(handoffNames[int(o.handoff)]); },
      [](ServerOptions *o, const QString &t, QString *e) {
          return choice(t, handoffNames, &o->handoff, "mutex or lockfree", e);
-     }},
+     },
+     "the queue between the watcher and the pool is built as the server starts"},
     {"open-file-cache", "entries",
      "Files kept open (nginx open_file_cache): per thread for epoll and uring, per server for "
      "the others; 0: open each request's file anew.",

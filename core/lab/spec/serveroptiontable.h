@@ -28,6 +28,9 @@ public:
         QString (*text)(const server::ServerOptions &);
         // Sets the field from text; false with what is wrong, without the name in front.
         bool (*set)(server::ServerOptions *, const QString &, QString *);
+        // Why it cannot change while the server runs (ServerTuning refuses it with this);
+        // null: it can (from each thread's next wake-up).
+        const char *fixed = nullptr;
     };
 
     static std::span<const Row> rows();

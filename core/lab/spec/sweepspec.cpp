@@ -68,6 +68,11 @@ QString SweepSpec::validate() const
             return problem;
     if (!serverArguments.isEmpty() && kind() != TargetKind::Builtin)
         return QStringLiteral("server options apply to builtin targets");
+    if (!tune.isEmpty() && kind() != TargetKind::Builtin)
+        return QStringLiteral("tune applies to builtin targets: a real server or a URL takes "
+                              "its changes from its own configuration");
+    if (QString problem = TunePlan::problem(tune); !problem.isEmpty())
+        return problem;
     if (kind() == TargetKind::Builtin && !isolated && (fdLimit != 0 || !serverArguments.isEmpty()))
         return QStringLiteral("an fd limit and server options need the server in its own process: "
                               "drop \"isolated\": false (or the limit and options)");
@@ -140,6 +145,8 @@ QByteArray SweepSpec::toJson() const
         target.insert(QStringLiteral("fd_limit"), fdLimit);
     if (!caption.isEmpty())
         target.insert(QStringLiteral("label"), caption);
+    if (!tune.isEmpty())
+        target.insert(QStringLiteral("tune"), TunePlan::toJson(tune));
     const QJsonObject client{{QStringLiteral("model"), QStringLiteral("closed")},
                              {QStringLiteral("requests"), qint64(requests)},
                              {QStringLiteral("concurrency"), concurrency},

@@ -4,6 +4,7 @@
 #include "client/loadmodel.h"
 #include "lab/targets/targetkind.h"
 #include "specfield.h"
+#include "tuneplan.h"
 
 #include <QList>
 #include <QMetaType>
@@ -57,10 +58,13 @@ struct SweepSpec
     int fdLimit = 0; // RLIMIT_NOFILE of that child (0: inherit); needs isolated
     // More `servelab-cli serve` flags for a builtin target ("--chunk", "81000"); need isolated.
     QStringList serverArguments;
+    // Changes to that server inside each point (seed 003's live tuning), in time order; each
+    // point starts from the options above again.
+    QList<TuneStep> tune;
     // The spec's "label": what the target stands for, after its name in every table and chart
     // ("blocking+copy (Coyote BIO's analogue)"); empty: none. One line, at most 40 characters.
     QString caption;
-    bool ifInstalled = false; // the spec's "if_installed": left out where its server is not
+    bool ifInstalled = false;   // the spec's "if_installed": left out where its server is not
     QString variant;            // what sets this target apart in a sweep ("sendfile-threshold=64K")
     quint64 warmupRequests = 0; // made before each point and not counted
     int cooldownMs = 0;         // rest after each point

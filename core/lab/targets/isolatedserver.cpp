@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "isolatedserver.h"
 
+#include "controlclient.h"
+
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QHash>
 #include <QProcess>
@@ -18,6 +20,7 @@ namespace servelab::lab {
 namespace {
 constexpr int startTimeoutMs = 10000;
 constexpr int stopTimeoutMs = 5000;
+constexpr int controlTimeoutMs = 2000;
 } // namespace
 
 IsolatedServer::IsolatedServer() = default;
@@ -82,27 +85,62 @@ bool IsolatedServer::start(const server::ServerOptions &o, int fdLimit, QString 
         return false;
     }
     m_port = match.captured(1).toUShort();
+    // Then its mode line, then where its control channel listens (stats, tuning).
+    QDeadlineTimer deadline(startTimeoutMs);
+    while (m_controlPath.isEmpty() && !deadline.hasExpired()) {
+        if (!m_process->canReadLine() &&
+            !m_process->waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime()))))
+            break;
+        const QString line = QString::fromUtf8(m_process->readLine()).trimmed();
+        if (line.startsWith(QStringLiteral("control ")))
+            m_controlPath = line.mid(8);
+    }
+    if (m_controlPath.isEmpty()) {
+        *error = QStringLiteral("the isolated server did not say where its control socket is");
+        stop();
+        return false;
+    }
     return true;
 }
 
-std::optional<server::ServerStats> IsolatedServer::stats(int timeoutMs)
+std::optional<QByteArray> IsolatedServer::ask(const QByteArray &request, QString *error)
 {
-    if (!m_process || m_process->state() != QProcess::Running)
+    // Any thread may ask (the runner's, a tune step's, the window's): the path is set once the
+    // child started and cleared once it is gone, and callers do not ask meanwhile.
+    if (m_controlPath.isEmpty()) {
+        *error = QStringLiteral("the isolated server is not running");
         return std::nullopt;
-    while (m_process->canReadLine()) // what it printed before (its mode line, older stats)
-        m_process->readLine();
-    ::kill(static_cast<pid_t>(m_process->processId()), SIGUSR1);
-    QElapsedTimer waited;
-    waited.start();
-    while (waited.elapsed() < timeoutMs) {
-        if (!m_process->canReadLine() &&
-            !m_process->waitForReadyRead(int(std::max<qint64>(1, timeoutMs - waited.elapsed()))))
-            continue;
-        const QByteArray line = m_process->readLine().trimmed();
-        if (auto s = server::ServerStats::fromLine(std::string_view(line.data(), line.size())))
-            return s;
     }
-    return std::nullopt;
+    return ControlClient::ask(m_controlPath, request, controlTimeoutMs, error);
+}
+
+bool IsolatedServer::tune(const QStringList &assignments, QString *error)
+{
+    const auto reply = ask("set " + assignments.join(u' ').toUtf8(), error);
+    if (!reply)
+        return false;
+    if (reply->startsWith("ok"))
+        return true;
+    *error = QString::fromUtf8(reply->startsWith("error ") ? reply->mid(6) : *reply);
+    return false;
+}
+
+QStringList IsolatedServer::liveOptions()
+{
+    QString error;
+    const auto reply = ask("get", &error);
+    if (!reply || !reply->startsWith("options "))
+        return {};
+    return QString::fromUtf8(reply->mid(8)).split(u' ', Qt::SkipEmptyParts);
+}
+
+std::optional<server::ServerStats> IsolatedServer::stats()
+{
+    QString error;
+    const auto line = ask("stats", &error);
+    if (!line)
+        return std::nullopt;
+    return server::ServerStats::fromLine(std::string_view(line->data(), std::size_t(line->size())));
 }
 
 void IsolatedServer::stop()
@@ -118,6 +156,7 @@ void IsolatedServer::stop()
     }
     m_process.reset();
     m_port = 0;
+    m_controlPath.clear();
 }
 
 } // namespace servelab::lab

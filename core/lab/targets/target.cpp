@@ -3,9 +3,10 @@
 
 #include "externalserver.h"
 #include "isolatedserver.h"
+#include "lab/spec/sweepspec.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
-#include "lab/spec/sweepspec.h"
+#include "servertuning.h"
 
 #include <QTcpSocket>
 #include <QUrl>
@@ -43,6 +44,11 @@ public:
     quint16 port() const override { return m_server ? m_server->port() : 0; }
     qint64 pid() const override { return getpid(); }
     std::optional<server::ServerStats> counters() override { return m_server->stats(); }
+    bool tune(const QStringList &assignments, QString *error) override
+    {
+        return ServerTuning::tune(*m_server, assignments, error);
+    }
+    QStringList liveOptions() override { return ServerTuning::current(m_server->options()); }
     void stop() override
     {
         if (m_server)
@@ -68,6 +74,11 @@ public:
     quint16 port() const override { return m_server.port(); }
     qint64 pid() const override { return m_server.pid(); }
     std::optional<server::ServerStats> counters() override { return m_server.stats(); }
+    bool tune(const QStringList &assignments, QString *error) override
+    {
+        return m_server.tune(assignments, error);
+    }
+    QStringList liveOptions() override { return m_server.liveOptions(); }
     void stop() override { m_server.stop(); }
 
 private:
@@ -125,6 +136,14 @@ private:
 };
 
 } // namespace
+
+bool Target::tune(const QStringList &, QString *error)
+{
+    *error = QStringLiteral("this target cannot be tuned while it runs: only ServeLab's built-in "
+                            "servers take changes (a real server or a URL has its own "
+                            "configuration)");
+    return false;
+}
 
 std::unique_ptr<Target> Target::create(const SweepSpec &spec, const QString &root)
 {

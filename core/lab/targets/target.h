@@ -4,6 +4,7 @@
 #include "server/serverstats.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -31,6 +32,11 @@ public:
     virtual qint64 pid() const = 0;
     // The server's own counters so far, where ServeLab can read them (its built-in servers).
     virtual std::optional<server::ServerStats> counters() { return std::nullopt; }
+    // A change while it serves, ServerTuning's name=value pairs, all or none; false with the
+    // reason, and the target goes on unchanged. Only the built-in servers take one.
+    virtual bool tune(const QStringList &assignments, QString *error);
+    // What may change while it serves, name=value as it is now; empty: nothing can.
+    virtual QStringList liveOptions() { return {}; }
     virtual void stop() {}
 };
 

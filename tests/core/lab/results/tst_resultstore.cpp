@@ -247,6 +247,7 @@ private Q_SLOTS:
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE server_samples DROP COLUMN %1")
                                     .arg(QLatin1String(column))),
                          qPrintable(q.lastError().text()));
+            QVERIFY(q.exec(QStringLiteral("DROP TABLE tune_events")));
             QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 1")));
             raw.close();
         }

@@ -297,7 +297,7 @@ private Q_SLOTS:
             QVERIFY(p.serverSamples.front().threads >= 2);
             QVERIFY2(p.fdsLeftOpen.isEmpty(), qPrintable(p.fdsLeftOpen.join(u'\n')));
             QVERIFY(!p.clientSamples.empty());
-            // The child's own counters, read over SIGUSR1: exactly the client's requests.
+            // The child's own counters, read over its control socket: exactly the client's.
             QVERIFY(p.serverCounted);
             QCOMPARE(p.serverRequests, 30u);
             QCOMPARE(p.serverEmfile, 0u);
@@ -600,8 +600,9 @@ private Q_SLOTS:
         QVERIFY(lines[0].contains(QStringLiteral("latency_p99_ms")));
         QVERIFY(lines[1].startsWith(QStringLiteral("4096,4K,epoll+sendfile,ok,")));
         QVERIFY(lines[1].contains(QStringLiteral(",10.00,"))); // 10240 B / 1024 / 1 s
-        QVERIFY(lines[2].endsWith(
-            QStringLiteral("\"every request failed: connection refused, twice\"")));
+        QVERIFY(lines[0].endsWith(QStringLiteral(",reason,tune")));
+        QVERIFY(lines[2].endsWith( // quoted, and no change was tuned in
+            QStringLiteral("\"every request failed: connection refused, twice\",")));
         QVERIFY(lab::formatSeedTsv({ok, dnf}).contains(QStringLiteral("8K\tDNF")));
     }
 };

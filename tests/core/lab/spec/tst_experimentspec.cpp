@@ -247,6 +247,52 @@ private Q_SLOTS:
             QVERIFY2(all.contains(QLatin1String(words)), qPrintable(all));
     }
 
+    // Seed 003's live tuning, scripted: a target's "tune" steps, read in time order, written
+    // back whole, each wrong one refused at its place with ServerTuning's reason.
+    void tuneSteps()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "multiplex+copy",
+  "threads": 1, "tune": [{"at_ms": 9000, "chunk": "64K"},
+                         {"at_ms": 5000, "threads": 8, "max-downloads": 4}]}]})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const auto &t = spec.targets[0];
+        QCOMPARE(t.tune.size(), 2);
+        QCOMPARE(t.tune[0].atMs, 5000);
+        QCOMPARE(t.tune[0].assignments,
+                 (QStringList{QStringLiteral("max-downloads=4"), QStringLiteral("threads=8")}));
+        QCOMPARE(t.tune[1].assignments, QStringList{QStringLiteral("chunk=64K")});
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.targets[0].tune, t.tune);
+
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy",
+  "tune": [{"at_ms": -1, "threads": 2}, {"at_ms": 10, "backlog": 9}, {"at_ms": 10},
+           {"threads": 2}, {"at_ms": 10, "banana": 1}, {"at_ms": 10, "threads": "many"}]},
+  {"builtin": "epoll+copy", "tune": 5}]})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        const QString all = errors.join(u'\n');
+        for (const char *words :
+             {"targets[0].tune[0].at_ms: wants a whole number from 0 to 3600000",
+              "targets[0].tune[1].backlog: backlog cannot change while the server runs: the "
+              "listen queue is sized once",
+              "targets[0].tune[2]: changes nothing: add an option",
+              "targets[0].tune[3]: wants \"at_ms\"",
+              "targets[0].tune[4].banana: --banana is not a server option",
+              "targets[0].tune[5].threads: --threads wants a whole number",
+              "targets[1].tune: wants a list of changes"})
+            QVERIFY2(all.contains(QLatin1String(words)), qPrintable(all));
+        errors.clear();
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"external": "nginx",
+  "tune": [{"at_ms": 10, "threads": 2}]}]})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral("targets[0]: tune applies to builtin "
+                                                            "targets")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
     // Several loads in one experiment (seed 003: faban's ramp and ab on the same servers):
     // every target under each, named, written back whole.
     void severalClients()
@@ -420,12 +466,13 @@ private Q_SLOTS:
         ExperimentSpec spec;
         QStringList errors;
         // (No raw string: moc reads the apostrophe as a character literal's.)
-        QVERIFY2(ExperimentSpec::parse(
-                     "{\"servelab\": 1, \"targets\": [\n"
-                     "  {\"builtin\": \"blocking+copy\", \"label\": \" Coyote BIO's analogue \"},\n"
-                     "  {\"external\": \"tomcat-nosendfile\", \"label\": \"NIO, useSendfile=false\"}]}",
-                     QStringLiteral("s.json"), &spec, &errors),
-                 qPrintable(errors.join(u'\n')));
+        QVERIFY2(
+            ExperimentSpec::parse(
+                "{\"servelab\": 1, \"targets\": [\n"
+                "  {\"builtin\": \"blocking+copy\", \"label\": \" Coyote BIO's analogue \"},\n"
+                "  {\"external\": \"tomcat-nosendfile\", \"label\": \"NIO, useSendfile=false\"}]}",
+                QStringLiteral("s.json"), &spec, &errors),
+            qPrintable(errors.join(u'\n')));
         QCOMPARE(spec.targets[0].label(), QStringLiteral("blocking+copy (Coyote BIO's analogue)"));
         QCOMPARE(spec.targets[0].name(), QStringLiteral("blocking+copy"));
         QCOMPARE(spec.targets[1].label(),
@@ -472,7 +519,7 @@ private Q_SLOTS:
             R"({"servelab": 1, "targets": [{"external": "tomcat", "if_installed": true}]})",
             QStringLiteral("s.json"), &spec, &errors));
         QVERIFY2(errors.join(u'\n').contains(QStringLiteral("every target is left out (tomcat "
-                                                             "left out")),
+                                                            "left out")),
                  qPrintable(errors.join(u'\n')));
         QVERIFY(!ExperimentSpec::parse(
             R"({"servelab": 1, "targets": [{"builtin": "epoll+copy", "if_installed": true}]})",

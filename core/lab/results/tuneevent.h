@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace servelab::lab {
+
+// A change made to the server while a point ran (a spec's "tune" step, or the Tune panel): a
+// marker on the point's timelines, stored and exported with them.
+struct TuneEvent
+{
+    // When it took effect (the server's answer), on the timelines' clock
+    // (metrics::monotonicMicros).
+    std::int64_t atMicros = 0;
+    QString change; // "threads=8 max-downloads=4"
+    QString error;  // empty: made; else why the server refused it, or why it was not tried
+
+    bool made() const { return error.isEmpty(); }
+    bool operator==(const TuneEvent &) const = default;
+};
+
+// "tuned: threads=8 at 1.0 s; backlog=9 refused: …" (times from the point's start); empty
+// without events: a table's status and the CSV's `tune` column.
+QString describeTuneEvents(const std::vector<TuneEvent> &events, std::int64_t startedAtMicros);
+
+} // namespace servelab::lab
