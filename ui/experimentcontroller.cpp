@@ -4,6 +4,7 @@
 #include "threadpriority.h"
 
 #include "lab/run/experimentrunner.h"
+#include "lab/run/runcontrol.h"
 
 #include <QThread>
 
@@ -68,6 +69,20 @@ void ExperimentController::cancel()
 {
     if (m_runner)
         m_runner->cancel();
+}
+
+bool ExperimentController::tune(const QStringList &assignments, QString *error)
+{
+    if (!m_runner) {
+        *error = tr("no experiment is running");
+        return false;
+    }
+    return m_runner->control().tune(assignments, error);
+}
+
+QStringList ExperimentController::liveOptions()
+{
+    return m_runner ? m_runner->control().liveOptions() : QStringList();
 }
 
 lab::LiveFeed::Update ExperimentController::takeLive()

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/spec/experimentspec.h"
-#include "lab/run/livefeed.h"
 #include "lab/results/pointresult.h"
+#include "lab/run/livefeed.h"
 #include "lab/run/runstatus.h"
+#include "lab/spec/experimentspec.h"
 
 #include <QObject>
 
@@ -35,6 +35,10 @@ public:
     void pause();
     void resume();
     void cancel();
+    // A change to the server being measured (the Tune panel): false with the reason.
+    bool tune(const QStringList &assignments, QString *error);
+    // What may change on it now, name=value (empty: nothing that can be tuned is up).
+    QStringList liveOptions();
     // The point being measured: its samples since the last call (GUI thread, ~10 Hz).
     lab::LiveFeed::Update takeLive();
 

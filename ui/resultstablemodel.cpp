@@ -88,8 +88,13 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
         return sort ? QVariant(qint64(p99)) : QVariant(QString::number(p99 / 1000.0, 'f', 3));
     }
     case Errors: return QVariant(qulonglong(l.failed()));
-    case Status:
-        return p.dnf ? tr("DNF: %1").arg(p.reason) : p.reason.isEmpty() ? tr("done") : p.reason;
+    case Status: {
+        const QString status = p.dnf                ? tr("DNF: %1").arg(p.reason)
+                               : p.reason.isEmpty() ? tr("done")
+                                                    : p.reason;
+        const QString tuned = lab::describeTuneEvents(p.tuneEvents, p.startedAtMicros);
+        return tuned.isEmpty() ? status : status + QStringLiteral(" · ") + tuned;
+    }
     default: return {};
     }
 }

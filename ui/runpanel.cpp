@@ -7,6 +7,7 @@
 #include "loghighlighter.h"
 #include "resultsview.h"
 #include "session.h"
+#include "tunepanel.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -34,10 +35,11 @@ QString formatDuration(qint64 ms)
 } // namespace
 
 RunPanel::RunPanel(Session *session, ResultsView *results, QWidget *parent)
-    : QWidget(parent), m_session(session), m_results(results), m_controller(new ExperimentController(this)),
-      m_run(new QPushButton(tr("Run"))), m_pause(new QPushButton(tr("Pause"))),
-      m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
-      m_current(new QLabel(tr("Ready."))), m_log(new QPlainTextEdit), m_liveTimer(new QTimer(this))
+    : QWidget(parent), m_session(session), m_results(results),
+      m_controller(new ExperimentController(this)), m_run(new QPushButton(tr("Run"))),
+      m_pause(new QPushButton(tr("Pause"))), m_cancel(new QPushButton(tr("Cancel"))),
+      m_progress(new QProgressBar), m_current(new QLabel(tr("Ready."))), m_tune(new TunePanel),
+      m_log(new QPlainTextEdit), m_liveTimer(new QTimer(this))
 {
     m_run->setDefault(true);
     m_pause->setEnabled(false);
@@ -60,10 +62,12 @@ RunPanel::RunPanel(Session *session, ResultsView *results, QWidget *parent)
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_current);
+    layout->addWidget(m_tune);
 
     connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(m_pause, &QPushButton::clicked, this, [this] { isPaused() ? resume() : pause(); });
     connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancel);
+    connect(m_tune, &TunePanel::tuneRequested, this, &RunPanel::tune);
     // Live charts at most ten times a second, whatever the client and sampler produce.
     m_liveTimer->setInterval(100);
     connect(m_liveTimer, &QTimer::timeout, this, [this] { applyLive(m_controller->takeLive()); });
@@ -182,6 +186,17 @@ void RunPanel::onPointStarted(int index, const QString &target, quint64 sizeByte
                        .arg(m_progress->maximum());
     if (!isPaused())
         m_current->setText(tr("Measuring %1").arg(m_pointLabel));
+    m_tune->showOptions(m_controller->liveOptions(), true);
+}
+
+void RunPanel::tune(const QStringList &assignments)
+{
+    QString error;
+    const bool made = m_controller->tune(assignments, &error);
+    const QString change = assignments.join(u' ');
+    m_tune->showResult(made, made ? change : error);
+    m_log->appendPlainText(made ? tr("tuned %1 during %2").arg(change, m_pointLabel)
+                                : tr("warning: tuning %1 refused: %2").arg(change, error));
 }
 
 QString RunPanel::logText() const
@@ -192,6 +207,10 @@ QString RunPanel::logText() const
 void RunPanel::applyLive(const lab::LiveFeed::Update &update)
 {
     const double now = m_results->applyLive(update);
+    if (!update.server.empty())
+        m_tune->showCounters(now, update.server.back().threads, update.server.back().total);
+    else if (now >= 0)
+        m_tune->showCounters(now, 0, 0);
     if (now >= 0 && !isPaused())
         m_current->setText(tr("Measuring %1: %2 requests/s now")
                                .arg(m_pointLabel, QLocale().toString(now, 'f', 0)));
@@ -237,6 +256,7 @@ void RunPanel::onProgress(int done, int total, qint64 remainingMs)
 void RunPanel::onFinished(lab::RunStatus status, const QString &reason)
 {
     m_liveTimer->stop();
+    m_tune->showOptions({}, false);
     m_progress->setFormat(tr("%v of %m points"));
     const auto &points = m_session->points();
     if (status == lab::RunStatus::Done)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/spec/experimentspec.h"
-#include "lab/run/livefeed.h"
 #include "lab/results/pointresult.h"
+#include "lab/run/livefeed.h"
 #include "lab/run/runstatus.h"
+#include "lab/spec/experimentspec.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -20,6 +20,7 @@ namespace servelab::ui {
 class ExperimentController;
 class ResultsView;
 class Session;
+class TunePanel;
 
 // Runs one experiment at a time and says how it goes: Run, Pause/Resume and Cancel, the
 // progress with the time left, the line naming the point being measured (and its requests/s
@@ -47,6 +48,7 @@ public:
     void setStatus(const QString &text);
     QString status() const;
     QPlainTextEdit *logView() const { return m_log; }
+    TunePanel *tunePanel() const { return m_tune; }
     QString logText() const; // the log as shown
     // What the 10 Hz timer does during a run: the point being measured drawn as it grows.
     void applyLive(const lab::LiveFeed::Update &update);
@@ -67,6 +69,7 @@ private:
     void onProgress(int done, int total, qint64 remainingMs);
     void onFinished(lab::RunStatus status, const QString &reason);
     void setRunning(bool running);
+    void tune(const QStringList &assignments);
 
     Session *m_session;
     ResultsView *m_results;
@@ -76,6 +79,7 @@ private:
     QPushButton *m_cancel;
     QProgressBar *m_progress;
     QLabel *m_current;
+    TunePanel *m_tune;
     QPlainTextEdit *m_log;
     QTimer *m_liveTimer;
     QElapsedTimer m_clock;

@@ -290,6 +290,24 @@ private Q_SLOTS:
         QCOMPARE(applied.targets[0].label(),
                  QStringLiteral("blocking+copy (Coyote BIO's analogue)"));
         QVERIFY(list->item(0)->text().startsWith(QStringLiteral("blocking+copy (Coyote BIO's")));
+        // Tune steps: checked as they are typed, in the words of servelab-cli tune.
+        auto *tune = page->findChild<QLineEdit *>(QStringLiteral("tune"));
+        tune->setText(QStringLiteral("1000 ms: backlog=9"));
+        QVERIFY2(page->problem().contains(QStringLiteral("backlog cannot change while the "
+                                                         "server runs")),
+                 qPrintable(page->problem()));
+        QVERIFY(!page->isComplete());
+        tune->setText(QStringLiteral("soon: threads=8"));
+        QVERIFY2(page->problem().contains(QStringLiteral("is not a tune step")),
+                 qPrintable(page->problem()));
+        tune->setText(QStringLiteral("3000 ms: chunk=64K; 1000: threads=300"));
+        QVERIFY2(page->updateSelectedTarget(), qPrintable(page->problem()));
+        page->apply(applied);
+        QCOMPARE(applied.targets[0].tune.size(), 2);
+        QCOMPARE(applied.targets[0].tune[0].atMs, 1000);
+        list->setCurrentRow(1); // picked again, the form shows what the list has
+        list->setCurrentRow(0);
+        QCOMPARE(tune->text(), QStringLiteral("1000 ms: threads=300; 3000 ms: chunk=64K"));
 
         for (int i = 0; i < 4; ++i)
             wizard.next();

@@ -27,6 +27,7 @@ void PointLinesChart::fit()
     m_time->applyNiceNumbers();
     m_value->setRange(0, m_maxValue * 1.1);
     m_value->applyNiceNumbers();
+    m_tunes.draw(chart(), m_time, m_value, m_value->max());
 }
 
 void PointLinesChart::setPoints(const QList<lab::PointResult> &points)
@@ -38,6 +39,7 @@ void PointLinesChart::setPoints(const QList<lab::PointResult> &points)
     m_maxTime = 1;
     m_maxValue = 1;
     m_origin = -1;
+    m_tunes.reset();
     cleared();
     for (const auto &p : points)
         if (const std::int64_t start = originOf(p); start >= 0)
@@ -80,6 +82,9 @@ void PointLinesChart::appendPoint(const lab::PointResult &point)
     }
     m_samples += int(line.size());
     addPointSeries(chart(), m_time, m_value, point.target, line, m_pens);
+    for (const lab::TuneEvent &e : point.tuneEvents)
+        m_tunes.add(double(e.atMicros - m_origin) / 1e6, e);
+    m_tunes.draw(chart(), m_time, m_value, m_maxValue * 1.1);
     appended(point);
 }
 

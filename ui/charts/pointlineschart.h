@@ -3,6 +3,7 @@
 
 #include "pointseries.h"
 #include "runchart.h"
+#include "tunemarkers.h"
 
 class QValueAxis;
 
@@ -28,7 +29,8 @@ public:
     static constexpr int liveLimit = 2000;
     int liveCount() const; // points the live line draws
     int seriesCount() const;
-    int sampleCount() const; // drawn, over every series
+    int sampleCount() const;                          // drawn, over every series
+    int tuneCount() const { return m_tunes.count(); } // changes marked
 
 protected:
     // Where a point begins on the run's clock (-1: it has nothing to draw), and its line.
@@ -57,6 +59,7 @@ private:
     double m_maxTime = 1;
     double m_maxValue = 1;
     LiveSeries m_live;
+    TuneMarkers m_tunes;
 };
 
 } // namespace servelab::ui

@@ -17,9 +17,10 @@
 namespace servelab::ui {
 
 ProcessChart::ProcessChart(QWidget *parent)
-    : RunChart(tr("The server (all its processes): threads, CPU, memory"), parent), m_time(new QValueAxis), m_left(new QValueAxis),
-      m_right(new QValueAxis), m_threads(new QLineSeries), m_cpu(new QLineSeries),
-      m_rss(new QLineSeries), m_processes(new QLineSeries)
+    : RunChart(tr("The server (all its processes): threads, CPU, memory"), parent),
+      m_time(new QValueAxis), m_left(new QValueAxis), m_right(new QValueAxis),
+      m_threads(new QLineSeries), m_cpu(new QLineSeries), m_rss(new QLineSeries),
+      m_processes(new QLineSeries)
 {
     addAxis(chart(), m_time, tr("Seconds since the first sample"), 1, Qt::AlignBottom);
     addAxis(chart(), m_left, tr("Threads · CPU (% of a core)"), 0, Qt::AlignLeft);
@@ -48,6 +49,7 @@ void ProcessChart::fit()
     m_left->applyNiceNumbers();
     m_right->setRange(0, m_mostRss * 1.1);
     m_right->applyNiceNumbers();
+    m_tunes.draw(chart(), m_time, m_left, m_left->max());
 }
 
 void ProcessChart::setPoints(const QList<lab::PointResult> &points)
@@ -94,6 +96,11 @@ void ProcessChart::setPoints(const QList<lab::PointResult> &points)
     m_processes->replace(several ? processes : QList<QPointF>());
     m_processes->setVisible(several);
     chart()->legend()->markers(m_processes).value(0)->setVisible(several);
+    m_tunes.clear();
+    for (const auto &p : points)
+        for (const lab::TuneEvent &e : p.tuneEvents)
+            if (!samples.empty())
+                m_tunes.add(double(e.atMicros - samples.front().atMicros) / 1e6, e);
     m_last = last;
     m_most = most;
     m_mostRss = mostRss;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runchart.h"
+#include "tunemarkers.h"
 
 #include <QList>
 #include <QWidget>
@@ -28,7 +29,7 @@ public:
     QString dataCsv(const RunView &run) const override;
 
     void setPoints(const QList<lab::PointResult> &points);
-    int sampleCount() const; // samples drawn, per series
+    int sampleCount() const;     // samples drawn, per series
     bool showsProcesses() const; // the processes series is shown (a multi-process server)
     double peakCpuPercent() const { return m_peakCpu; }
 
@@ -43,6 +44,7 @@ private:
     QLineSeries *m_cpu;
     QLineSeries *m_rss;
     QLineSeries *m_processes;
+    TuneMarkers m_tunes;
     double m_peakCpu = 0;
     double m_last = 1; // the axes' extents: seconds, threads, MiB
     double m_most = 1;

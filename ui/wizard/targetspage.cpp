@@ -54,6 +54,8 @@ QString describe(const lab::SweepSpec &t)
         details << QObject::tr("fd limit %1").arg(t.fdLimit);
     for (qsizetype i = 0; i + 1 < t.serverArguments.size(); i += 2)
         details << t.serverArguments[i].mid(2) + u'=' + t.serverArguments[i + 1];
+    if (!t.tune.isEmpty())
+        details << QObject::tr("tuned at %1").arg(lab::TunePlan::toText(t.tune));
     if (t.watchPid)
         details << QObject::tr("pid %1 watched").arg(t.watchPid);
     return details.isEmpty() ? text : text + QStringLiteral(" (") + details.join(u", ") + u')';
@@ -65,7 +67,7 @@ TargetsPage::TargetsPage(QWidget *parent)
     : WizardPage(parent), m_kind(new QComboBox), m_forms(new QStackedWidget), m_mode(new QComboBox),
       m_threads(new FieldSpinBox(lab::SpecFields::serverThreads)), m_isolated(new QCheckBox),
       m_fdLimit(new FieldSpinBox(lab::SpecFields::fdLimit)), m_options(new QLineEdit),
-      m_external(new QComboBox),
+      m_tune(new QLineEdit), m_external(new QComboBox),
       m_externalThreads(new FieldSpinBox(lab::SpecFields::serverThreads)), m_url(new QLineEdit),
       m_pid(new QSpinBox), m_caption(new QLineEdit), m_list(new QListWidget)
 {
@@ -99,6 +101,12 @@ TargetsPage::TargetsPage(QWidget *parent)
     builtinForm->addRow(QString(), m_isolated);
     builtinForm->addRow(tr("fd limit"), m_fdLimit);
     builtinForm->addRow(tr("Options"), m_options);
+    m_tune->setObjectName(QStringLiteral("tune"));
+    m_tune->setPlaceholderText(tr("5000 ms: threads=8; 9000 ms: chunk=64K (inside each point)"));
+    m_tune->setToolTip(tr("Changes made to the server while each point runs, at their time "
+                          "from its start (seed 003's live tuning); each point starts from the "
+                          "options above again"));
+    builtinForm->addRow(tr("Tune"), m_tune);
 
     for (const QString &name : lab::ExternalServer::templates())
         if (!lab::ExternalServer::binaryFor(name).isEmpty())
@@ -182,6 +190,13 @@ TargetsPage::TargetsPage(QWidget *parent)
         }
         changed();
     });
+    // Tune steps, checked as they are typed, in ServerTuning's words.
+    connect(m_tune, &QLineEdit::textChanged, this, [this] {
+        m_formProblem.clear();
+        QList<lab::TuneStep> steps;
+        lab::TunePlan::fromText(m_tune->text(), &steps, &m_formProblem);
+        changed();
+    });
     // Options and an fd limit are the child's: with either, the own process is not a choice.
     const auto needsOwnProcess = [this] {
         const bool needed = !m_options->text().trimmed().isEmpty() || m_fdLimit->value() != 0;
@@ -204,7 +219,8 @@ lab::SweepSpec TargetsPage::formTarget(QString *why) const
         t.serverThreads = m_threads->value();
         t.isolated = m_isolated->isChecked();
         t.fdLimit = m_fdLimit->value();
-        parseOptions(m_options->text(), &t.serverArguments, why);
+        if (parseOptions(m_options->text(), &t.serverArguments, why))
+            lab::TunePlan::fromText(m_tune->text(), &t.tune, why);
         break;
     case 1:
         if (m_external->count() == 0)
@@ -279,6 +295,7 @@ void TargetsPage::showInForm(const lab::SweepSpec &t)
         for (qsizetype i = 0; i + 1 < t.serverArguments.size(); i += 2)
             pairs << t.serverArguments[i].mid(2) + u'=' + t.serverArguments[i + 1];
         m_options->setText(pairs.join(u' '));
+        m_tune->setText(lab::TunePlan::toText(t.tune));
         m_isolated->setChecked(t.isolated);
         break;
     }

@@ -48,6 +48,7 @@ private:
     QCheckBox *m_isolated;
     QSpinBox *m_fdLimit;
     QLineEdit *m_options;
+    QLineEdit *m_tune;
     QComboBox *m_external;
     QSpinBox *m_externalThreads;
     QLineEdit *m_url;

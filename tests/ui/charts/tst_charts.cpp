@@ -524,6 +524,34 @@ private Q_SLOTS:
         }));
     }
 
+    // Live tuning: each change made is a line on the timelines at its time, named once in the
+    // legend; a refused one is not drawn.
+    void tuneChangesAreMarked()
+    {
+        auto p = point(QStringLiteral("a"), 4096, 1, 0);
+        p.tuneEvents = {{p.startedAtMicros + 200'000, QStringLiteral("threads=8"), {}},
+                        {p.startedAtMicros + 300'000, QStringLiteral("backlog=9"),
+                         QStringLiteral("backlog cannot change")},
+                        {p.startedAtMicros + 400'000, QStringLiteral("chunk=64K"), {}}};
+        ui::TimelineChart chart;
+        chart.resize(800, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setPoints({p});
+        QCOMPARE(chart.tuneCount(), 2);
+        const auto markers = chart.view()->chart()->legend()->markers();
+        const auto tuned = std::count_if(markers.begin(), markers.end(), [](QLegendMarker *m) {
+            return m->label().startsWith(QStringLiteral("tuned: "));
+        });
+        QCOMPARE(tuned, 1);               // one legend entry names them all
+        QCOMPARE(chart.seriesCount(), 4); // a, the fd limit and a line per change made
+        QVERIFY(std::any_of(markers.begin(), markers.end(), [](QLegendMarker *m) {
+            return m->label() == QStringLiteral("tuned: threads=8 at 0.2 s; chunk=64K at 0.4 s");
+        }));
+        chart.setPoints({point(QStringLiteral("a"), 4096, 1, 0)}); // gone with the point
+        QCOMPARE(chart.tuneCount(), 0);
+    }
+
     // PNG at 2×: twice the pixels, for High-DPI screens.
     void pngAtScale()
     {

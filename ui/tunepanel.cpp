@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tunepanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace servelab::ui {
+
+TunePanel::TunePanel(QWidget *parent)
+    : QGroupBox(tr("Tune the server while it runs"), parent), m_table(new QTableWidget(0, 2)),
+      m_apply(new QPushButton(tr("Apply"))), m_counters(new QLabel), m_result(new QLabel)
+{
+    setObjectName(QStringLiteral("tunePanel"));
+    m_table->setObjectName(QStringLiteral("tuneOptions"));
+    m_table->setHorizontalHeaderLabels({tr("Option"), tr("Value")});
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setMaximumHeight(170);
+    m_apply->setObjectName(QStringLiteral("tuneApply"));
+    m_apply->setToolTip(tr("Sends the edited values to the server at once: all are taken, or "
+                           "none with the reason (servelab-cli tune does the same)"));
+    m_result->setWordWrap(true);
+    m_result->setObjectName(QStringLiteral("tuneResult"));
+    m_counters->setObjectName(QStringLiteral("tuneCounters"));
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_counters, 1);
+    row->addWidget(m_apply);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_table);
+    layout->addLayout(row);
+    layout->addWidget(m_result);
+    connect(m_apply, &QPushButton::clicked, this, [this] {
+        const QStringList changes = edited();
+        if (changes.isEmpty())
+            showResult(false, tr("Nothing edited: change a value first."));
+        else
+            Q_EMIT tuneRequested(changes);
+    });
+    showOptions({}, false);
+}
+
+void TunePanel::showOptions(const QStringList &nameValues, bool running)
+{
+    m_shown = nameValues;
+    m_table->setRowCount(0);
+    for (const QString &option : nameValues) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        auto *name = new QTableWidgetItem(option.section(u'=', 0, 0));
+        name->setFlags(name->flags() & ~Qt::ItemIsEditable);
+        m_table->setItem(row, 0, name);
+        m_table->setItem(row, 1, new QTableWidgetItem(option.section(u'=', 1)));
+    }
+    m_table->resizeColumnToContents(0);
+    m_apply->setEnabled(!nameValues.isEmpty());
+    m_table->setEnabled(!nameValues.isEmpty());
+    m_counters->clear();
+    if (!running)
+        m_result->setText(tr("Changes apply while a point of a built-in server runs."));
+    else if (nameValues.isEmpty())
+        m_result->setText(tr("This target cannot be tuned: only ServeLab's built-in servers take "
+                             "changes while they run."));
+    else
+        m_result->clear();
+}
+
+void TunePanel::showCounters(double requestsPerSecond, int threads, int fds)
+{
+    QStringList parts;
+    if (requestsPerSecond >= 0)
+        parts << tr("%1 req/s").arg(QLocale().toString(requestsPerSecond, 'f', 0));
+    if (threads > 0)
+        parts << tr("%n thread(s)", nullptr, threads);
+    if (fds > 0)
+        parts << tr("%1 fds").arg(fds);
+    m_counters->setText(parts.isEmpty() ? QString()
+                                        : tr("Now: %1").arg(parts.join(QStringLiteral(" · "))));
+}
+
+void TunePanel::showResult(bool made, const QString &text)
+{
+    m_result->setText(made ? tr("Made: %1").arg(text) : tr("Refused: %1").arg(text));
+    m_result->setStyleSheet(made ? QString() : QStringLiteral("color: #b00020"));
+    if (made) {
+        m_shown.clear();
+        for (int row = 0; row < m_table->rowCount(); ++row)
+            m_shown << m_table->item(row, 0)->text() + u'=' + m_table->item(row, 1)->text();
+    } else {
+        showOptions(m_shown, true); // back to what the server has
+        m_result->setText(tr("Refused: %1").arg(text));
+    }
+}
+
+int TunePanel::optionCount() const
+{
+    return m_table->rowCount();
+}
+
+QString TunePanel::valueOf(const QString &name) const
+{
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (m_table->item(row, 0)->text() == name)
+            return m_table->item(row, 1)->text();
+    return {};
+}
+
+QStringList TunePanel::edited() const
+{
+    QStringList out;
+    for (int row = 0; row < m_table->rowCount() && row < m_shown.size(); ++row) {
+        const QString now = m_table->item(row, 0)->text() + u'=' + m_table->item(row, 1)->text();
+        if (now != m_shown[row])
+            out << now;
+    }
+    return out;
+}
+
+} // namespace servelab::ui

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QGroupBox>
+#include <QStringList>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace servelab::ui {
+
+// Seed 003's JMX console, in the window: while a point runs, the options of its built-in
+// server that may change live, as they are now, editable; Apply sends the edited ones at once
+// (all or none), and the server's live counters beside them. Each change is logged, and marked
+// on the point's timelines once it is kept.
+class TunePanel : public QGroupBox
+{
+    Q_OBJECT
+public:
+    explicit TunePanel(QWidget *parent = nullptr);
+
+    // The running target's options, name=value (empty: it cannot be tuned, and the panel says
+    // why); nothing running: `running` false.
+    void showOptions(const QStringList &nameValues, bool running);
+    void showCounters(double requestsPerSecond, int threads, int fds);
+    // What became of the last Apply: made (the values stay as edited) or refused (back to the
+    // values before, with the reason).
+    void showResult(bool made, const QString &text);
+    int optionCount() const;
+    QString valueOf(const QString &name) const; // as shown
+
+Q_SIGNALS:
+    void tuneRequested(const QStringList &assignments);
+
+private:
+    QStringList edited() const;
+
+    QTableWidget *m_table;
+    QPushButton *m_apply;
+    QLabel *m_counters;
+    QLabel *m_result;
+    QStringList m_shown; // name=value as the server said
+};
+
+} // namespace servelab::ui
