@@ -47,7 +47,8 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         {QStringLiteral("control"),
          QStringLiteral("The control socket, for `servelab-cli tune` (stats, get, set "
                         "name=value while it serves); none: no channel. Default: "
-                        "$XDG_RUNTIME_DIR/servelab/serve-PID.sock."),
+                        "$XDG_RUNTIME_DIR/servelab/serve-PID.sock (/tmp/servelab-UID/ without "
+                        "it)."),
          QStringLiteral("path")},
     });
     addServerOptions(cl);
@@ -117,7 +118,7 @@ int serveCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     if (controlPath != u"none") {
         QString why;
         if (!control.start(controlPath.isEmpty() ? lab::ControlServer::defaultPath(getpid())
-                                                 : controlPath,
+                                                 : QFileInfo(controlPath).absoluteFilePath(),
                            &why)) {
             server->stop();
             pthread_sigmask(SIG_SETMASK, &previous, nullptr);

@@ -6,6 +6,7 @@
 #include "lab/targets/controlserver.h"
 #include "lab/targets/servertuning.h"
 
+#include <QFileInfo>
 #include <QTextStream>
 
 namespace servelab::cli {
@@ -34,7 +35,8 @@ int tuneCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
          QStringLiteral("The server's control socket (the third line `serve` printed)."),
          QStringLiteral("path")},
         {QStringLiteral("pid"),
-         QStringLiteral("The server's process id: its socket at the default place."),
+         QStringLiteral("The server's process id: its socket at the default place "
+                        "($XDG_RUNTIME_DIR/servelab, or /tmp/servelab-UID without one)."),
          QStringLiteral("pid")},
         {QStringLiteral("stats"), QStringLiteral("Print the server's counters instead.")},
     });
@@ -44,11 +46,16 @@ int tuneCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     const bool byPath = p.isSet(QStringLiteral("control"));
     if (byPath == p.isSet(QStringLiteral("pid")))
         return cl.usageError(QStringLiteral("give the server as --control PATH or --pid PID"), err);
-    QString path = p.value(QStringLiteral("control"));
+    // Absolute, as `serve` makes it: QLocalSocket takes a relative name for an abstract one.
+    QString path = QFileInfo(p.value(QStringLiteral("control"))).absoluteFilePath();
     if (!byPath) {
         qint64 pid = 0;
-        if (!cl.number(QStringLiteral("pid"), 1, 1LL << 31, &pid, err))
+        if (!cl.number(QStringLiteral("pid"), 1, (1LL << 31) - 1, &pid, err))
             return exitUsage;
+        if (!QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid))) {
+            err << "servelab-cli tune: no process " << pid << " is running\n";
+            return exitFailure;
+        }
         path = lab::ControlServer::defaultPath(pid);
     }
     const QStringList changes = p.positionalArguments();

@@ -207,6 +207,8 @@ QString RunPanel::logText() const
 void RunPanel::applyLive(const lab::LiveFeed::Update &update)
 {
     const double now = m_results->applyLive(update);
+    if (!update.tune.empty()) // changed meanwhile (a spec's step, or Apply): the values now
+        m_tune->showOptions(m_controller->liveOptions(), true);
     if (!update.server.empty())
         m_tune->showCounters(now, update.server.back().threads, update.server.back().total);
     else if (now >= 0)

@@ -20,20 +20,21 @@ TunePanel::TunePanel(QWidget *parent)
     m_table->setHorizontalHeaderLabels({tr("Option"), tr("Value")});
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
-    m_table->setMaximumHeight(170);
+    m_table->setMaximumHeight(240);
     m_apply->setObjectName(QStringLiteral("tuneApply"));
     m_apply->setToolTip(tr("Sends the edited values to the server at once: all are taken, or "
                            "none with the reason (servelab-cli tune does the same)"));
     m_result->setWordWrap(true);
     m_result->setObjectName(QStringLiteral("tuneResult"));
     m_counters->setObjectName(QStringLiteral("tuneCounters"));
+    m_counters->setWordWrap(true);
     auto *row = new QHBoxLayout;
-    row->addWidget(m_counters, 1);
-    row->addWidget(m_apply);
+    row->addWidget(m_result, 1);
+    row->addWidget(m_apply, 0, Qt::AlignTop);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_table);
+    layout->addWidget(m_counters);
     layout->addLayout(row);
-    layout->addWidget(m_result);
     connect(m_apply, &QPushButton::clicked, this, [this] {
         const QStringList changes = edited();
         if (changes.isEmpty())
@@ -58,8 +59,11 @@ void TunePanel::showOptions(const QStringList &nameValues, bool running)
     }
     m_table->resizeColumnToContents(0);
     m_apply->setEnabled(!nameValues.isEmpty());
-    m_table->setEnabled(!nameValues.isEmpty());
-    m_counters->clear();
+    m_table->setVisible(!nameValues.isEmpty()); // no empty box between runs
+    m_apply->setVisible(running);
+    m_result->setStyleSheet(QString());
+    if (!running)
+        m_counters->clear();
     if (!running)
         m_result->setText(tr("Changes apply while a point of a built-in server runs."));
     else if (nameValues.isEmpty())
@@ -75,7 +79,7 @@ void TunePanel::showCounters(double requestsPerSecond, int threads, int fds)
     if (requestsPerSecond >= 0)
         parts << tr("%1 req/s").arg(QLocale().toString(requestsPerSecond, 'f', 0));
     if (threads > 0)
-        parts << tr("%n thread(s)", nullptr, threads);
+        parts << (threads == 1 ? tr("1 process thread") : tr("%1 process threads").arg(threads));
     if (fds > 0)
         parts << tr("%1 fds").arg(fds);
     m_counters->setText(parts.isEmpty() ? QString()

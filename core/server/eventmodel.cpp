@@ -6,6 +6,7 @@
 #include "multiplexserver.h"
 #include "pollerserver.h"
 #include "qtserver.h"
+#include "servermode.h"
 #include "uringsupport.h"
 
 #include "servelab_config.h"
@@ -34,15 +35,15 @@ const EventModel models[] = {
     {"epoll", "nginx, lighttpd, h2o: one non-blocking event loop per thread", nullptr, nullptr,
      nullptr, make<EpollServer>},
     {"poller", "Tomcat NIO and APR, grizzly: a poller hands ready connections to a worker pool",
-     nullptr, nullptr, nullptr, make<PollerServer>},
+     nullptr, nullptr, nullptr, make<PollerServer>, false, true},
     {"blocking",
      "Apache prefork/worker, Tomcat BIO, grizzly SimpleBlocking: a thread per "
      "connection from a bounded pool",
-     nullptr, nullptr, nullptr, make<BlockingServer>, true},
+     nullptr, nullptr, nullptr, make<BlockingServer>, true, true},
     {"multiplex",
      "grizzly-sendfile EqualBlocking: writers take the active downloads in turn, "
      "the rest queue",
-     nullptr, nullptr, nullptr, make<MultiplexServer>},
+     nullptr, nullptr, nullptr, make<MultiplexServer>, false, true},
     {"uring", "io_uring: requests and completions on rings shared with the kernel", nullptr,
      nullptr, whyNoUring,
 #if HAVE_LIBURING
@@ -68,6 +69,22 @@ const EventModel *findEventModel(std::string_view name)
         if (name == m.name)
             return &m;
     return nullptr;
+}
+
+bool poolResizable(const std::string &mode)
+{
+    ServerMode parsed;
+    if (!parseServerMode(mode, &parsed, nullptr))
+        return false;
+    const EventModel *model = findEventModel(parsed.model);
+    return model && model->resizablePool;
+}
+
+std::string threadsFixedReason(const std::string &mode)
+{
+    return "threads cannot change while the server runs in mode " + mode +
+           ": each of its threads owns its connections (the blocking, poller and multiplex "
+           "pools grow and shrink)";
 }
 
 } // namespace servelab::server

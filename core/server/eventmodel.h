@@ -29,6 +29,9 @@ struct EventModel
     // Each connection holds a thread while it is open: more clients than threads wait (seed
     // 002's 300 clients against 150), a ratio `run --smoke` keeps.
     bool threadPerConnection = false;
+    // Its pool of `threads` grows and shrinks while it serves (live tuning); the others' threads
+    // each own their connections.
+    bool resizablePool = false;
 
     bool takes(std::string_view transfer) const
     {
@@ -38,5 +41,9 @@ struct EventModel
 
 std::span<const EventModel> eventModels();
 const EventModel *findEventModel(std::string_view name); // nullptr: no such model
+// Whether the server of `mode` ("poller+sendfile") can change its threads while it serves.
+bool poolResizable(const std::string &mode);
+// Why not, in one clause: "threads cannot change while the server runs in mode epoll+sendfile: …".
+std::string threadsFixedReason(const std::string &mode);
 
 } // namespace servelab::server

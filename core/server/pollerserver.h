@@ -19,7 +19,6 @@ public:
 protected:
     std::vector<std::unique_ptr<Worker>> createWorkers() override;
     std::uint64_t queuedNow() const override;
-    bool poolResizable() const override { return true; }
     std::unique_ptr<Worker> createPoolWorker() override;
     void retirePoolWorkers(int count) override;
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "threadedserver.h"
 
+#include "eventmodel.h"
+
 #include <algorithm>
 
 namespace servelab::server {
@@ -124,10 +126,8 @@ bool ThreadedServer::tune(const ServerOptions &next, std::string *error)
 
 bool ThreadedServer::resizePool(int threads, std::string *error)
 {
-    if (!poolResizable()) {
-        *error = "--threads cannot change while a " + m_options.mode +
-                 " server runs: each of its threads owns its connections (the blocking, poller "
-                 "and multiplex pools grow and shrink); restart it with --threads " +
+    if (!poolResizable(m_options.mode)) {
+        *error = threadsFixedReason(m_options.mode) + "; restart it with --threads " +
                  std::to_string(threads);
         return false;
     }

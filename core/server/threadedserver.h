@@ -43,10 +43,9 @@ protected:
     // Whether each thread keeps its own open-file cache (no lock) rather than all sharing one:
     // the event loops, a few threads each serving many connections, as nginx's workers.
     virtual bool fileCachePerThread() const { return false; }
-    // A model whose pool can grow and shrink while it serves (blocking, poller, multiplex):
-    // one more pool thread's worker, and a way to make `count` of them return from run() once
-    // they are free. The others keep the default: their threads each own connections.
-    virtual bool poolResizable() const { return false; }
+    // A model whose pool can grow and shrink while it serves (its EventModel row's
+    // resizablePool): one more pool thread's worker, and a way to make `count` of them return
+    // from run() once they are free.
     virtual std::unique_ptr<Worker> createPoolWorker() { return nullptr; }
     virtual void retirePoolWorkers(int /*count*/) {}
     // The options tuned: what the model keeps outside the threads (multiplex's max downloads).

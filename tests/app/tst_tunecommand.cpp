@@ -86,8 +86,7 @@ private Q_SLOTS:
         // By its pid, at the default place: this server was told another path, so not found.
         run = tune({QStringLiteral("--pid"), QString::number(m_serve.processId())});
         QCOMPARE(run.code, 1);
-        QVERIFY2(run.err.contains(QStringLiteral("cannot reach the server's control socket")),
-                 qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("no control socket at ")), qPrintable(run.err));
         run = tune({QStringLiteral("--control"), m_control, QStringLiteral("--stats")});
         QCOMPARE(run.code, 0);
         QVERIFY2(run.out.startsWith(QStringLiteral("stats ")), qPrintable(run.out));
@@ -111,10 +110,13 @@ private Q_SLOTS:
             << QStringLiteral("--open-file-cache turns on or off only as the server starts");
         QTest::newRow("no server") << QStringList{QStringLiteral("threads=2")} << 2
                                    << QStringLiteral("give the server as --control PATH or --pid");
-        QTest::newRow("nobody there")
-            << QStringList{c, m_dir.filePath(QStringLiteral("none.sock")),
+        QTest::newRow("nobody there") << QStringList{c, m_dir.filePath(QStringLiteral("none.sock")),
+                                                     QStringLiteral("threads=2")}
+                                      << 1 << QStringLiteral("no control socket at ");
+        QTest::newRow("no such process")
+            << QStringList{QStringLiteral("--pid"), QStringLiteral("2147483646"),
                            QStringLiteral("threads=2")}
-            << 1 << QStringLiteral("cannot reach the server's control socket");
+            << 1 << QStringLiteral("no process 2147483646 is running");
     }
     void badChangesAreRefused()
     {

@@ -37,9 +37,9 @@ Split splitOf(const metrics::ProcessSample &s)
 } // namespace
 
 FdTypesChart::FdTypesChart(QWidget *parent)
-    : RunChart(tr("Server file descriptors by type"), parent), m_time(new QValueAxis), m_fds(new QValueAxis),
-      m_limit(new QLineSeries), m_starts(new QScatterSeries), m_emfile(new QScatterSeries),
-      m_leaks(new QScatterSeries)
+    : RunChart(tr("Server file descriptors by type"), parent), m_time(new QValueAxis),
+      m_fds(new QValueAxis), m_limit(new QLineSeries), m_starts(new QScatterSeries),
+      m_emfile(new QScatterSeries), m_leaks(new QScatterSeries)
 {
     addAxis(chart(), m_time, tr("Seconds since the first point"), 1, Qt::AlignBottom);
     addAxis(chart(), m_fds, tr("Open fds"), 0, Qt::AlignLeft);
@@ -115,6 +115,7 @@ void FdTypesChart::setPoints(const QList<lab::PointResult> &points)
     m_startText.clear();
     m_emfileText.clear();
     m_leakText.clear();
+    m_tunes.clear();
     m_samples = 0;
     m_origin = -1;
     m_last = {};
@@ -173,6 +174,8 @@ void FdTypesChart::appendPoint(const lab::PointResult &point)
     }
     if (point.startedAtMicros <= 0 || m_origin < 0)
         return;
+    for (const lab::TuneEvent &e : point.tuneEvents)
+        m_tunes.add(double(e.atMicros - m_origin) / 1e6, e);
     const double t = double(point.startedAtMicros - m_origin) / 1e6;
     const QString what = tr("%1 at %2, repetition %3")
                              .arg(point.target, lab::formatSize(point.sizeBytes))
@@ -234,12 +237,13 @@ void FdTypesChart::fit()
         marker->setVisible(m_leaks->count() > 0);
     for (auto *marker : chart()->legend()->markers(m_limit))
         marker->setVisible(limitInSight);
-    if (ChartView::isHeld(chart()))
-        return; // the user's zoom or pan stays
-    m_time->setRange(0, m_end);
-    m_time->applyNiceNumbers();
-    m_fds->setRange(0, top * 1.15);
-    m_fds->applyNiceNumbers();
+    if (!ChartView::isHeld(chart())) { // else the user's zoom or pan stays
+        m_time->setRange(0, m_end);
+        m_time->applyNiceNumbers();
+        m_fds->setRange(0, top * 1.15);
+        m_fds->applyNiceNumbers();
+    }
+    m_tunes.draw(chart(), m_time, m_fds, m_fds->max());
 }
 
 int FdTypesChart::pointMarkers() const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runchart.h"
+#include "tunemarkers.h"
 
 #include <QList>
 #include <QWidget>
@@ -41,7 +42,8 @@ public:
     int pointMarkers() const;
     int emfileMarkers() const;
     int leakMarkers() const;
-    QString leakText(int marker) const; // what hovering the marker shows
+    int tuneCount() const { return m_tunes.count(); } // changes marked
+    QString leakText(int marker) const;               // what hovering the marker shows
     // The stacked top (every type) at sample i: equals that sample's total.
     double stackTopAt(int sample) const;
     double layerTopAt(int layer, int sample) const; // 0: sockets … 4: other (the stack's top)
@@ -62,6 +64,7 @@ private:
     QList<QString> m_startText;
     QList<QString> m_emfileText;
     QList<QString> m_leakText;
+    TuneMarkers m_tunes;
     int m_samples = 0;
     // Where the drawing stands, for the next point: the clock's origin, the last split read and
     // its total (carried to samples without types), the tallest total, the end, the limit.

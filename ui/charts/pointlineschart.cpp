@@ -21,12 +21,12 @@ PointLinesChart::PointLinesChart(const QString &title, const QString &valueTitle
 
 void PointLinesChart::fit()
 {
-    if (ChartView::isHeld(chart()))
-        return;
-    m_time->setRange(0, m_maxTime);
-    m_time->applyNiceNumbers();
-    m_value->setRange(0, m_maxValue * 1.1);
-    m_value->applyNiceNumbers();
+    if (!ChartView::isHeld(chart())) {
+        m_time->setRange(0, m_maxTime);
+        m_time->applyNiceNumbers();
+        m_value->setRange(0, m_maxValue * 1.1);
+        m_value->applyNiceNumbers();
+    }
     m_tunes.draw(chart(), m_time, m_value, m_value->max());
 }
 

@@ -41,14 +41,14 @@ ProcessChart::ProcessChart(QWidget *parent)
 // The axes around the samples, unless the user holds the view (zoomed or panned).
 void ProcessChart::fit()
 {
-    if (ChartView::isHeld(chart()))
-        return;
-    m_time->setRange(0, m_last);
-    m_time->applyNiceNumbers();
-    m_left->setRange(0, std::max(m_most, m_peakCpu) * 1.1);
-    m_left->applyNiceNumbers();
-    m_right->setRange(0, m_mostRss * 1.1);
-    m_right->applyNiceNumbers();
+    if (!ChartView::isHeld(chart())) {
+        m_time->setRange(0, m_last);
+        m_time->applyNiceNumbers();
+        m_left->setRange(0, std::max(m_most, m_peakCpu) * 1.1);
+        m_left->applyNiceNumbers();
+        m_right->setRange(0, m_mostRss * 1.1);
+        m_right->applyNiceNumbers();
+    }
     m_tunes.draw(chart(), m_time, m_left, m_left->max());
 }
 

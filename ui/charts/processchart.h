@@ -29,7 +29,8 @@ public:
     QString dataCsv(const RunView &run) const override;
 
     void setPoints(const QList<lab::PointResult> &points);
-    int sampleCount() const;     // samples drawn, per series
+    int sampleCount() const;                          // samples drawn, per series
+    int tuneCount() const { return m_tunes.count(); } // changes marked
     bool showsProcesses() const; // the processes series is shown (a multi-process server)
     double peakCpuPercent() const { return m_peakCpu; }
 

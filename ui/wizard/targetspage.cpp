@@ -102,7 +102,8 @@ TargetsPage::TargetsPage(QWidget *parent)
     builtinForm->addRow(tr("fd limit"), m_fdLimit);
     builtinForm->addRow(tr("Options"), m_options);
     m_tune->setObjectName(QStringLiteral("tune"));
-    m_tune->setPlaceholderText(tr("5000 ms: threads=8; 9000 ms: chunk=64K (inside each point)"));
+    m_tune->setPlaceholderText(
+        tr("5000 ms: chunk=64K; 9000 ms: max-connections=50 (in each point)"));
     m_tune->setToolTip(tr("Changes made to the server while each point runs, at their time "
                           "from its start (seed 003's live tuning); each point starts from the "
                           "options above again"));
@@ -194,7 +195,7 @@ TargetsPage::TargetsPage(QWidget *parent)
     connect(m_tune, &QLineEdit::textChanged, this, [this] {
         m_formProblem.clear();
         QList<lab::TuneStep> steps;
-        lab::TunePlan::fromText(m_tune->text(), &steps, &m_formProblem);
+        lab::TunePlan::fromText(m_tune->text(), &steps, &m_formProblem, m_mode->currentText());
         changed();
     });
     // Options and an fd limit are the child's: with either, the own process is not a choice.
@@ -220,7 +221,7 @@ lab::SweepSpec TargetsPage::formTarget(QString *why) const
         t.isolated = m_isolated->isChecked();
         t.fdLimit = m_fdLimit->value();
         if (parseOptions(m_options->text(), &t.serverArguments, why))
-            lab::TunePlan::fromText(m_tune->text(), &t.tune, why);
+            lab::TunePlan::fromText(m_tune->text(), &t.tune, why, t.mode);
         break;
     case 1:
         if (m_external->count() == 0)

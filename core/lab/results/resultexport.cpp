@@ -337,9 +337,13 @@ QString formatTimelineCsv(const QList<PointResult> &points)
                                ? &earlier
                                : nullptr;
         }
+        // A change at its 100 ms row; one the point ended before has no row (runs.csv says it).
+        const std::int64_t lastSlot = rows.empty() ? 0 : rows.rbegin()->first;
         for (const TuneEvent &e : p.tuneEvents)
-            rows[slotOf(e.atMicros - p.startedAtMicros)].tune
-                << (e.made() ? e.change : QStringLiteral("refused %1: %2").arg(e.change, e.error));
+            if (const auto slot = slotOf(e.atMicros - p.startedAtMicros); slot <= lastSlot)
+                rows[slot].tune << (e.made()
+                                        ? e.change
+                                        : QStringLiteral("refused %1: %2").arg(e.change, e.error));
         for (const auto &[slot, row] : rows) {
             QStringList f{QString::number(p.index), QString::number(p.sizeBytes),
                           csvField(p.target), QString::number(double(slot) / 10, 'f', 1)};

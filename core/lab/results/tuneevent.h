@@ -22,8 +22,8 @@ struct TuneEvent
     bool operator==(const TuneEvent &) const = default;
 };
 
-// "tuned: threads=8 at 1.0 s; backlog=9 refused: …" (times from the point's start); empty
-// without events: a table's status and the CSV's `tune` column.
+// "tuned: threads=8 at 1.0 s; chunk=64K at 2.0 s · refused: backlog=9 (…)" (times from the
+// point's start, made ones first); empty without events: the table's status, runs.csv's `tune`.
 QString describeTuneEvents(const std::vector<TuneEvent> &events, std::int64_t startedAtMicros);
 
 } // namespace servelab::lab

@@ -71,7 +71,7 @@ QString SweepSpec::validate() const
     if (!tune.isEmpty() && kind() != TargetKind::Builtin)
         return QStringLiteral("tune applies to builtin targets: a real server or a URL takes "
                               "its changes from its own configuration");
-    if (QString problem = TunePlan::problem(tune); !problem.isEmpty())
+    if (QString problem = TunePlan::problem(tune, mode); !problem.isEmpty())
         return problem;
     if (kind() == TargetKind::Builtin && !isolated && (fdLimit != 0 || !serverArguments.isEmpty()))
         return QStringLiteral("an fd limit and server options need the server in its own process: "

@@ -72,14 +72,14 @@ QJsonArray TunePlan::toJson(const QList<TuneStep> &steps)
     return out;
 }
 
-QString TunePlan::problem(const QList<TuneStep> &steps)
+QString TunePlan::problem(const QList<TuneStep> &steps, const QString &mode)
 {
     for (const TuneStep &step : steps) {
         if (step.atMs < 0 || step.atMs > latestMs)
             return QStringLiteral("a tune step's at_ms is %1, not between 0 and %2")
                 .arg(step.atMs)
                 .arg(latestMs);
-        if (QString why; !ServerTuning::check(step.assignments, &why))
+        if (QString why; !ServerTuning::check(step.assignments, &why, mode))
             return QStringLiteral("tune at %1 ms: %2").arg(step.atMs).arg(why);
     }
     return {};
@@ -93,7 +93,8 @@ QString TunePlan::toText(const QList<TuneStep> &steps)
     return parts.join(QStringLiteral("; "));
 }
 
-bool TunePlan::fromText(const QString &text, QList<TuneStep> *steps, QString *error)
+bool TunePlan::fromText(const QString &text, QList<TuneStep> *steps, QString *error,
+                        const QString &mode)
 {
     steps->clear();
     static const QRegularExpression shape(QStringLiteral("^(\\d+)\\s*(?:ms)?\\s*:\\s*(.+)$"));
@@ -112,7 +113,7 @@ bool TunePlan::fromText(const QString &text, QList<TuneStep> *steps, QString *er
             return false;
         }
         TuneStep s{int(at), match.captured(2).split(u' ', Qt::SkipEmptyParts)};
-        if (!ServerTuning::check(s.assignments, error))
+        if (!ServerTuning::check(s.assignments, error, mode))
             return false;
         *steps << s;
     }

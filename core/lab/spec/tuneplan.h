@@ -32,13 +32,14 @@ public:
     static QList<TuneStep> read(SpecReader &reader, const QJsonValue &value, const QString &path);
     static QJsonArray toJson(const QList<TuneStep> &steps);
     // What is wrong with the steps (empty: nothing): a time out of range, an option that is
-    // unknown, has a bad value or cannot change while the server runs.
-    static QString problem(const QList<TuneStep> &steps);
+    // unknown, has a bad value or cannot change while a server of `mode` runs.
+    static QString problem(const QList<TuneStep> &steps, const QString &mode);
     // The steps as one line, as the wizard's Tune field shows and reads them:
     // "5000 ms: threads=8 max-downloads=4; 9000 ms: chunk=64K".
     static QString toText(const QList<TuneStep> &steps);
     // False with one line (the first wrong step, in ServerTuning's words) when it is not that.
-    static bool fromText(const QString &text, QList<TuneStep> *steps, QString *error);
+    static bool fromText(const QString &text, QList<TuneStep> *steps, QString *error,
+                         const QString &mode = {});
 };
 
 } // namespace servelab::lab

@@ -2,6 +2,7 @@
 #include "controlclient.h"
 
 #include <QDeadlineTimer>
+#include <QFileInfo>
 #include <QLocalSocket>
 
 namespace servelab::lab {
@@ -9,12 +10,18 @@ namespace servelab::lab {
 std::optional<QByteArray> ControlClient::ask(const QString &path, const QByteArray &request,
                                              int timeoutMs, QString *error)
 {
+    if (!QFileInfo::exists(path)) {
+        *error = QStringLiteral("no control socket at %1: is the server running? (serve names "
+                                "its socket on its third line; --control none opens none)")
+                     .arg(path);
+        return std::nullopt;
+    }
     QDeadlineTimer deadline(timeoutMs);
     QLocalSocket socket;
     socket.connectToServer(path);
     if (!socket.waitForConnected(int(deadline.remainingTime()))) {
-        *error = QStringLiteral("cannot reach the server's control socket %1: %2 (is that "
-                                "server running?)")
+        *error = QStringLiteral("nothing answers on the control socket %1 (%2): the server that "
+                                "opened it is gone")
                      .arg(path, socket.errorString());
         return std::nullopt;
     }

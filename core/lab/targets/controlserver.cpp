@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -22,6 +23,7 @@ namespace servelab::lab {
 namespace {
 
 constexpr int clientIdleMs = 10000;
+constexpr int retryMs = 100; // after an accept that failed
 constexpr qsizetype longestRequest = 4096;
 
 QString why()
@@ -75,7 +77,25 @@ bool ControlServer::start(const QString &path, QString *error)
         return false;
     }
     std::memcpy(address.sun_path, native.constData(), std::size_t(native.size()));
-    QDir().mkpath(QFileInfo(path).absolutePath());
+    const QString folder = QFileInfo(path).absolutePath();
+    QDir().mkpath(folder);
+    // The default folders (defaultPath()) must be this user's: in /tmp someone else could have
+    // made one first. A path given by hand is the user's choice.
+    if (QFileInfo(folder).fileName().startsWith(QStringLiteral("servelab")) &&
+        QFileInfo(folder).ownerId() != ::getuid()) {
+        *error = QStringLiteral("the folder of the control socket, %1, is not yours: give a "
+                                "--control path in a folder of your own")
+                     .arg(folder);
+        return false;
+    }
+    // Sockets left there by servers killed with -9: a process that is gone answers no more.
+    if (QFileInfo(folder).fileName().startsWith(QStringLiteral("servelab")))
+        for (const QString &name :
+             QDir(folder).entryList({QStringLiteral("serve-*.sock")}, QDir::System | QDir::Files)) {
+            const QString pid = name.mid(6).chopped(5);
+            if (!QFileInfo::exists(QStringLiteral("/proc/") + pid))
+                QFile::remove(QDir(folder).filePath(name));
+        }
     if (QFileInfo(path).exists()) {
         // A server that died left its socket: nobody answers on it, so it may go.
         os::UniqueFd probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
@@ -98,6 +118,7 @@ bool ControlServer::start(const QString &path, QString *error)
     }
     ::chmod(native.constData(), 0600); // the server's user's alone: it changes the server
     m_stop.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    m_spare.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     if (!m_stop) {
         *error = QStringLiteral("cannot start the control channel: %1").arg(why());
         ::unlink(native.constData());
@@ -119,6 +140,7 @@ void ControlServer::stop()
     ::unlink(QFile::encodeName(m_path).constData());
     m_listen.reset();
     m_stop.reset();
+    m_spare.reset();
 }
 
 void ControlServer::run()
@@ -132,8 +154,23 @@ void ControlServer::run()
         if (!(fds[0].revents & POLLIN))
             continue;
         os::UniqueFd client(::accept4(m_listen.get(), nullptr, nullptr, SOCK_CLOEXEC));
-        if (client)
+        if (!client && (errno == EMFILE || errno == ENFILE) && m_spare) {
+            // Out of descriptors (the ulimit presets do it on purpose): the spare one makes
+            // room for the client, so the counters can still be read.
+            m_spare.reset();
+            client.reset(::accept4(m_listen.get(), nullptr, nullptr, SOCK_CLOEXEC));
+        }
+        if (client) {
             serveClient(client.get());
+            client.reset();
+        } else {
+            // Not even that: wait a little, rather than spin on a listener that stays readable.
+            pollfd stop{m_stop.get(), POLLIN, 0};
+            if (::poll(&stop, 1, retryMs) > 0)
+                return;
+        }
+        if (!m_spare)
+            m_spare.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     }
 }
 

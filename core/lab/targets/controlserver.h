@@ -49,7 +49,8 @@ private:
     server::Server &m_server;
     QString m_path;
     os::UniqueFd m_listen;
-    os::UniqueFd m_stop; // an eventfd: written once by stop()
+    os::UniqueFd m_stop;  // an eventfd: written once by stop()
+    os::UniqueFd m_spare; // given up to accept a client when the process is out of fds
     std::thread m_thread;
 };
 

@@ -2,10 +2,13 @@
 #include "servertuning.h"
 
 #include "lab/spec/serveroptiontable.h"
+#include "server/eventmodel.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 
+#include <algorithm>
 #include <mutex>
+#include <string_view>
 
 namespace servelab::lab {
 
@@ -52,10 +55,19 @@ bool ServerTuning::applyTo(server::ServerOptions *options, const QStringList &as
     return ServerOptionTable::check(*options, error);
 }
 
-bool ServerTuning::check(const QStringList &assignments, QString *error)
+bool ServerTuning::check(const QStringList &assignments, QString *error, const QString &mode)
 {
     server::ServerOptions options;
-    return applyTo(&options, assignments, error);
+    if (!applyTo(&options, assignments, error))
+        return false;
+    const bool threads = std::any_of(assignments.begin(), assignments.end(), [](const QString &a) {
+        return a.section(u'=', 0, 0).trimmed() == u"threads";
+    });
+    if (!mode.isEmpty() && threads && !server::poolResizable(mode.toStdString())) {
+        *error = QString::fromStdString(server::threadsFixedReason(mode.toStdString()));
+        return false;
+    }
+    return true;
 }
 
 bool ServerTuning::tune(server::Server &server, const QStringList &assignments, QString *error)
@@ -77,8 +89,9 @@ bool ServerTuning::tune(server::Server &server, const QStringList &assignments, 
 QStringList ServerTuning::current(const server::ServerOptions &options)
 {
     QStringList out;
+    const bool threads = server::poolResizable(options.mode);
     for (const auto &row : ServerOptionTable::rows())
-        if (!row.fixed)
+        if (!row.fixed && (threads || row.name != std::string_view("threads")))
             out << QLatin1String(row.name) + u'=' + row.text(options);
     return out;
 }

@@ -550,6 +550,12 @@ private Q_SLOTS:
         }));
         chart.setPoints({point(QStringLiteral("a"), 4096, 1, 0)}); // gone with the point
         QCOMPARE(chart.tuneCount(), 0);
+        ui::FdTypesChart types; // and the other timelines
+        types.setPoints({p});
+        QCOMPARE(types.tuneCount(), 2);
+        ui::ProcessChart process;
+        process.setPoints({p});
+        QCOMPARE(process.tuneCount(), 2);
     }
 
     // PNG at 2×: twice the pixels, for High-DPI screens.

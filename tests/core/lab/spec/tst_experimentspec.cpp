@@ -291,6 +291,13 @@ private Q_SLOTS:
         QVERIFY2(errors.join(u'\n').contains(QStringLiteral("targets[0]: tune applies to builtin "
                                                             "targets")),
                  qPrintable(errors.join(u'\n')));
+        errors.clear(); // a pool that cannot change, refused before anything runs
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy",
+  "tune": [{"at_ms": 10, "threads": 2}]}]})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral(
+                     "threads cannot change while the server runs in mode epoll+copy")),
+                 qPrintable(errors.join(u'\n')));
     }
 
     // Several loads in one experiment (seed 003: faban's ramp and ab on the same servers):
