@@ -24,7 +24,10 @@ void addServerOptions(CommandLine &commandLine)
         const QString value = row.text(defaults);
         parser.addOption(QCommandLineOption(QString::fromLatin1(row.name),
                                             QString::fromUtf8(row.help) +
-                                                QStringLiteral(" Default: %1.").arg(value),
+                                                QStringLiteral(" Default: %1.").arg(value) +
+                                                (row.fixed ? QStringLiteral(" Fixed while it "
+                                                                            "serves (tune).")
+                                                           : QString()),
                                             QString::fromLatin1(row.syntax), value));
     }
 }
