@@ -12,8 +12,8 @@ namespace servelab::lab {
 // marker on the point's timelines, stored and exported with them.
 struct TuneEvent
 {
-    // When it took effect (the server's answer), on the timelines' clock
-    // (metrics::monotonicMicros).
+    // When it was asked for, on the timelines' clock (metrics::monotonicMicros): the server
+    // makes the change before it answers, so what follows it on a timeline is its effect.
     std::int64_t atMicros = 0;
     QString change; // "threads=8 max-downloads=4"
     QString error;  // empty: made; else why the server refused it, or why it was not tried

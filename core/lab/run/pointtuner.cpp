@@ -38,9 +38,9 @@ void PointTuner::run()
         TuneEvent event;
         event.change = step.assignments.join(u' ');
         QString error;
+        event.atMicros = metrics::monotonicMicros(); // the server takes it before it answers
         if (!m_target.tune(step.assignments, &error))
             event.error = error;
-        event.atMicros = metrics::monotonicMicros();
         if (m_listener)
             m_listener(event);
         std::lock_guard lock(m_mutex);

@@ -69,10 +69,10 @@ bool RunControl::tune(const QStringList &assignments, QString *error)
     }
     TuneEvent event;
     event.change = assignments.join(u' ');
+    event.atMicros = metrics::monotonicMicros(); // the server takes it before it answers
     const bool made = m_target->tune(assignments, error);
     if (!made)
         event.error = *error;
-    event.atMicros = metrics::monotonicMicros();
     m_tuned.push_back(event);
     if (m_heard)
         m_heard(event);
