@@ -4,6 +4,11 @@
 #include "bodytransfer.h"
 #include "loopcontext.h"
 #include "serverstats.h"
+#include "tls/tlsservercontext.h"
+#include "tlstransfer.h"
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -20,8 +25,14 @@ Connection::Connection(int fd, LoopContext &context)
     : m_fd(fd), m_context(&context), m_parser(context.limits),
       m_drain(context.options.maxBodyBytes), m_planner(context)
 {
-    // The first request's header deadline runs from accept (nginx client_header_timeout).
+    // The first request's header deadline runs from accept (nginx client_header_timeout), and
+    // over https the handshake is inside it: a client that stops mid-handshake is cut as a
+    // slowloris is.
     setPhase(Phase::Idle, context.options.headerTimeoutMs);
+    if (context.tls) {
+        m_ssl = context.tls->accept(fd);
+        m_phase = Phase::Handshake;
+    }
 }
 
 Connection::~Connection()
@@ -30,6 +41,14 @@ Connection::~Connection()
     if (m_phase == Phase::Writing)
         AtomicServerStats::bump(m_context->stats.downloadsFinished);
     AtomicServerStats::bump(m_context->stats.connectionsClosed);
+    if (m_ssl) {
+        // close_notify, so that the client knows the answer was whole and can resume the session
+        // (one write, never waited for), unless the connection broke or never was TLS.
+        if (m_phase != Phase::Handshake && !m_peerClosed)
+            SSL_shutdown(m_ssl);
+        ERR_clear_error();
+        SSL_free(m_ssl);
+    }
     ::close(m_fd);
 }
 
@@ -41,8 +60,102 @@ void Connection::setPhase(Phase phase, int timeoutMs)
     m_deadlineMs = m_context->nowMs + timeoutMs;
 }
 
+ssize_t Connection::receive(char *into, std::size_t most)
+{
+    if (!m_ssl)
+        return ::recv(m_fd, into, most, 0);
+    std::size_t got = 0;
+    if (SSL_read_ex(m_ssl, into, most, &got) == 1)
+        return static_cast<ssize_t>(got);
+    switch (SSL_get_error(m_ssl, 0)) {
+    case SSL_ERROR_WANT_READ:
+    case SSL_ERROR_WANT_WRITE: errno = EAGAIN; return -1;
+    case SSL_ERROR_ZERO_RETURN: return 0; // close_notify
+    case SSL_ERROR_SYSCALL:
+        if (errno == 0 || errno == ECONNRESET)
+            return 0; // the client closed without close_notify: as good as an EOF here
+        ERR_clear_error();
+        return -1;
+    default:
+        ERR_clear_error();
+        errno = EPROTO;
+        return -1;
+    }
+}
+
+WriteStatus Connection::send(std::uint64_t *sent)
+{
+    if (m_ssl)
+        return m_context->tlsTransfer->write(m_ssl, m_response.out, sent);
+    return m_context->transfer.write(m_fd, m_response.out, sent);
+}
+
+void Connection::shutdownWrite()
+{
+    if (m_ssl)
+        SSL_shutdown(m_ssl);
+    ::shutdown(m_fd, SHUT_WR);
+}
+
+// https: the handshake, which goes on over as many wake-ups as it needs. What comes first must
+// look like a TLS handshake record (22): plaintext sent to the TLS port is closed without a
+// word (the peek is nginx's way), rather than answered with an alert the client cannot read.
+Connection::Next Connection::handshake()
+{
+    const auto fail = [this] {
+        AtomicServerStats::bump(m_context->stats.tlsFailed);
+        ERR_clear_error();
+        m_peerClosed = true; // nothing is said on the way out
+        return Next::Close;
+    };
+    if (!m_ssl)
+        return fail();
+    if (SSL_in_before(m_ssl)) {
+        unsigned char first = 0;
+        const ssize_t n = ::recv(m_fd, &first, 1, MSG_PEEK);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            return Next::Read;
+        if (n <= 0)
+            return fail();
+        if (first != 22) {
+            // Read what came (a plain request, mostly), so that the close is a FIN and not
+            // the RST that unread bytes would make.
+            char discard[4096];
+            for (int i = 0; i < 16 && ::recv(m_fd, discard, sizeof discard, 0) > 0; ++i) {
+            }
+            return fail();
+        }
+    }
+    const int result = SSL_do_handshake(m_ssl);
+    if (result != 1) {
+        switch (SSL_get_error(m_ssl, result)) {
+        case SSL_ERROR_WANT_READ: return Next::Read;
+        case SSL_ERROR_WANT_WRITE: return Next::Write;
+        default: return fail();
+        }
+    }
+    AtomicServerStats::bump(m_context->stats.tlsHandshakes);
+    if (SSL_session_reused(m_ssl))
+        AtomicServerStats::bump(m_context->stats.tlsResumed);
+    if (m_context->tls->kernelTls()) {
+        // Asked for and not given (a cipher the kernel lacks, say): closed, never served by
+        // userspace TLS under the name of sendfile.
+        if (!BIO_get_ktls_send(SSL_get_wbio(m_ssl))) {
+            AtomicServerStats::bump(m_context->stats.tlsKernelMissed);
+            m_peerClosed = true;
+            return Next::Close;
+        }
+        AtomicServerStats::bump(m_context->stats.tlsKernel);
+    }
+    m_phase = Phase::Idle; // the header deadline still runs from accept
+    // The request may have come with the client's last handshake message: read it now.
+    return onReadable(true);
+}
+
 Connection::Next Connection::onReadable(bool hangUp)
 {
+    if (m_phase == Phase::Handshake)
+        return handshake();
     if (m_phase == Phase::Writing)
         return Next::Write;
     // Read until EAGAIN (edge-triggered), but never hold more than one maximal head plus a
@@ -51,15 +164,16 @@ Connection::Next Connection::onReadable(bool hangUp)
     const std::size_t cap = m_context->limits.maxHeadBytes + readChunk;
     for (;;) {
         while (!m_peerClosed && m_in.size() < cap) {
-            const ssize_t n = ::recv(m_fd, m_in.prepare(readChunk), readChunk, 0);
+            const ssize_t n = receive(m_in.prepare(readChunk), readChunk);
             if (n > 0) {
                 m_in.commit(static_cast<std::size_t>(n));
                 if (m_phase == Phase::Lingering)
                     m_in.consume(m_in.size()); // discarded: we only wait for the client to finish
                 // A short read emptied the socket: the next byte raises a new edge, so skip the
                 // recv() that would only say EAGAIN (one syscall per request). Unless the peer
-                // hung up: then read on to the EOF, whose edge has been spent already.
-                if (static_cast<std::size_t>(n) < readChunk && !hangUp)
+                // hung up: then read on to the EOF, whose edge has been spent already. Over TLS
+                // the library may hold more than it gave: read on to its "want read".
+                if (static_cast<std::size_t>(n) < readChunk && !hangUp && !m_ssl)
                     break;
                 continue;
             }
@@ -81,6 +195,8 @@ Connection::Next Connection::onReadable(bool hangUp)
 
 Connection::Next Connection::onWritable()
 {
+    if (m_phase == Phase::Handshake)
+        return handshake();
     if (m_phase != Phase::Writing)
         return Next::Read;
     const Next next = writeResponse();
@@ -94,11 +210,16 @@ Connection::Next Connection::onTimer()
 {
     if (m_context->nowMs < m_deadlineMs)
         return m_phase == Phase::Writing ? Next::Write : Next::Read;
+    if (m_phase == Phase::Handshake) {
+        AtomicServerStats::bump(m_context->stats.tlsFailed);
+        m_peerClosed = true; // cut, without a word
+        return Next::Close;
+    }
     if (m_phase == Phase::Head || m_phase == Phase::Body) {
         // The slowloris case: answer 408 if it fits in the socket now, then close anyway.
         startError(408);
         std::uint64_t sent = 0;
-        m_context->transfer.write(m_fd, m_response.out, &sent);
+        send(&sent);
     }
     return Next::Close;
 }
@@ -171,7 +292,7 @@ Connection::Next Connection::process()
 Connection::Next Connection::writeResponse()
 {
     std::uint64_t sent = 0;
-    const WriteStatus status = m_context->transfer.write(m_fd, m_response.out, &sent);
+    const WriteStatus status = send(&sent);
     AtomicServerStats::bump(m_context->stats.bytesSent, sent);
     if (sent > 0)
         m_deadlineMs = m_context->nowMs + m_context->options.sendTimeoutMs;
@@ -194,7 +315,7 @@ Connection::Next Connection::responseDone()
         // Closing with unread input makes the kernel send RST, which can destroy the response
         // still in flight to the client. Half-close and read until the client is done instead.
         if ((m_response.lingerAfter || unread) && !m_peerClosed) {
-            ::shutdown(m_fd, SHUT_WR);
+            shutdownWrite();
             m_in.clear();
             setPhase(Phase::Lingering, m_context->options.lingerTimeoutMs);
             return Next::Read;

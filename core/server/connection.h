@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "bodytransfer.h"
 #include "http/requestbodydrain.h"
 #include "http/requestparser.h"
 #include "readbuffer.h"
@@ -8,6 +9,9 @@
 
 #include <cstdint>
 #include <string>
+#include <sys/types.h>
+
+typedef struct ssl_st SSL;
 
 namespace servelab::server {
 
@@ -53,6 +57,7 @@ public:
 private:
     enum class Phase
     {
+        Handshake, // https: the TLS handshake, under the header deadline from accept
         Idle,      // between requests (keep-alive) or just accepted: no byte of a request yet
         Head,      // part of a request head has arrived
         Writing,   // a response is going out
@@ -60,6 +65,11 @@ private:
         Lingering, // answered with an error and half-closed: reading until EOF, then close
     };
 
+    Next handshake();
+    // recv() or, over TLS, SSL_read(), with recv()'s results (-1 and errno EAGAIN to wait).
+    ssize_t receive(char *into, std::size_t most);
+    WriteStatus send(std::uint64_t *sent);
+    void shutdownWrite(); // TLS's close_notify first, then the FIN
     Next process();
     Next writeResponse();
     Next responseDone();
@@ -79,6 +89,7 @@ private:
     ResponsePlanner m_planner;
     ResponsePlan m_response;
     bool m_peerClosed = false;
+    SSL *m_ssl = nullptr; // https
 };
 
 } // namespace servelab::server

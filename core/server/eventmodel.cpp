@@ -53,7 +53,10 @@ const EventModel models[] = {
 #endif
     },
     {"qt", "QTcpServer and QTcpSocket in a Qt event loop: a framework baseline", "copy",
-     "writes through QTcpSocket, which has no", nullptr, make<QtServer>},
+     "writes through QTcpSocket, which has no", nullptr, make<QtServer>, false, false,
+     "the qt model serves plain HTTP only: QSslSocket would put Qt's TLS backend and its "
+     "buffering between the file and the socket, so its figures would compare frameworks, not "
+     "ways of serving (use epoll, poller, blocking, multiplex or uring over https)"},
 };
 
 } // namespace

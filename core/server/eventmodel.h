@@ -32,6 +32,8 @@ struct EventModel
     // Its pool of `threads` grows and shrinks while it serves (live tuning); the others' threads
     // each own their connections.
     bool resizablePool = false;
+    // Why it cannot serve https (nullptr: it can, through Connection and OpenSSL).
+    const char *noTls = nullptr;
 
     bool takes(std::string_view transfer) const
     {

@@ -14,9 +14,14 @@ namespace servelab::http {
 class DocumentRoot;
 }
 
+namespace servelab::tls {
+class TlsServerContext;
+}
+
 namespace servelab::server {
 
 class BodyTransfer;
+class TlsTransfer;
 struct AtomicServerStats;
 
 // What the connections of one server thread share. Owned by that thread: no locks.
@@ -34,6 +39,9 @@ struct LoopContext
     // A response with a body is only prepared, not started: onReadable() returns Write and
     // the model decides when its bytes go out (multiplex queues downloads).
     bool deferBodies = false;
+    // https: the server's TLS context and this thread's transfer over it; null for plain HTTP.
+    const tls::TlsServerContext *tls = nullptr;
+    TlsTransfer *tlsTransfer = nullptr;
 };
 
 } // namespace servelab::server

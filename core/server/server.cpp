@@ -29,8 +29,14 @@ std::unique_ptr<Server> createServer(const ServerOptions &options, std::string *
     // kill the process. Every server ignores it, as nginx does; EPIPE is handled where it occurs.
     std::signal(SIGPIPE, SIG_IGN);
     // parseServerMode() lets through only the models this build has (a row with a factory).
-    std::unique_ptr<ThreadedServer> server = findEventModel(mode.model)->create(options);
-    if (!server->openRoot(error))
+    const EventModel *model = findEventModel(mode.model);
+    if (!options.tls.empty() && model->noTls) {
+        if (error)
+            *error = model->noTls;
+        return nullptr;
+    }
+    std::unique_ptr<ThreadedServer> server = model->create(options);
+    if (!server->openRoot(error) || !server->openTls(mode.transfer, error))
         return nullptr;
     return server;
 }

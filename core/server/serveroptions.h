@@ -78,6 +78,14 @@ struct ServerOptions
     int openFileCacheEntries = 0;
     int openFileCacheValidMs = 1000;      // trusted this long before the path is opened again
     std::uint64_t maxBodyBytes = 1 << 20; // a larger request body gets 413
+
+    // https: empty for plain HTTP; "self-signed" (ECDSA P-256) or "self-signed-rsa" (RSA-2048),
+    // generated once into tls::SelfSignedPair::defaultFolder(); or "CERT.pem,KEY.pem". Over
+    // sendfile it takes kernel TLS, and a server where the kernel has none does not start.
+    std::string tls;
+    std::string tlsVersions = "1.2,1.3"; // tls::Protocols
+    std::string tlsCiphers;
+    std::string tlsGroups;
 };
 
 } // namespace servelab::server

@@ -28,6 +28,11 @@ constexpr ServerStatsField fields[] = {
     {"handoffs",            &S::handoffs,             &A::handoffs},
     {"handoff_wait_us",     &S::handoffWaitMicros,    &A::handoffWaitMicros},
     {"handoff_wait_max_us", &S::handoffWaitMaxMicros, &A::handoffWaitMaxMicros, true},
+    {"tls_handshakes",      &S::tlsHandshakes,        &A::tlsHandshakes},
+    {"tls_resumed",         &S::tlsResumed,           &A::tlsResumed},
+    {"tls_failed",          &S::tlsFailed,            &A::tlsFailed},
+    {"tls_kernel",          &S::tlsKernel,            &A::tlsKernel},
+    {"tls_kernel_missed",   &S::tlsKernelMissed,      &A::tlsKernelMissed},
 };
 // clang-format on
 

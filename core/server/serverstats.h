@@ -29,6 +29,15 @@ struct ServerStats
     std::uint64_t handoffs = 0;
     std::uint64_t handoffWaitMicros = 0; // summed
     std::uint64_t handoffWaitMaxMicros = 0;
+    // https: handshakes completed, those that resumed a session (the library's word, not
+    // assumed), those that failed (plaintext, a bad client, the deadline), connections whose
+    // sending side the kernel took (kernel TLS) and those that asked for it and did not get it
+    // (closed: never served by userspace TLS instead).
+    std::uint64_t tlsHandshakes = 0;
+    std::uint64_t tlsResumed = 0;
+    std::uint64_t tlsFailed = 0;
+    std::uint64_t tlsKernel = 0;
+    std::uint64_t tlsKernelMissed = 0;
 
     std::uint64_t connectionsOpen() const { return connectionsAccepted - connectionsClosed; }
     std::uint64_t activeDownloads() const { return downloadsStarted - downloadsFinished; }
@@ -60,6 +69,11 @@ struct AtomicServerStats
     std::atomic<std::uint64_t> handoffs{0};
     std::atomic<std::uint64_t> handoffWaitMicros{0};
     std::atomic<std::uint64_t> handoffWaitMaxMicros{0};
+    std::atomic<std::uint64_t> tlsHandshakes{0};
+    std::atomic<std::uint64_t> tlsResumed{0};
+    std::atomic<std::uint64_t> tlsFailed{0};
+    std::atomic<std::uint64_t> tlsKernel{0};
+    std::atomic<std::uint64_t> tlsKernelMissed{0};
 
     static void bump(std::atomic<std::uint64_t> &counter, std::uint64_t by = 1)
     {

@@ -2,6 +2,7 @@
 #include "threadedserver.h"
 
 #include "eventmodel.h"
+#include "tls/selfsignedpair.h"
 
 #include <algorithm>
 
@@ -20,6 +21,52 @@ ThreadedServer::~ThreadedServer()
 bool ThreadedServer::openRoot(std::string *error)
 {
     return m_root.open(m_options.root, error);
+}
+
+bool ThreadedServer::openTls(const std::string &transfer, std::string *error)
+{
+    if (m_options.tls.empty())
+        return true;
+    tls::TlsServerContext::Settings settings;
+    std::string why;
+    if (m_options.tls == "self-signed" || m_options.tls == "self-signed-rsa") {
+        const auto key = m_options.tls == "self-signed" ? tls::SelfSignedPair::Key::EcdsaP256
+                                                        : tls::SelfSignedPair::Key::Rsa2048;
+        if (!tls::SelfSignedPair::ensure(tls::SelfSignedPair::defaultFolder(), key,
+                                         &settings.certificate, &settings.privateKey, &why)) {
+            if (error)
+                *error = "cannot make the self-signed certificate: " + why;
+            return false;
+        }
+    } else {
+        const auto comma = m_options.tls.find(',');
+        if (comma == std::string::npos || comma == 0 || comma + 1 == m_options.tls.size()) {
+            if (error)
+                *error = "--tls wants self-signed, self-signed-rsa or CERT.pem,KEY.pem, not '" +
+                         m_options.tls + "'";
+            return false;
+        }
+        settings.certificate = m_options.tls.substr(0, comma);
+        settings.privateKey = m_options.tls.substr(comma + 1);
+    }
+    settings.protocols = {m_options.tlsVersions, m_options.tlsCiphers, m_options.tlsGroups};
+    settings.kernelTls = transfer == "sendfile";
+    if (settings.kernelTls) {
+        if (const std::string missing = tls::TlsServerContext::kernelTlsMissing();
+            !missing.empty()) {
+            if (error)
+                *error = "sendfile over https needs kernel TLS (SSL_sendfile), and " + missing +
+                         ": serve copy or mmap over https here";
+            return false;
+        }
+    }
+    m_tls = tls::TlsServerContext::create(settings, &why);
+    if (!m_tls) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    return true;
 }
 
 bool ThreadedServer::start(std::string *error)

@@ -9,6 +9,7 @@
 #include "server.h"
 #include "serveroptions.h"
 #include "threadstate.h"
+#include "tls/tlsservercontext.h"
 #include "worker.h"
 
 #include <atomic>
@@ -28,6 +29,9 @@ public:
     ~ThreadedServer() override;
 
     bool openRoot(std::string *error);
+    // https (ServerOptions::tls): the certificate, made first if it is the self-signed one,
+    // and the TLS context, with kernel TLS when `transfer` is sendfile. Nothing for plain HTTP.
+    bool openTls(const std::string &transfer, std::string *error);
     bool start(std::string *error) override;
     void stop() override;
     std::uint16_t port() const override { return m_listener.port(); }
@@ -52,7 +56,8 @@ protected:
     virtual void tuned(const ServerOptions & /*next*/) {}
     ServerShared shared()
     {
-        return {m_root, m_options, m_live, *m_limit, m_fileCache.get(), fileCachePerThread()};
+        return {m_root,     m_options, m_live, *m_limit, m_fileCache.get(), fileCachePerThread(),
+                m_tls.get()};
     }
 
     const ServerOptions m_options; // as started
@@ -61,6 +66,7 @@ protected:
     Listener m_listener;
     std::unique_ptr<ConnectionLimit> m_limit;
     std::unique_ptr<OpenFileCache> m_fileCache;
+    std::unique_ptr<tls::TlsServerContext> m_tls;
 
 private:
     void launch(Worker *worker);

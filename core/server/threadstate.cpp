@@ -15,11 +15,21 @@ std::unique_ptr<OpenFileCache> ownCacheFor(const ServerShared &shared, const Ser
                                            o.openFileCacheValidMs, false);
 }
 
-std::unique_ptr<BodyTransfer> transferFor(const ServerOptions &options)
+std::string transferName(const ServerOptions &options)
 {
     ServerMode mode;
     parseServerMode(options.mode, &mode, nullptr);
-    return createBodyTransfer(mode.transfer, options);
+    return mode.transfer;
+}
+
+std::unique_ptr<BodyTransfer> transferFor(const ServerOptions &options)
+{
+    return createBodyTransfer(transferName(options), options);
+}
+
+std::unique_ptr<TlsTransfer> tlsTransferFor(const ServerShared &shared, const ServerOptions &o)
+{
+    return shared.tls ? std::make_unique<TlsTransfer>(transferName(o), o) : nullptr;
 }
 } // namespace
 
@@ -32,17 +42,21 @@ ThreadState::ThreadState(const ServerShared &shared)
     : live(shared.live), seenGeneration(shared.live.generation()), options(shared.live.snapshot()),
       transfer(transferFor(options)),
       acceptGuard(shared.options.acceptStrategy, shared.limit, stats),
-      ownFileCache(ownCacheFor(shared, options)), context{shared.root,
-                                                          *transfer,
-                                                          stats,
-                                                          options,
-                                                          {},
-                                                          {},
-                                                          {},
-                                                          monotonicMs(),
-                                                          ownFileCache ? ownFileCache.get()
-                                                                       : shared.fileCache}
-{}
+      ownFileCache(ownCacheFor(shared, options)),
+      tlsTransfer(tlsTransferFor(shared, options)), context{shared.root,
+                                                            *transfer,
+                                                            stats,
+                                                            options,
+                                                            {},
+                                                            {},
+                                                            {},
+                                                            monotonicMs(),
+                                                            ownFileCache ? ownFileCache.get()
+                                                                         : shared.fileCache}
+{
+    context.tls = shared.tls;
+    context.tlsTransfer = tlsTransfer.get();
+}
 
 } // namespace servelab::server
 
@@ -53,6 +67,8 @@ void ThreadState::retune()
     seenGeneration = live.generation();
     options = live.snapshot();
     transfer->retune(options);
+    if (tlsTransfer)
+        tlsTransfer->retune(options);
     if (ownFileCache)
         ownFileCache->retune(std::size_t(options.openFileCacheEntries),
                              options.openFileCacheValidMs);

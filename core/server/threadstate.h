@@ -6,6 +6,7 @@
 #include "liveoptions.h"
 #include "loopcontext.h"
 #include "serverstats.h"
+#include "tlstransfer.h"
 
 #include <memory>
 
@@ -20,6 +21,7 @@ struct ServerShared
     ConnectionLimit &limit;
     OpenFileCache *fileCache; // the shared one; null when the cache is off or per thread
     bool fileCachePerThread;  // each thread keeps its own (the model's choice)
+    const tls::TlsServerContext *tls = nullptr; // https; null for plain HTTP
 };
 
 std::int64_t monotonicMs();
@@ -48,6 +50,7 @@ struct ThreadState
     std::unique_ptr<BodyTransfer> transfer;
     AcceptGuard acceptGuard;
     std::unique_ptr<OpenFileCache> ownFileCache; // with ServerShared::fileCachePerThread
+    std::unique_ptr<TlsTransfer> tlsTransfer;    // with ServerShared::tls
     LoopContext context;
 
 private:

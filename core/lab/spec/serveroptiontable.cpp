@@ -5,6 +5,9 @@
 #include "server/serveroptions.h"
 #include "sizelist.h"
 #include "specfield.h"
+#include "tls/tlsprotocols.h"
+
+#include <QFileInfo>
 
 #include <algorithm>
 #include <iterator>
@@ -58,6 +61,59 @@ bool choice(const QString &text, const char *const (&names)[N], E *field, const 
 }
 constexpr const char *strategyNames[] = {"reserve-fd", "backoff", "none"}; // AcceptStrategy
 constexpr const char *handoffNames[] = {"mutex", "lockfree"};              // Handoff
+
+// --tls: off, the self-signed pairs, or two readable files.
+bool setTls(ServerOptions *o, const QString &text, QString *error)
+{
+    if (text == u"off") {
+        o->tls.clear();
+        return true;
+    }
+    if (text != u"self-signed" && text != u"self-signed-rsa") {
+        const QStringList files = text.split(u',');
+        if (files.size() != 2 || files[0].isEmpty() || files[1].isEmpty()) {
+            *error = QStringLiteral("wants off, self-signed, self-signed-rsa or CERT.pem,KEY.pem, "
+                                    "not '%1'")
+                         .arg(text);
+            return false;
+        }
+        for (const QString &file : files) {
+            if (!QFileInfo(file).isReadable()) {
+                *error = QStringLiteral("names %1, which cannot be read").arg(file);
+                return false;
+            }
+        }
+    }
+    o->tls = text.toStdString();
+    return true;
+}
+
+// --tls-versions, --tls-ciphers, --tls-groups: one of the three protocol strings, checked by
+// OpenSSL itself; "default" keeps OpenSSL's.
+bool setProtocol(ServerOptions *o, std::string ServerOptions::*field, const QString &text,
+                 QString *error)
+{
+    const std::string value = text == u"default" ? std::string() : text.toStdString();
+    tls::Protocols protocols{o->tlsVersions, o->tlsCiphers, o->tlsGroups};
+    std::string tls::Protocols::*target =
+        field == &ServerOptions::tlsVersions  ? &tls::Protocols::versions
+        : field == &ServerOptions::tlsCiphers ? &tls::Protocols::ciphers
+                                              : &tls::Protocols::groups;
+    protocols.*target = value;
+    if (const std::string why = protocols.check(); !why.empty()) {
+        *error = QStringLiteral("is refused: %1").arg(QString::fromStdString(why));
+        return false;
+    }
+    o->*field = value;
+    return true;
+}
+
+QString protocolText(const std::string &value)
+{
+    return value.empty() ? QStringLiteral("default") : QString::fromStdString(value);
+}
+
+constexpr const char *tlsFixed = "TLS is set up as the server starts";
 
 using Row = ServerOptionTable::Row;
 
@@ -202,6 +258,34 @@ const Row table[] = {
      [](ServerOptions *o, const QString &t, QString *e) {
          return OptionValue::duration(t, hourMs, &o->openFileCacheValidMs, e);
      }},
+    {"tls", "off|self-signed|self-signed-rsa|CERT,KEY",
+     "Serve https: a self-signed ECDSA P-256 or RSA-2048 pair for localhost and 127.0.0.1, made "
+     "once into ~/.cache/servelab/tls, or your PEM certificate and key. Over sendfile it takes "
+     "kernel TLS (SSL_sendfile), and refuses to start where the kernel has none.",
+     [](const ServerOptions &o) {
+         return o.tls.empty() ? QStringLiteral("off") : QString::fromStdString(o.tls);
+     },
+     setTls, tlsFixed},
+    {"tls-versions", "versions", "https: the TLS versions taken, 1.2, 1.3 or 1.2,1.3.",
+     [](const ServerOptions &o) { return protocolText(o.tlsVersions); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return setProtocol(o, &ServerOptions::tlsVersions, t, e);
+     },
+     tlsFixed},
+    {"tls-ciphers", "list",
+     "https: OpenSSL's cipher names, TLS 1.2 ciphers and TLS_ 1.3 suites in one list; default: "
+     "OpenSSL's.",
+     [](const ServerOptions &o) { return protocolText(o.tlsCiphers); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return setProtocol(o, &ServerOptions::tlsCiphers, t, e);
+     },
+     tlsFixed},
+    {"tls-groups", "list", "https: key-exchange groups, as X25519:P-256; default: OpenSSL's.",
+     [](const ServerOptions &o) { return protocolText(o.tlsGroups); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return setProtocol(o, &ServerOptions::tlsGroups, t, e);
+     },
+     tlsFixed},
 };
 
 } // namespace
