@@ -9,8 +9,8 @@
 #include "client/durationclient.h"
 #include "client/rampclient.h"
 #include "client/rateclient.h"
-#include "lab/spec/clientrules.h"
 #include "lab/results/resultexport.h"
+#include "lab/spec/clientrules.h"
 #include "lab/spec/sizelist.h"
 
 #include <QDateTime>
@@ -27,18 +27,77 @@ namespace {
 bool optionsFromUrl(const QString &text, client::ClientOptions *options, QString *error)
 {
     const QUrl url(text, QUrl::StrictMode);
-    if (!url.isValid() || url.scheme() != u"http" || url.host().isEmpty()) {
-        *error = QStringLiteral("'%1' is not an http:// URL with a host").arg(text);
+    const bool https = url.scheme() == u"https";
+    if (!url.isValid() || (url.scheme() != u"http" && !https) || url.host().isEmpty()) {
+        *error = QStringLiteral("'%1' is not an http:// or https:// URL with a host").arg(text);
         return false;
     }
     options->host = url.host().toStdString();
-    options->port = static_cast<std::uint16_t>(url.port(80));
+    options->port = static_cast<std::uint16_t>(url.port(https ? 443 : 80));
+    options->tls.enabled = https;
     QString path = url.path(QUrl::FullyEncoded);
     if (path.isEmpty())
         path = QStringLiteral("/");
     if (url.hasQuery())
         path += u'?' + url.query(QUrl::FullyEncoded);
     options->path = path.toStdString();
+    return true;
+}
+
+// The https flags: the handshake policy (keepalive with -k or a model that keeps connections,
+// else new, as ab without -k), the protocols and the certificate check. Refused for http://.
+bool tlsFromFlags(const QCommandLineParser &p, bool keepsAlive, client::ClientOptions *options,
+                  QString *error)
+{
+    static const char *const flags[] = {"handshake",    "cacert",      "insecure",  "sni",
+                                        "tls-versions", "tls-ciphers", "tls-groups"};
+    client::TlsClientOptions &tls = options->tls;
+    if (!tls.enabled) {
+        for (const char *flag : flags) {
+            if (p.isSet(QLatin1String(flag))) {
+                *error = QStringLiteral("--%1 applies to https:// URLs").arg(QLatin1String(flag));
+                return false;
+            }
+        }
+        return true;
+    }
+    tls.policy = keepsAlive ? client::HandshakePolicy::KeepAlive : client::HandshakePolicy::New;
+    if (p.isSet(QStringLiteral("handshake"))) {
+        const QString name = p.value(QStringLiteral("handshake"));
+        const auto policy = client::handshakePolicyFromName(name.toStdString());
+        if (!policy) {
+            *error =
+                QStringLiteral("--handshake wants keepalive, new or resume, not '%1'").arg(name);
+            return false;
+        }
+        if (*policy != client::HandshakePolicy::KeepAlive && p.isSet(QStringLiteral("k"))) {
+            *error =
+                QStringLiteral("--handshake %1 makes a connection per request: drop -k").arg(name);
+            return false;
+        }
+        tls.policy = *policy;
+    }
+    if (tls.policy == client::HandshakePolicy::KeepAlive)
+        options->keepAlive = true;
+    tls.caFile = p.value(QStringLiteral("cacert")).toStdString();
+    if (!tls.caFile.empty() && !QFileInfo(p.value(QStringLiteral("cacert"))).isReadable()) {
+        *error = QStringLiteral("--cacert names %1, which cannot be read")
+                     .arg(p.value(QStringLiteral("cacert")));
+        return false;
+    }
+    tls.insecure = p.isSet(QStringLiteral("insecure"));
+    if (tls.insecure && !tls.caFile.empty()) {
+        *error = QStringLiteral("--insecure skips the check that --cacert is for: give one");
+        return false;
+    }
+    tls.serverName = p.value(QStringLiteral("sni")).toStdString();
+    tls.protocols.versions = p.value(QStringLiteral("tls-versions")).toStdString();
+    tls.protocols.ciphers = p.value(QStringLiteral("tls-ciphers")).toStdString();
+    tls.protocols.groups = p.value(QStringLiteral("tls-groups")).toStdString();
+    if (const std::string why = tls.protocols.check(); !why.empty()) {
+        *error = QString::fromStdString(why);
+        return false;
+    }
     return true;
 }
 
@@ -53,7 +112,8 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
                        "rate (wrk2: -R requests/s offered for -d seconds) or ramp (faban fhb: -c "
                        "users, --ramp up/steady/down, --think)."));
     auto &p = cl.parser();
-    p.addPositionalArgument(QStringLiteral("url"), QStringLiteral("http://host[:port]/path"));
+    p.addPositionalArgument(QStringLiteral("url"),
+                            QStringLiteral("http://host[:port]/path or https://..."));
     p.addOptions({
         {QStringLiteral("model"),
          QStringLiteral("closed (ab), duration (wrk), rate (wrk2) or ramp (faban). Default: "
@@ -127,6 +187,30 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         {QStringLiteral("samples"),
          QStringLiteral("Write the run's 100 ms time series (all threads summed) to FILE as CSV."),
          QStringLiteral("file")},
+        {QStringLiteral("handshake"),
+         QStringLiteral("https: keepalive (a handshake per connection; with -k and for duration, "
+                        "rate), new (a full handshake per request, no keep-alive: ab without "
+                        "-k) or resume (a connection per request, resuming the session)."),
+         QStringLiteral("policy")},
+        {QStringLiteral("cacert"),
+         QStringLiteral("https: check the server's certificate against the CAs in FILE (PEM) "
+                        "instead of the system's; a self-signed server's own certificate will do."),
+         QStringLiteral("file")},
+        {QStringLiteral("insecure"),
+         QStringLiteral("https: do not check the server's certificate (curl -k).")},
+        {QStringLiteral("sni"),
+         QStringLiteral("https: the server name to send and check, instead of the URL's host."),
+         QStringLiteral("name")},
+        {QStringLiteral("tls-versions"),
+         QStringLiteral("https: the TLS versions offered: 1.2, 1.3 or 1.2,1.3."),
+         QStringLiteral("versions"), QStringLiteral("1.2,1.3")},
+        {QStringLiteral("tls-ciphers"),
+         QStringLiteral("https: OpenSSL's cipher names, TLS 1.2 ciphers and TLS_ 1.3 suites in "
+                        "one list (ECDHE-ECDSA-AES128-GCM-SHA256:TLS_AES_128_GCM_SHA256)."),
+         QStringLiteral("list")},
+        {QStringLiteral("tls-groups"),
+         QStringLiteral("https: key-exchange groups offered, as X25519:P-256."),
+         QStringLiteral("list")},
         {QStringLiteral("hlog"),
          QStringLiteral("Write the run's latencies per 100 ms to FILE as an HdrHistogram interval "
                         "log (values in microseconds), for HistogramLogProcessor and plotters."),
@@ -205,6 +289,8 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     options.requests = static_cast<std::uint64_t>(requests);
     options.concurrency = static_cast<int>(concurrency);
     options.keepAlive = p.isSet(QStringLiteral("k"));
+    if (!tlsFromFlags(p, options.keepAlive || duration, &options, &error))
+        return cl.usageError(error, err);
     options.http10 = p.isSet(QStringLiteral("http1.0"));
     options.verifyRoot = p.value(QStringLiteral("verify")).toStdString();
     if (p.isSet(QStringLiteral("verify")) && !QFileInfo(p.value(QStringLiteral("verify"))).isDir())

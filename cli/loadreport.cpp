@@ -62,13 +62,45 @@ QString wrkBytes(double bytes)
 QString errorsByKind(const client::LoadResult &r)
 {
     QString out;
-    for (std::size_t i = 0; i < r.errors.size(); ++i)
-        if (r.errors[i])
-            out += QStringLiteral("  %1 %2\n")
-                       .arg(r.errors[i], 8)
-                       .arg(QString::fromUtf8(
-                           client::errorKindText(static_cast<client::ErrorKind>(i))));
+    for (std::size_t i = 0; i < r.errors.size(); ++i) {
+        if (!r.errors[i])
+            continue;
+        const auto kind = static_cast<client::ErrorKind>(i);
+        out += QStringLiteral("  %1 %2")
+                   .arg(r.errors[i], 8)
+                   .arg(QString::fromUtf8(client::errorKindText(kind)));
+        // OpenSSL's reason, as it says it (the first one seen).
+        if ((kind == client::ErrorKind::TlsCertificate ||
+             kind == client::ErrorKind::TlsHandshake) &&
+            !r.tlsProblem.empty())
+            out += QStringLiteral(": ") + QString::fromStdString(r.tlsProblem);
+        out += u'\n';
+    }
     return out;
+}
+
+QString urlOf(const client::ClientOptions &o)
+{
+    return QStringLiteral("%1://%2:%3%4")
+        .arg(o.tls.enabled ? QStringLiteral("https") : QStringLiteral("http"),
+             QString::fromStdString(o.host))
+        .arg(o.port)
+        .arg(QString::fromStdString(o.path));
+}
+
+// https: the handshakes the run made, under which policy, and how long they took.
+QString tlsSummary(const client::ClientOptions &o, const client::LoadResult &r, const char *indent)
+{
+    if (!o.tls.enabled)
+        return {};
+    const client::LatencyHistogram &h = r.tlsTimes;
+    return QStringLiteral("%1TLS handshakes: %2 (%3 resumed), policy %4; handshake mean %5 ms, "
+                          "p99 %6 ms\n")
+        .arg(QLatin1String(indent))
+        .arg(r.tlsHandshakes)
+        .arg(r.tlsResumed)
+        .arg(QString::fromUtf8(client::handshakePolicyName(o.tls.policy)),
+             fixed(h.mean() / 1000, 3), fixed(double(h.valueAtPercentile(99)) / 1000, 3));
 }
 
 } // namespace
@@ -90,6 +122,7 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
     out += line("Failed requests:", QString::number(r.failed()));
     out += line("Keep-Alive:", o.keepAlive ? QStringLiteral("on, %1 connections").arg(r.connects)
                                            : QStringLiteral("off"));
+    out += tlsSummary(o, r, "");
     out += line("Total transferred:", QStringLiteral("%1 bytes").arg(r.bytesRead));
     out += line("HTML transferred:", QStringLiteral("%1 bytes").arg(r.bodyBytes));
     out += line("Requests per second:",
@@ -116,6 +149,8 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
                        .arg(ms(double(h.max())), 7);
         };
         row("Connect:", r.connectTimes);
+        if (r.tlsTimes.count())
+            row("TLS:", r.tlsTimes); // part of Connect, as ab counts it
         row("Processing:", r.processingTimes);
         row("Waiting:", r.waitingTimes);
         row("Total:", r.latency);
@@ -135,10 +170,8 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
 QString formatWrkReport(const client::ClientOptions &o, const client::LoadResult &r,
                         const std::vector<client::LoadResult> &perThread, double seconds)
 {
-    QString out = QStringLiteral("Running %1s test @ http://%2:%3%4\n")
-                      .arg(fixed(seconds, seconds < 10 ? 1 : 0), QString::fromStdString(o.host))
-                      .arg(o.port)
-                      .arg(QString::fromStdString(o.path));
+    QString out = QStringLiteral("Running %1s test @ %2\n")
+                      .arg(fixed(seconds, seconds < 10 ? 1 : 0), urlOf(o));
     out += QStringLiteral("  %1 threads and %2 connections\n")
                .arg(perThread.size())
                .arg(r.concurrency);
@@ -175,6 +208,7 @@ QString formatWrkReport(const client::ClientOptions &o, const client::LoadResult
     if (r.unfinished)
         out +=
             QStringLiteral("  %1 requests in flight at the end, not counted\n").arg(r.unfinished);
+    out += tlsSummary(o, r, "  ");
     out += QStringLiteral("Requests/sec: %1\n").arg(fixed(r.requestsPerSecond(), 2), 9);
     out +=
         QStringLiteral("Transfer/sec: %1\n")
@@ -203,10 +237,8 @@ QString formatWrk2Report(const client::ClientOptions &o, const client::RateClien
                          double seconds)
 {
     const client::LoadResult &r = run.total;
-    QString out = QStringLiteral("Running %1s test @ http://%2:%3%4\n")
-                      .arg(fixed(seconds, seconds < 10 ? 1 : 0), QString::fromStdString(o.host))
-                      .arg(o.port)
-                      .arg(QString::fromStdString(o.path));
+    QString out = QStringLiteral("Running %1s test @ %2\n")
+                      .arg(fixed(seconds, seconds < 10 ? 1 : 0), urlOf(o));
     out += QStringLiteral("  %1 threads and %2 connections, %3 requests/s offered\n")
                .arg(run.perThread.size())
                .arg(r.concurrency)
@@ -232,6 +264,7 @@ QString formatWrk2Report(const client::ClientOptions &o, const client::RateClien
                .arg(run.late)
                .arg(run.missed)
                .arg(r.unfinished);
+    out += tlsSummary(o, r, "  ");
     if (r.failed())
         out += QStringLiteral("  Errors by kind:\n") + errorsByKind(r);
     out += QStringLiteral("Requests/sec: %1\n").arg(fixed(r.requestsPerSecond(), 2), 9);
@@ -316,10 +349,7 @@ QString formatJsonReport(const client::ClientOptions &o, const client::LoadResul
         errors.insert(QString::fromUtf8(client::errorKindKey(static_cast<client::ErrorKind>(i))),
                       qint64(r.errors[i]));
     QJsonObject root{
-        {QStringLiteral("url"), QStringLiteral("http://%1:%2%3")
-                                    .arg(QString::fromStdString(o.host))
-                                    .arg(o.port)
-                                    .arg(QString::fromStdString(o.path))},
+        {QStringLiteral("url"), urlOf(o)},
         {QStringLiteral("model"), model},
         {QStringLiteral("concurrency"), r.concurrency},
         {QStringLiteral("keep_alive"), o.keepAlive},
@@ -336,6 +366,16 @@ QString formatJsonReport(const client::ClientOptions &o, const client::LoadResul
         {QStringLiteral("latency"), latency},
         {QStringLiteral("unfinished"), qint64(r.unfinished)},
     };
+    if (o.tls.enabled)
+        root.insert(QStringLiteral("tls"),
+                    QJsonObject{
+                        {QStringLiteral("policy"),
+                         QString::fromUtf8(client::handshakePolicyName(o.tls.policy))},
+                        {QStringLiteral("handshakes"), qint64(r.tlsHandshakes)},
+                        {QStringLiteral("resumed"), qint64(r.tlsResumed)},
+                        {QStringLiteral("handshake_latency"), latencyJson(r.tlsTimes)},
+                        {QStringLiteral("problem"), QString::fromStdString(r.tlsProblem)},
+                    });
     if (r.connectTimes.count())
         root.insert(QStringLiteral("connection_times"),
                     QJsonObject{{QStringLiteral("connect"), latencyJson(r.connectTimes)},

@@ -3,6 +3,10 @@
 
 #include "metrics/clock.h"
 #include "requesttarget.h"
+#include "tlsclientcontext.h"
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -17,9 +21,10 @@ namespace servelab::client {
 
 ClientConnection::ClientConnection(int epollFd, const sockaddr_storage &address,
                                    socklen_t addressLength, const PreparedRequest &request,
-                                   const ClientOptions &options, std::span<char> scratch)
+                                   const ClientOptions &options, std::span<char> scratch,
+                                   TlsClientContext *tls)
     : m_epollFd(epollFd), m_address(address), m_addressLength(addressLength), m_request(&request),
-      m_options(options), m_scratch(scratch)
+      m_options(options), m_scratch(scratch), m_tls(tls)
 {}
 
 ClientConnection::~ClientConnection()
@@ -29,6 +34,15 @@ ClientConnection::~ClientConnection()
 
 void ClientConnection::close()
 {
+    if (m_ssl) {
+        // close_notify after a whole exchange (wrk and ab send it too); never waited for.
+        if (m_tlsUp)
+            SSL_shutdown(m_ssl);
+        ERR_clear_error();
+        SSL_free(m_ssl);
+        m_ssl = nullptr;
+        m_tlsUp = false;
+    }
     if (m_fd && m_options.abReads) // ab's apr_pollset_remove(), one syscall it pays per connection
         epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd.get(), nullptr);
     m_fd.reset(); // closing also leaves the epoll set
@@ -37,6 +51,7 @@ void ClientConnection::close()
 
 ClientConnection::Outcome ClientConnection::failed(ErrorKind kind)
 {
+    m_tlsUp = false; // a broken connection is not shut down politely
     close();
     return {Outcome::Failed, kind};
 }
@@ -101,11 +116,11 @@ ClientConnection::Outcome ClientConnection::connect()
     m_watchingOut = true;
     if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd.get(), &event) != 0)
         return failed(errno == ENOMEM ? ErrorKind::FdExhausted : ErrorKind::ConnectError);
-    if (::connect(m_fd.get(), reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) == 0) {
+    if (::connect(m_fd.get(), reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) ==
+        0) {
         if (m_options.connectionTimes)
             m_connectedAt = metrics::monotonicMicros();
-        m_state = State::Sending;
-        return send();
+        return connected();
     }
     if (errno == EINPROGRESS) {
         m_state = State::Connecting;
@@ -141,7 +156,8 @@ ClientConnection::Outcome ClientConnection::connectAsAb()
 // The connect in progress is asked again, as ab asks (0 or EISCONN: up).
 ClientConnection::Outcome ClientConnection::finishConnectAsAb()
 {
-    if (::connect(m_fd.get(), reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) != 0 &&
+    if (::connect(m_fd.get(), reinterpret_cast<const sockaddr *>(&m_address), m_addressLength) !=
+            0 &&
         errno != EISCONN) {
         if (errno == ECONNREFUSED)
             return failed(ErrorKind::ConnectRefused);
@@ -160,8 +176,93 @@ ClientConnection::Outcome ClientConnection::connectedAsAb()
 {
     if (m_options.connectionTimes)
         m_connectedAt = metrics::monotonicMicros();
+    return connected();
+}
+
+ClientConnection::Outcome ClientConnection::connected()
+{
+    if (!m_tls) {
+        m_state = State::Sending;
+        return send();
+    }
+    m_ssl = m_tls->connect(m_fd.get());
+    if (!m_ssl)
+        return failed(m_tls->handshakeFailed(nullptr));
+    m_tcpUpAt = metrics::monotonicMicros();
+    m_state = State::Handshaking;
+    return handshake();
+}
+
+// The TLS handshake, over as many wake-ups as it takes; then the request.
+ClientConnection::Outcome ClientConnection::handshake()
+{
+    const int result = SSL_do_handshake(m_ssl);
+    if (result != 1) {
+        switch (SSL_get_error(m_ssl, result)) {
+        case SSL_ERROR_WANT_READ: watchWritable(false); return {};
+        case SSL_ERROR_WANT_WRITE: watchWritable(true); return {};
+        default: return failed(m_tls->handshakeFailed(m_ssl));
+        }
+    }
+    const std::int64_t now = metrics::monotonicMicros();
+    m_tls->handshakeDone(m_ssl, now - m_tcpUpAt);
+    m_tlsUp = true;
+    if (m_options.connectionTimes)
+        m_connectedAt = now; // ab's Connect ends with the handshake; its TLS part is kept apart
     m_state = State::Sending;
     return send();
+}
+
+// ab's reads are one per wake-up, level-triggered: the socket says when there is more. Over TLS
+// the library may hold more than it gave, which no wake-up would announce: read it now.
+bool ClientConnection::oneReadPerWake() const
+{
+    return m_options.abReads && !(m_ssl && SSL_pending(m_ssl) > 0);
+}
+
+ssize_t ClientConnection::write(const char *data, std::size_t length)
+{
+    if (!m_ssl)
+        return ::send(m_fd.get(), data, length, MSG_NOSIGNAL);
+    std::size_t written = 0;
+    if (SSL_write_ex(m_ssl, data, length, &written) == 1)
+        return static_cast<ssize_t>(written);
+    switch (SSL_get_error(m_ssl, 0)) {
+    case SSL_ERROR_WANT_WRITE:
+    case SSL_ERROR_WANT_READ: errno = EAGAIN; return -1;
+    case SSL_ERROR_SYSCALL:
+        if (errno == 0)
+            errno = EPIPE;
+        ERR_clear_error();
+        return -1;
+    default:
+        ERR_clear_error();
+        errno = EPROTO;
+        return -1;
+    }
+}
+
+ssize_t ClientConnection::read(char *into, std::size_t most)
+{
+    if (!m_ssl)
+        return ::recv(m_fd.get(), into, most, 0);
+    std::size_t got = 0;
+    if (SSL_read_ex(m_ssl, into, most, &got) == 1)
+        return static_cast<ssize_t>(got);
+    switch (SSL_get_error(m_ssl, 0)) {
+    case SSL_ERROR_WANT_READ:
+    case SSL_ERROR_WANT_WRITE: errno = EAGAIN; return -1;
+    case SSL_ERROR_ZERO_RETURN: return 0; // close_notify
+    case SSL_ERROR_SYSCALL:
+        ERR_clear_error();
+        if (errno == 0)
+            return 0; // closed without close_notify: an EOF, as a server that closes says it
+        return -1;
+    default:
+        ERR_clear_error();
+        errno = ECONNRESET;
+        return -1;
+    }
 }
 
 ClientConnection::Outcome ClientConnection::onEvent(unsigned events)
@@ -196,8 +297,10 @@ ClientConnection::Outcome ClientConnection::handleEvent(unsigned events)
             return failed(ErrorKind::ConnectError);
         if (m_options.connectionTimes)
             m_connectedAt = metrics::monotonicMicros();
-        m_state = State::Sending;
+        return connected();
     }
+    if (m_state == State::Handshaking)
+        return handshake();
     if (m_state == State::Sending)
         return send();
     if (m_state == State::Receiving)
@@ -209,7 +312,7 @@ ClientConnection::Outcome ClientConnection::send()
 {
     const std::string &head = m_request->head;
     while (m_sent < head.size()) {
-        const ssize_t n = ::send(m_fd.get(), head.data() + m_sent, head.size() - m_sent, MSG_NOSIGNAL);
+        const ssize_t n = write(head.data() + m_sent, head.size() - m_sent);
         if (n >= 0) {
             m_sent += static_cast<std::size_t>(n);
             continue;
@@ -253,7 +356,7 @@ void ClientConnection::watchWritable(bool out)
 ClientConnection::Outcome ClientConnection::receive()
 {
     for (;;) {
-        const ssize_t n = ::recv(m_fd.get(), m_scratch.data(), m_scratch.size(), 0);
+        const ssize_t n = read(m_scratch.data(), m_scratch.size());
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -287,7 +390,7 @@ ClientConnection::Outcome ClientConnection::receive()
             if (status == ResponseParser::Status::Error)
                 return failed(ErrorKind::ParseError);
             if (status == ResponseParser::Status::NeedMore) {
-                if (m_options.abReads)
+                if (oneReadPerWake())
                     return {}; // one recv() per wake-up
                 continue;
             }
@@ -295,11 +398,12 @@ ClientConnection::Outcome ClientConnection::receive()
             bodyPart = std::string_view(m_head).substr(m_parser.headLength());
         }
         const Outcome outcome = consumeBody(bodyPart, false);
-        if (outcome.type != Outcome::Pending || m_options.abReads)
+        if (outcome.type != Outcome::Pending || oneReadPerWake())
             return outcome;
         // A short read emptied the socket; the next bytes raise a new edge (saves the EAGAIN).
-        // Not after a hang-up: the EOF's edge is this one, so read on to it.
-        if (static_cast<std::size_t>(n) < m_scratch.size() && m_headDone && !m_hangUp)
+        // Not after a hang-up: the EOF's edge is this one, so read on to it. Not over TLS:
+        // the library may hold more than it gave, and no edge would say so.
+        if (static_cast<std::size_t>(n) < m_scratch.size() && m_headDone && !m_hangUp && !m_ssl)
             return {};
     }
 }
@@ -371,6 +475,7 @@ bool ClientConnection::bodyMatches(std::string_view data) const
 ClientConnection::Outcome ClientConnection::complete()
 {
     const bool keep = m_fd && m_options.keepAlive && m_parser.keepAlive() &&
+                      (!m_tls || m_tls->policy() == HandshakePolicy::KeepAlive) &&
                       (m_parser.contentLength() || m_parser.chunked() || m_parser.bodyless());
     if (!keep)
         close();

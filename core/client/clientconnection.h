@@ -13,10 +13,14 @@
 #include <string>
 #include <string_view>
 #include <sys/socket.h>
+#include <sys/types.h>
+
+typedef struct ssl_st SSL;
 
 namespace servelab::client {
 
 struct PreparedRequest;
+class TlsClientContext;
 
 // One client socket and the request on it: connect (non-blocking), send, receive and frame the
 // response (Content-Length, chunked, or to the end of the connection). The load model owns the
@@ -45,7 +49,7 @@ public:
 
     ClientConnection(int epollFd, const sockaddr_storage &address, socklen_t addressLength,
                      const PreparedRequest &request, const ClientOptions &options,
-                     std::span<char> scratch);
+                     std::span<char> scratch, TlsClientContext *tls = nullptr);
     ClientConnection(const ClientConnection &) = delete;
     ClientConnection &operator=(const ClientConnection &) = delete;
     ~ClientConnection();
@@ -84,6 +88,7 @@ private:
     {
         Idle,
         Connecting,
+        Handshaking, // https
         Sending,
         Receiving
     };
@@ -95,8 +100,14 @@ private:
     Outcome retried(Outcome outcome); // a Retry becomes the same request on a new connection
     Outcome handleEvent(unsigned events);
     void resetExchange();
+    Outcome connected(); // TCP is up: the handshake (https) or the request
+    Outcome handshake();
     Outcome send();
     Outcome receive();
+    // send() and recv(), or SSL_write() and SSL_read(), with their results (-1 and errno).
+    ssize_t write(const char *data, std::size_t length);
+    ssize_t read(char *into, std::size_t most);
+    bool oneReadPerWake() const;
     void watchWritable(bool out);
     Outcome consumeBody(std::string_view bytes, bool eof);
     Outcome consumeChunked(std::string_view bytes, bool eof);
@@ -126,10 +137,14 @@ private:
     std::int64_t m_connectedAt = 0;
     std::int64_t m_sentAt = 0;
     std::int64_t m_firstByteAt = 0;
+    std::int64_t m_tcpUpAt = 0; // https: when the handshake began
     std::uint64_t m_bytesRead = 0;
     std::uint64_t m_bodyBytes = 0;
     std::uint64_t m_connects = 0;
     int m_onConnection = 0;
+    TlsClientContext *m_tls = nullptr; // https; null for http
+    SSL *m_ssl = nullptr;
+    bool m_tlsUp = false; // the handshake finished: close_notify is owed at close
 };
 
 } // namespace servelab::client

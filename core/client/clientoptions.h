@@ -2,6 +2,7 @@
 #pragma once
 
 #include "thinktime.h"
+#include "tlsclientoptions.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -70,6 +71,9 @@ struct ClientOptions
     // Requests spread over these paths by weight instead of `path` (a mix of file sizes, or
     // several files of one size).
     std::vector<WeightedPath> mix;
+
+    // https (every model): the handshake policy, versions and ciphers, the certificate check.
+    TlsClientOptions tls;
 };
 
 } // namespace servelab::client

@@ -5,6 +5,7 @@
 #include "intervalsampler.h"
 #include "metrics/clock.h"
 #include "os/uniquefd.h"
+#include "tlsclientcontext.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -23,11 +24,21 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
         policy.counted().fatalError = std::string("cannot set up epoll: ") + std::strerror(errno);
         return;
     }
+    std::unique_ptr<TlsClientContext> tls;
+    if (options.tls.enabled) {
+        std::string why;
+        tls = TlsClientContext::create(options.tls, options.host, &why);
+        if (!tls) {
+            policy.counted().fatalError = why;
+            return;
+        }
+    }
     std::vector<char> scratch(std::max<std::size_t>(options.readBufferBytes, 1024));
     std::vector<ReactorSlot> slots(firstDue.size());
     for (std::size_t i = 0; i < slots.size(); ++i) {
-        slots[i].connection = std::make_unique<ClientConnection>(
-            epoll.get(), target.address, target.addressLength, target.request, options, scratch);
+        slots[i].connection =
+            std::make_unique<ClientConnection>(epoll.get(), target.address, target.addressLength,
+                                               target.request, options, scratch, tls.get());
         slots[i].connection->setSlot(i);
         slots[i].due = firstDue[i];
     }
@@ -126,8 +137,8 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
         nextTimeoutScan = after + timeoutScanMicros;
         for (auto &s : slots) {
             if (s.connection->busy() && after - s.connection->startedAt() > timeout) {
-                const auto kind = s.connection->connecting() ? ErrorKind::ConnectTimeout
-                                                             : ErrorKind::ReadTimeout;
+                const auto kind =
+                    s.connection->connecting() ? ErrorKind::ConnectTimeout : ErrorKind::ReadTimeout;
                 s.connection->close();
                 ended(s, {ClientConnection::Outcome::Failed, kind}, after);
                 send(s, after);
@@ -140,6 +151,15 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
             s.connection->close();
         policy.onCutOff(s, inFlight);
         policy.counted().connects += s.connection->connectsMade();
+    }
+    if (tls) {
+        LoadResult &counted = policy.counted();
+        counted.tlsHandshakes += tls->handshakes();
+        counted.tlsResumed += tls->resumed();
+        counted.tlsTimes.merge(tls->handshakeTimes());
+        if (counted.tlsProblem.empty())
+            counted.tlsProblem = !tls->certificateProblem().empty() ? tls->certificateProblem()
+                                                                    : tls->handshakeProblem();
     }
     const std::int64_t finished = monotonicMicros();
     policy.counted().elapsedMicros = finished - start;

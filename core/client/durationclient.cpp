@@ -13,7 +13,9 @@ namespace servelab::client {
 DurationClient::DurationClient(ClientOptions options, int threads, std::int64_t durationMs)
     : m_options(std::move(options)), m_threads(threads), m_durationMs(durationMs)
 {
-    m_options.keepAlive = true; // wrk keeps every connection alive
+    // wrk keeps every connection alive, unless the https handshake policy makes a new one for
+    // every request.
+    m_options.keepAlive = m_options.tls.policy == HandshakePolicy::KeepAlive;
 }
 
 void DurationClient::stop()

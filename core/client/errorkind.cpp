@@ -20,6 +20,8 @@ std::string_view errorKindKey(ErrorKind kind)
     case ErrorKind::WrongLength: return "wrong_length";
     case ErrorKind::WrongContent: return "wrong_content";
     case ErrorKind::AbortedAtDeadline: return "aborted_at_deadline";
+    case ErrorKind::TlsCertificate: return "tls_certificate";
+    case ErrorKind::TlsHandshake: return "tls_handshake";
     }
     return "unknown";
 }
@@ -41,6 +43,9 @@ std::string_view errorKindText(ErrorKind kind)
     case ErrorKind::WrongLength: return "body length differs from its framing or the expected size";
     case ErrorKind::WrongContent: return "body differs from the expected bytes";
     case ErrorKind::AbortedAtDeadline: return "aborted at the deadline";
+    case ErrorKind::TlsCertificate:
+        return "server certificate refused (--cacert FILE, or --insecure)";
+    case ErrorKind::TlsHandshake: return "TLS handshake failed";
     }
     return "unknown";
 }

@@ -24,9 +24,11 @@ enum class ErrorKind
     WrongLength,
     WrongContent,
     AbortedAtDeadline,
+    TlsCertificate, // https: the server's certificate failed the check (OpenSSL's reason kept)
+    TlsHandshake,   // https: any other handshake failure
 };
 
-inline constexpr std::size_t errorKindCount = 14;
+inline constexpr std::size_t errorKindCount = 16;
 using ErrorCounts = std::array<unsigned long long, errorKindCount>;
 
 // A stable identifier ("connect_refused") for CSV and JSON, and a phrase for people.

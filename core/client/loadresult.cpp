@@ -61,6 +61,11 @@ void LoadResult::merge(const LoadResult &other)
     connectTimes.merge(other.connectTimes);
     processingTimes.merge(other.processingTimes);
     waitingTimes.merge(other.waitingTimes);
+    tlsHandshakes += other.tlsHandshakes;
+    tlsResumed += other.tlsResumed;
+    tlsTimes.merge(other.tlsTimes);
+    if (tlsProblem.empty())
+        tlsProblem = other.tlsProblem;
     if (fatalError.empty())
         fatalError = other.fatalError;
 }

@@ -30,6 +30,13 @@ struct LoadResult
     LatencyHistogram connectTimes;
     LatencyHistogram processingTimes;
     LatencyHistogram waitingTimes;
+    // https: handshakes made, those the library says resumed a session, and how long each took
+    // (µs from the TCP connection to the handshake's end: ab's Connection Times "TLS" row).
+    std::uint64_t tlsHandshakes = 0;
+    std::uint64_t tlsResumed = 0;
+    LatencyHistogram tlsTimes;
+    // OpenSSL's reason for the first tls_certificate and tls_handshake error, if any.
+    std::string tlsProblem;
     std::string fatalError; // set when the run could not start at all
 
     std::uint64_t failed() const;

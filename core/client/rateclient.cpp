@@ -71,7 +71,9 @@ RateClient::RateClient(ClientOptions options, int threads, std::int64_t duration
     : m_options(std::move(options)), m_threads(threads), m_durationMs(durationMs),
       m_rate(ratePerSecond)
 {
-    m_options.keepAlive = true; // wrk2 keeps every connection alive
+    // wrk2 keeps every connection alive, unless the https handshake policy makes a new one for
+    // every request.
+    m_options.keepAlive = m_options.tls.policy == HandshakePolicy::KeepAlive;
 }
 
 void RateClient::stop()

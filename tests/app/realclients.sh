@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # Every server mode this build runs serves byte-identical files to curl and to ab, both with
-# keep-alive: sizes 0, 1, 4K, 48K-1, 48K (the sendfile threshold), 1M+7 and 32M.
-# Usage: realclients.sh SERVELAB_CLI. Needs curl and ab (packaging/packages.txt, set test).
+# keep-alive: sizes 0, 1, 4K, 48K-1, 48K (the sendfile threshold), 1M+7 and 32M. Then the same
+# over https (--tls self-signed) to curl --cacert, ab and wrk, for every mode that takes TLS; a
+# sendfile mode must refuse to start where the kernel has no TLS, saying so.
+# Usage: realclients.sh SERVELAB_CLI. Needs curl and ab (packaging/packages.txt, set test); wrk
+# too for the https pass, when installed.
 set -euo pipefail
 
 cli=$1
-for tool in curl ab cmp; do
+for tool in curl ab cmp openssl; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (packaging/packages.txt)"; exit 1; }
 done
 
@@ -33,11 +36,14 @@ fail() {
 modes=$("$cli" modes 2>/dev/null)
 [[ -n $modes ]] || { echo "FAIL: servelab-cli modes printed nothing"; exit 1; }
 
-for mode in $modes; do
+# serve_mode MODE [FLAGS...]: starts `serve` in the background; sets port, or fails and says why.
+serve_mode() {
+    local mode=$1
+    shift
     # Created here: the background job opens its redirection only once it runs, and the loop
     # below may read before that.
     : >"$work/serve-$mode.out"
-    "$cli" serve --root "$work/root" --mode "$mode" --port 0 --threads 4 >>"$work/serve-$mode.out" 2>&1 &
+    "$cli" serve --root "$work/root" --mode "$mode" --port 0 --threads 4 "$@" >>"$work/serve-$mode.out" 2>&1 &
     server_pid=$!
     port=
     # Until it says where it listens (30 s at most: an ASan build on a busy machine is slow to
@@ -45,12 +51,25 @@ for mode in $modes; do
     for _ in $(seq 300); do
         port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/serve-$mode.out")
         [[ -n $port ]] && break
+        kill -0 "$server_pid" 2>/dev/null || break
         sleep 0.1
     done
-    if [[ -z $port ]]; then
+    [[ -n $port ]] && return 0
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+    return 1
+}
+
+stop_server() {
+    kill "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+}
+
+for mode in $modes; do
+    if ! serve_mode "$mode"; then
         fail "$mode did not start: $(head -3 "$work/serve-$mode.out")"
-        kill "$server_pid" 2>/dev/null || true
-        server_pid=
         continue
     fi
 
@@ -85,14 +104,64 @@ for mode in $modes; do
             fail "$mode: ab $size: $(grep '^HTML transferred' <<<"$out"), expected $((n * size))"
     done
 
-    kill "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=
+    stop_server
     echo "ok: $mode"
+done
+
+# https: the self-signed pair serve makes (in $XDG_CACHE_HOME/servelab/tls) is the CA curl
+# checks against; ab and wrk do not check.
+tls_dir=${XDG_CACHE_HOME:-$HOME/.cache}/servelab/tls
+kernel_tls=no
+grep -qw tls /proc/sys/net/ipv4/tcp_available_ulp 2>/dev/null && kernel_tls=yes
+for mode in $modes; do
+    case $mode in qt+*) continue ;; esac
+    if [[ $mode == *+sendfile && $kernel_tls == no ]]; then
+        if serve_mode "$mode" --tls self-signed; then
+            fail "$mode started over https without kernel TLS"
+            stop_server
+        elif ! grep -q "needs kernel TLS" "$work/serve-$mode.out"; then
+            fail "$mode over https: refused without the reason: $(head -1 "$work/serve-$mode.out")"
+        else
+            echo "ok: $mode over https refused here (no kernel TLS)"
+        fi
+        continue
+    fi
+    if ! serve_mode "$mode" --tls self-signed; then
+        fail "$mode did not start over https: $(head -3 "$work/serve-$mode.out")"
+        continue
+    fi
+    args=()
+    for size in "${sizes[@]}"; do
+        args+=("https://127.0.0.1:$port/$size.bin" -o "$work/curl-$size")
+    done
+    rm -f "$work"/curl-*
+    if ! curl -sS --fail --max-time 120 --cacert "$tls_dir/localhost-p256.crt" "${args[@]}" 2>"$work/curl.err"; then
+        fail "$mode https: curl: $(head -1 "$work/curl.err")"
+    fi
+    for size in "${sizes[@]}"; do
+        cmp -s "$work/root/$size.bin" "$work/curl-$size" ||
+            fail "$mode https: curl got a different $size.bin ($(stat -c %s "$work/curl-$size" 2>/dev/null || echo no) bytes)"
+    done
+    for size in 1 49152 1048583; do
+        out=$(ab -k -n 8 -c 2 -s 30 "https://127.0.0.1:$port/$size.bin" 2>&1) || {
+            fail "$mode https: ab $size: $(echo "$out" | tail -1)"
+            continue
+        }
+        grep -q "^Failed requests: *0$" <<<"$out" || fail "$mode https: ab $size: $(grep '^Failed' <<<"$out")"
+        grep -q "^HTML transferred: *$((8 * size)) bytes$" <<<"$out" ||
+            fail "$mode https: ab $size: $(grep '^HTML transferred' <<<"$out"), expected $((8 * size))"
+    done
+    if command -v wrk >/dev/null; then
+        out=$(wrk -t1 -c2 -d1s "https://127.0.0.1:$port/49152.bin" 2>&1) || fail "$mode https: wrk: $(tail -1 <<<"$out")"
+        grep -qE "Socket errors|Non-2xx" <<<"$out" && fail "$mode https: wrk: $(grep -E 'Socket errors|Non-2xx' <<<"$out")"
+        grep -qE "^ +[1-9][0-9]* requests in" <<<"$out" || fail "$mode https: wrk made no request: $out"
+    fi
+    stop_server
+    echo "ok: $mode over https"
 done
 
 if ((failures > 0)); then
     echo "$failures failure(s)"
     exit 1
 fi
-echo "all modes serve identical bytes to curl and ab -k"
+echo "all modes serve identical bytes to curl and ab -k, over http and https"

@@ -96,12 +96,13 @@ bool childIsServing(qint64 pid)
 class ServeProcess
 {
 public:
-    bool start(const QString &root, quint16 port = 0)
+    bool start(const QString &root, quint16 port = 0, const QStringList &more = {})
     {
         m_process.start(QStringLiteral(SERVELAB_CLI),
-                        {QStringLiteral("serve"), QStringLiteral("--root"), root,
-                         QStringLiteral("--port"), QString::number(port),
-                         QStringLiteral("--threads"), QStringLiteral("2")});
+                        QStringList{QStringLiteral("serve"), QStringLiteral("--root"), root,
+                                    QStringLiteral("--port"), QString::number(port),
+                                    QStringLiteral("--threads"), QStringLiteral("2")} +
+                            more);
         if (!m_process.waitForReadyRead(10000))
             return false;
         const QString line = QString::fromUtf8(m_process.readLine());
@@ -291,6 +292,53 @@ private Q_SLOTS:
         QVERIFY2(run.out.contains(QStringLiteral("Complete requests:      5\n")),
                  qPrintable(run.out));
         QVERIFY(run.out.contains(QStringLiteral("         5 connection refused\n")));
+    }
+
+    // https: serve's self-signed pair checked by load --cacert, every handshake policy
+    // reported, resumption counted, and the flags that make no sense refused.
+    void loadOverHttps()
+    {
+        ServeProcess serve;
+        QVERIFY(serve.start(m_root.path(), 0,
+                            {QStringLiteral("--mode"), QStringLiteral("epoll+copy"),
+                             QStringLiteral("--tls"), QStringLiteral("self-signed")}));
+        const QString url = QStringLiteral("https://127.0.0.1:%1/hello.txt").arg(serve.port());
+        const QString ca = QString::fromLocal8Bit(qgetenv("XDG_CACHE_HOME")) +
+                           QStringLiteral("/servelab/tls/localhost-p256.crt");
+        Run load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("20"),
+                           QStringLiteral("-k"), QStringLiteral("--cacert"), ca, url});
+        QCOMPARE(load.code, 0);
+        QVERIFY2(
+            load.out.contains(QStringLiteral("TLS handshakes: 1 (0 resumed), policy keepalive")),
+            qPrintable(load.out));
+        QVERIFY(load.out.contains(QStringLiteral("\nTLS: ")));
+
+        load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("20"),
+                       QStringLiteral("--handshake"), QStringLiteral("resume"),
+                       QStringLiteral("--cacert"), ca, QStringLiteral("--json"), url});
+        QCOMPARE(load.code, 0);
+        const auto tls = QJsonDocument::fromJson(load.out.toUtf8())
+                             .object()
+                             .value(QStringLiteral("tls"))
+                             .toObject();
+        QCOMPARE(tls.value(QStringLiteral("policy")).toString(), QStringLiteral("resume"));
+        QCOMPARE(tls.value(QStringLiteral("handshakes")).toInt(), 20);
+        QCOMPARE(tls.value(QStringLiteral("resumed")).toInt(), 19);
+
+        load = runCli({QStringLiteral("load"), QStringLiteral("-n"), QStringLiteral("2"), url});
+        QCOMPARE(load.code, 1);
+        QVERIFY2(load.out.contains(QStringLiteral("self-signed certificate")),
+                 qPrintable(load.out));
+
+        load = runCli({QStringLiteral("load"), QStringLiteral("--cacert"), ca,
+                       serve.url(QStringLiteral("/hello.txt"))});
+        QCOMPARE(load.code, 2);
+        QVERIFY2(load.err.contains(QStringLiteral("--cacert applies to https:// URLs")),
+                 qPrintable(load.err));
+        load = runCli({QStringLiteral("load"), QStringLiteral("-k"), QStringLiteral("--handshake"),
+                       QStringLiteral("new"), url});
+        QCOMPARE(load.code, 2);
+        QVERIFY2(load.err.contains(QStringLiteral("drop -k")), qPrintable(load.err));
     }
 
     void serveLoadAndPortInUse()
