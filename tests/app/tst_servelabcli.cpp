@@ -3,6 +3,7 @@
 #include "lab/results/resultstore.h"
 #include "lab/targets/externalserver.h"
 #include "server/listener.h"
+#include "tls/tlsservercontext.h"
 
 #include <QDir>
 #include <QFile>
@@ -647,6 +648,8 @@ private Q_SLOTS:
         QTest::newRow("seed 003 faban and ab") << QStringLiteral("seed003-grizzly-faban");
         QTest::newRow("the strategies side by side") << QStringLiteral("strategies");
         QTest::newRow("seed 003 tuned under load") << QStringLiteral("seed003-live-tuning");
+        QTest::newRow("seed 004 over https") << QStringLiteral("seed004-https-wrk");
+        QTest::newRow("TLS by size") << QStringLiteral("tls-by-size");
     }
     void presetsRunInSmokeVersion()
     {
@@ -759,6 +762,42 @@ private Q_SLOTS:
                          all.count(QStringLiteral("tuned: threads=50 at ")) == 1,
                      qPrintable(all));
         }
+        // Each point's handshakes, from runs.csv: every row of `target` made some.
+        const auto shookHands = [&](const QString &target) {
+            QFile runs(dir.filePath(QStringLiteral("runs.csv")));
+            if (!runs.open(QIODevice::ReadOnly))
+                return false;
+            const QStringList lines = QString::fromUtf8(runs.readAll()).trimmed().split(u'\n');
+            const QStringList names = fields(lines.value(0));
+            const qsizetype targetAt = names.indexOf(QStringLiteral("target"));
+            const qsizetype at = names.indexOf(QStringLiteral("tls_handshakes"));
+            int rowsOf = 0;
+            for (const QString &line : lines.mid(1)) {
+                const QStringList f = fields(line);
+                if (f.value(targetAt) != target)
+                    continue;
+                ++rowsOf;
+                if (f.value(at).toLongLong() <= 0)
+                    return false;
+            }
+            return rowsOf > 0;
+        };
+        if (preset == u"tls-by-size") { // userspace TLS measured; kernel TLS or its reason
+            QVERIFY2(all(values(QStringLiteral("epoll+copy https"), "kib_per_s"), positive) &&
+                         shookHands(QStringLiteral("epoll+copy https")),
+                     qPrintable(rows.join(u'\n')));
+            if (!tls::TlsServerContext::kernelTlsMissing().empty())
+                QVERIFY2(run.err.contains(QStringLiteral("DNF, servelab-cli serve: sendfile over "
+                                                         "https needs kernel TLS")),
+                         qPrintable(run.err));
+            else
+                QVERIFY2(all(values(QStringLiteral("epoll+sendfile https"), "kib_per_s"), positive),
+                         qPrintable(rows.join(u'\n')));
+        }
+        if (preset == u"seed004-https-wrk") // both queues over https, one handshake per connection
+            for (const char *column : {"handoff=mutex https", "handoff=lockfree https"})
+                QVERIFY2(shookHands(QStringLiteral("poller+copy ") + QLatin1String(column)),
+                         qPrintable(rows.join(u'\n')));
         if (preset == u"seed003-grizzly-faban") { // faban's ramp and ab, one experiment
             QVERIFY2(run.out.contains(QStringLiteral("multiplex+copy fhb")) &&
                          run.out.contains(QStringLiteral("multiplex+copy ab")),

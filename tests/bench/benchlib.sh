@@ -9,6 +9,8 @@
 #   bench_files SIZES          generates the files (4K,1M) under $work/root, world-readable
 #   bench_nginx NAME PORT EXTRA [SENDFILE]   starts nginx (1 worker, cpu0), sendfile on (default)
 #                              or off (then nginx's default output_buffers copy the file)
+#   bench_nginx_tls NAME PORT CERT KEY [SENDFILE]   nginx as above over https: TLS 1.2 and 1.3,
+#                              OpenSSL's default ciphers and groups, session cache and tickets on
 #   bench_lighttpd NAME PORT   starts lighttpd (1 process, cpu0)
 #   bench_h2o NAME PORT        starts h2o (1 worker thread, cpu0)
 #   bench_serving_pid NAME     the pid of the process that serves for NAME (nginx: the worker)
@@ -73,6 +75,28 @@ http { access_log off; sendfile ${4:-on}; tcp_nopush on; keepalive_requests 1000
 CONF
     taskset -c 0 nginx -c "$work/$1.conf" &
     bench_wait_http "$2" "nginx $1" "$work/$1-error.log"
+}
+
+bench_nginx_tls() {
+    cat >"$work/$1.conf" <<CONF
+worker_processes 1;
+daemon off;
+error_log $work/$1-error.log;
+pid $work/$1.pid;
+events { worker_connections 4096; }
+http { access_log off; sendfile ${5:-off}; tcp_nopush on; keepalive_requests 1000000;
+       ssl_protocols TLSv1.2 TLSv1.3; ssl_session_cache shared:bench:10m; ssl_session_tickets on;
+       server { listen 127.0.0.1:$2 ssl; ssl_certificate $3; ssl_certificate_key $4;
+                root $work/root; } }
+CONF
+    taskset -c 0 nginx -c "$work/$1.conf" &
+    local _
+    for _ in $(seq 50); do
+        curl -sk -o /dev/null "https://127.0.0.1:$2/" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "nginx $1 did not answer on https://127.0.0.1:$2 within 5 s (see $work/$1-error.log)" >&2
+    return 1
 }
 
 bench_lighttpd() {

@@ -181,6 +181,20 @@ private Q_SLOTS:
                  qPrintable(workload->problem()));
         sizes->setText(QStringLiteral("4K..64K"));
         QVERIFY(workload->isComplete());
+        // The transport: http and https side by side, and a list no entry offers kept whole.
+        auto *transport = workload->findChild<QComboBox *>(QStringLiteral("transport"));
+        transport->setCurrentIndex(2);
+        lab::ExperimentSpec over;
+        over.targets = {lab::SweepSpec::defaults()};
+        workload->apply(over);
+        QCOMPARE(over.transports, (QStringList{QStringLiteral("http"), QStringLiteral("https")}));
+        QCOMPARE(over.expanded().size(), 2);
+        over.transports = {QStringLiteral("https:resume")};
+        workload->load(over);
+        lab::ExperimentSpec back;
+        back.targets = {lab::SweepSpec::defaults()};
+        workload->apply(back);
+        QCOMPARE(back.transports, QStringList{QStringLiteral("https:resume")});
 
         auto *client = wizard.clientPage();
         QCOMPARE(client->equivalent(), QStringLiteral("ab -n 200 -c 1 -s 30 URL"));

@@ -14,10 +14,26 @@ namespace servelab::ui {
 
 WorkloadPage::WorkloadPage(QWidget *parent)
     : WizardPage(parent), m_presets(new QComboBox), m_sizes(new QLineEdit),
-      m_content(new QComboBox), m_files(new QSpinBox), m_root(new QLineEdit)
+      m_content(new QComboBox), m_files(new QSpinBox), m_root(new QLineEdit),
+      m_transport(new QComboBox)
 {
     setTitle(tr("Workload"));
-    setSubTitle(tr("The files served: one point per size."));
+    setSubTitle(tr("The files served: one point per size, over http or https."));
+    m_transport->setObjectName(QStringLiteral("transport"));
+    for (const auto &[label, list] :
+         {std::pair{tr("http"), QStringList()},
+          std::pair{tr("https (a handshake per connection, or per request without keep-alive)"),
+                    QStringList{QStringLiteral("https")}},
+          std::pair{tr("http and https side by side: what TLS costs at each size"),
+                    QStringList{QStringLiteral("http"), QStringLiteral("https")}},
+          std::pair{tr("https handshakes: kept alive, new for every request, resumed"),
+                    QStringList{QStringLiteral("https:keepalive"), QStringLiteral("https:new"),
+                                QStringLiteral("https:resume")}}})
+        m_transport->addItem(label, list);
+    m_transport->setToolTip(
+        tr("Each entry is a series of its own. Over https a builtin server serves a self-signed "
+           "certificate made once in ServeLab's cache folder, which the client checks; sendfile "
+           "over https needs kernel TLS and is DNF, with the reason, where the kernel has none."));
     m_presets->addItem(tr("Choose a list…"));
     for (const auto &[label, list] :
          {std::pair{tr("4K … 32M, doubling (the seeds' table)"), QStringLiteral("4K..32M")},
@@ -40,6 +56,7 @@ WorkloadPage::WorkloadPage(QWidget *parent)
     form->addRow(tr("Content"), m_content);
     form->addRow(tr("Files per size"), m_files);
     form->addRow(tr("Document root"), m_root);
+    form->addRow(tr("Transport"), m_transport);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addStretch();
@@ -63,6 +80,13 @@ void WorkloadPage::load(const lab::ExperimentSpec &spec)
     m_content->setCurrentIndex(std::max(0, m_content->findData(t.content)));
     m_files->setValue(t.filesPerSize);
     m_root->setText(t.root);
+    // A list no entry offers is kept as it is, as an entry of its own.
+    int transport = m_transport->findData(spec.transports);
+    if (transport < 0) {
+        m_transport->addItem(spec.transports.join(QStringLiteral(", ")), spec.transports);
+        transport = m_transport->count() - 1;
+    }
+    m_transport->setCurrentIndex(transport);
     changed();
 }
 
@@ -76,6 +100,7 @@ void WorkloadPage::apply(lab::ExperimentSpec &spec) const
         t.filesPerSize = m_files->value();
         t.root = m_root->text().trimmed();
     }
+    spec.transports = m_transport->currentData().toStringList();
 }
 
 QString WorkloadPage::problem() const

@@ -10,7 +10,8 @@ class QSpinBox;
 namespace servelab::ui {
 
 // The files: their sizes (with the usual lists a click away), their bytes, how many of each
-// size, and where they live.
+// size, where they live, and the transport they travel over (http, https and its handshake
+// policies: one series each).
 class WorkloadPage : public WizardPage
 {
     Q_OBJECT
@@ -27,6 +28,7 @@ private:
     QComboBox *m_content;
     QSpinBox *m_files;
     QLineEdit *m_root;
+    QComboBox *m_transport; // its data: the spec's "transport" list
 };
 
 } // namespace servelab::ui

@@ -89,6 +89,8 @@ QJsonObject pointJson(const PointResult &p)
         o.insert(QStringLiteral("tune"), tune);
     if (p.uncorrected.count() > 0) // a rate point's latency from the actual send
         o.insert(QStringLiteral("uncorrected"), latencyJson(p.uncorrected));
+    if (l.tlsTimes.count() > 0) // https: the handshakes' latency
+        o.insert(QStringLiteral("tls_latency"), latencyJson(l.tlsTimes));
     ResultColumns::toJson(ResultColumns::point(), p, &o);
     return o;
 }
@@ -104,6 +106,9 @@ bool readPoint(const QJsonObject &o, PointResult *p)
         return false;
     if (const QJsonValue uncorrected = o.value(QStringLiteral("uncorrected"));
         uncorrected.isObject() && !readLatency(uncorrected.toObject(), &p->uncorrected))
+        return false;
+    if (const QJsonValue tls = o.value(QStringLiteral("tls_latency"));
+        tls.isObject() && !readLatency(tls.toObject(), &l.tlsTimes))
         return false;
     for (const auto &fd : o.value(QStringLiteral("fds_left_open")).toArray())
         p->fdsLeftOpen << fd.toString();

@@ -142,6 +142,11 @@ const CsvColumn csvTable[] = {
     {"missed",          [](const PointResult &p) { return p.model == client::LoadModel::Rate ? QString::number(p.missed) : QString(); }},
     {"uncorrected_p50_ms", [](const PointResult &p) { return p.uncorrected.count() ? ms(double(p.uncorrected.valueAtPercentile(50))) : QString(); }},
     {"uncorrected_p99_ms", [](const PointResult &p) { return p.uncorrected.count() ? ms(double(p.uncorrected.valueAtPercentile(99))) : QString(); }},
+    // https: the handshakes the point made, the resumed ones, and how long they took.
+    {"tls_handshakes",  [](const PointResult &p) { return p.load.tlsTimes.count() ? QString::number(p.load.tlsHandshakes) : QString(); }},
+    {"tls_resumed",     [](const PointResult &p) { return p.load.tlsTimes.count() ? QString::number(p.load.tlsResumed) : QString(); }},
+    {"tls_p50_ms",      [](const PointResult &p) { return p.load.tlsTimes.count() ? ms(double(p.load.tlsTimes.valueAtPercentile(50))) : QString(); }},
+    {"tls_p99_ms",      [](const PointResult &p) { return p.load.tlsTimes.count() ? ms(double(p.load.tlsTimes.valueAtPercentile(99))) : QString(); }},
     // ramp (faban): the steady state's figures above; these its checks.
     {"outside_steady",  [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.outsideSteady) : QString(); }},
     {"little_users",    [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.littleUsers, 'f', 2) : QString(); }},

@@ -111,6 +111,18 @@ const QList<QStringList> &resultMigrations()
                            " error TEXT NOT NULL)"), // empty: made
             QStringLiteral("CREATE INDEX tune_events_by_point ON tune_events(point_id)"),
         },
+        // 5: https: each point's handshakes, resumed ones, and their latency histogram.
+        {
+            QStringLiteral("ALTER TABLE points ADD COLUMN tls_handshakes INTEGER NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN tls_resumed INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN tls_min_us INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN tls_max_us INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN tls_sum REAL NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN tls_sum_squares REAL NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN tls_hdr TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return steps;
 }

@@ -354,11 +354,13 @@ bool ResultStore::addPoint(qint64 experiment, const PointResult &p, QString *err
                                 ResultColumns::sqlNames(ResultColumns::point()) +
                                 histogramColumns(QStringLiteral("latency")) +
                                 histogramColumns(QStringLiteral("uncorrected")) +
+                                histogramColumns(QStringLiteral("tls")) +
                                 QStringList{QStringLiteral("fds_left_open")};
     q.prepare(insertInto(QStringLiteral("points"), columns));
     q.addBindValue(experiment);
     for (const QVariant &v : ResultColumns::sqlValues(ResultColumns::point(), p) +
                                  histogramValues(l.latency) + histogramValues(p.uncorrected) +
+                                 histogramValues(l.tlsTimes) +
                                  QVariantList{QVariant(text(p.fdsLeftOpen.join(u'\n')))})
         q.addBindValue(v);
     if (!q.exec())
@@ -450,7 +452,8 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
     QSqlQuery q(db);
     const QStringList pointColumns = ResultColumns::sqlNames(ResultColumns::point());
     const QStringList histograms = histogramColumns(QStringLiteral("latency")) +
-                                   histogramColumns(QStringLiteral("uncorrected"));
+                                   histogramColumns(QStringLiteral("uncorrected")) +
+                                   histogramColumns(QStringLiteral("tls"));
     q.prepare(
         QStringLiteral("SELECT id, %1, %2, fds_left_open FROM points WHERE "
                        "experiment_id = ? ORDER BY idx, repetition")
@@ -470,7 +473,8 @@ QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
         const int more = 1 + int(pointColumns.size());
         readHistogram(q, more, &l.latency);
         readHistogram(q, more + 5, &p.uncorrected);
-        const QString open = q.value(more + 10).toString();
+        readHistogram(q, more + 10, &l.tlsTimes);
+        const QString open = q.value(more + 15).toString();
         p.fdsLeftOpen = open.isEmpty() ? QStringList() : open.split(u'\n');
 
         part.prepare(QStringLiteral("SELECT kind, count FROM point_errors WHERE point_id = ?"));

@@ -21,7 +21,7 @@ namespace servelab::lab {
 class ResultStore
 {
 public:
-    static constexpr int schemaVersion = 4;
+    static constexpr int schemaVersion = 5;
 
     struct Experiment
     {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sweeprunner.h"
 
+#include "lab/spec/transport.h"
+#include "tls/selfsignedpair.h"
+
 #include "client/closedclient.h"
 #include "docrootgenerator.h"
 #include "experimentmodel.h"
@@ -181,6 +184,22 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     options.abReads = m_spec.abReads;
     options.deadlineMs = m_spec.pointDeadlineMs;
     options.expectedBodyLength = size;
+    Transport transport;
+    QString unused; // checked by SweepSpec::validate
+    Transport::parse(m_spec.transport, &transport, &unused);
+    if (transport.https) {
+        // The builtin servers' self-signed pair, made by the target as it started: its
+        // certificate is the one CA the client trusts.
+        options.tls.enabled = true;
+        options.tls.policy = transport.policyFor(m_spec.keepAlive);
+        if (options.tls.policy == client::HandshakePolicy::KeepAlive)
+            options.keepAlive = true;
+        std::string key;
+        std::string problem;
+        tls::SelfSignedPair::ensure(tls::SelfSignedPair::defaultFolder(),
+                                    tls::SelfSignedPair::Key::EcdsaP256, &options.tls.caFile, &key,
+                                    &problem);
+    }
     client::SampleQueue samples;
     LiveTee tee(samples, m_feed.get());
     options.samples = &tee;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "experimentspec.h"
 
+#include "transport.h"
+
 #include "clientkey.h"
 #include "clientrules.h"
 #include "lab/run/docrootgenerator.h"
@@ -210,7 +212,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                  QStringLiteral("sizes"), QStringLiteral("document_root"), QStringLiteral("client"),
                  QStringLiteral("repetitions"), QStringLiteral("point_deadline_ms"),
                  QStringLiteral("warmup_requests"), QStringLiteral("cooldown_ms"),
-                 QStringLiteral("sweep"), QStringLiteral("clients")});
+                 QStringLiteral("sweep"), QStringLiteral("clients"), QStringLiteral("transport")});
     if (root.value(QStringLiteral("servelab")).toInt(-1) != 1 ||
         !root.value(QStringLiteral("servelab")).isDouble())
         r.fail(root.contains(QStringLiteral("servelab")) ? QStringLiteral("servelab") : QString(),
@@ -291,6 +293,27 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
             r.fail(QStringLiteral("sizes"),
                    QStringLiteral("wants sizes like [\"4K\", \"1M\"] or \"4K..32M\"%1")
                        .arg(why.isEmpty() ? QString() : QStringLiteral(" (") + why + u')'));
+    }
+
+    if (const QJsonValue transport = root.value(QStringLiteral("transport"));
+        !transport.isUndefined()) {
+        const QJsonArray entries =
+            transport.isArray() ? transport.toArray() : QJsonArray{transport};
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            const QString at = transport.isArray() ? QStringLiteral("transport[%1]").arg(i)
+                                                   : QStringLiteral("transport");
+            Transport parsed;
+            QString why;
+            if (!entries[i].isString() || !Transport::parse(entries[i].toString(), &parsed, &why))
+                r.fail(at, why.isEmpty() ? QStringLiteral("wants \"http\" or \"https\"") : why);
+            else if (out.transports.contains(entries[i].toString()))
+                r.fail(at, QStringLiteral("\"%1\" is listed twice").arg(entries[i].toString()));
+            else
+                out.transports << entries[i].toString();
+        }
+        if (entries.isEmpty())
+            r.fail(QStringLiteral("transport"), QStringLiteral("wants at least one of \"http\", "
+                                                               "\"https\""));
     }
 
     if (root.contains(QStringLiteral("clients")))
@@ -400,14 +423,17 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     // Each target as the runner expands it, with the swept option's values and under each
     // load: a value the server would refuse, or a load a target cannot take, is refused here,
     // before anything runs.
-    if (errors->isEmpty() && (!out.sweepOption.isEmpty() || !out.loads.isEmpty()))
+    if (errors->isEmpty() &&
+        (!out.sweepOption.isEmpty() || !out.loads.isEmpty() || !out.transports.isEmpty()))
         for (const SweepSpec &variant : out.expanded())
             if (const QString problem = variant.validate(); !problem.isEmpty()) {
-                r.fail(
-                    out.sweepOption.isEmpty() ? QStringLiteral("clients") : QStringLiteral("sweep"),
-                    QStringLiteral("%1 (%2)").arg(
-                        problem, out.loads.isEmpty() ? variant.label()
-                                                     : variant.label() + u' ' + variant.variant));
+                r.fail(!out.sweepOption.isEmpty() ? QStringLiteral("sweep")
+                       : !out.loads.isEmpty()     ? QStringLiteral("clients")
+                                                  : QStringLiteral("transport"),
+                       QStringLiteral("%1 (%2)").arg(
+                           problem, out.loads.isEmpty() && out.transports.isEmpty()
+                                        ? variant.label()
+                                        : variant.label() + u' ' + variant.variant));
                 break;
             }
     if (!errors->isEmpty())
@@ -417,6 +443,25 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
 }
 
 QList<SweepSpec> ExperimentSpec::expanded() const
+{
+    const QList<SweepSpec> loaded = expandedLoads();
+    if (transports.isEmpty())
+        return loaded;
+    QList<SweepSpec> out;
+    for (const SweepSpec &t : loaded) {
+        for (const QString &transport : transports) {
+            SweepSpec over = t;
+            over.transport = transport;
+            // Plain http alone needs no word; beside https it names its series.
+            if (transports.size() > 1 || transport != u"http")
+                over.variant = (t.variant.isEmpty() ? QString() : t.variant + u' ') + transport;
+            out << over;
+        }
+    }
+    return out;
+}
+
+QList<SweepSpec> ExperimentSpec::expandedLoads() const
 {
     const QList<SweepSpec> base = sweepOption.isEmpty() ? targets : expandedOption();
     if (loads.size() < 2)
@@ -566,6 +611,10 @@ QByteArray ExperimentSpec::toJson() const
         root.insert(QStringLiteral("cooldown_ms"), s.cooldownMs);
     }
     root.insert(QStringLiteral("repetitions"), repetitions);
+    if (!transports.isEmpty())
+        root.insert(QStringLiteral("transport"),
+                    transports.size() == 1 ? QJsonValue(transports.first())
+                                           : QJsonValue(QJsonArray::fromStringList(transports)));
     if (!sweepOption.isEmpty())
         root.insert(
             QStringLiteral("sweep"),

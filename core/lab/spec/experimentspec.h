@@ -70,13 +70,16 @@ struct ExperimentSpec
     // of "client", which `targets` carry; with loads, they carry the first, and `concurrencies`
     // and `rates` are the first's).
     QList<ClientLoad> loads;
+    // "transport": "https" or ["http", "https", "https:resume"]: every target over each, a
+    // series each (lab::Transport; empty: http alone).
+    QStringList transports;
     // Targets marked "if_installed" whose server is not installed here, one line each ("nginx
     // left out: not installed here (apt-get install nginx)"): not run, not written back.
     QStringList leftOut;
 
     // The targets to run: each builtin target once per sweep value, then each of those at each
-    // concurrency, then at each offered rate (its `variant` says which:
-    // "sendfile-threshold=64K c=10 R=2000").
+    // concurrency, then at each offered rate, then over each transport (its `variant` says
+    // which: "sendfile-threshold=64K c=10 R=2000 https").
     QList<SweepSpec> expanded() const;
     // The variant of an offered rate ("R=2000"): what a target's label carries at that rate.
     static QString rateVariant(qint64 rate);
@@ -88,6 +91,7 @@ struct ExperimentSpec
 
 private:
     QList<SweepSpec> expandedOption() const;
+    QList<SweepSpec> expandedLoads() const;
     static QList<SweepSpec> expandedLevels(const QList<SweepSpec> &targets,
                                            const QList<int> &concurrencies,
                                            const QList<qint64> &rates);

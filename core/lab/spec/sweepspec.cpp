@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sweepspec.h"
 
+#include "server/eventmodel.h"
+#include "transport.h"
+
 #include "lab/run/docrootgenerator.h"
 #include "lab/run/experimentmodel.h"
 #include "lab/targets/externalserver.h"
@@ -68,6 +71,24 @@ QString SweepSpec::validate() const
             return problem;
     if (!serverArguments.isEmpty() && kind() != TargetKind::Builtin)
         return QStringLiteral("server options apply to builtin targets");
+    Transport via;
+    if (QString problem; !Transport::parse(transport, &via, &problem))
+        return QStringLiteral("transport ") + problem;
+    for (const QString &argument : serverArguments)
+        if (argument.startsWith(QStringLiteral("--tls")))
+            return QStringLiteral("%1 is set by the experiment's \"transport\": write "
+                                  "\"transport\": \"https\" so that the client speaks TLS too")
+                .arg(argument);
+    if (via.https && kind() != TargetKind::Builtin &&
+        !(kind() == TargetKind::Template && ExternalServer::takesTls(target)))
+        return QStringLiteral("https is measured on builtin targets and the nginx, lighttpd, "
+                              "apache and h2o templates: %1 is taken as http")
+            .arg(name());
+    if (via.https) {
+        const auto *model = server::findEventModel(parsed.model);
+        if (model && model->noTls)
+            return QString::fromUtf8(model->noTls);
+    }
     if (!tune.isEmpty() && kind() != TargetKind::Builtin)
         return QStringLiteral("tune applies to builtin targets: a real server or a URL takes "
                               "its changes from its own configuration");

@@ -64,8 +64,11 @@ struct SweepSpec
     // The spec's "label": what the target stands for, after its name in every table and chart
     // ("blocking+copy (Coyote BIO's analogue)"); empty: none. One line, at most 40 characters.
     QString caption;
-    bool ifInstalled = false;   // the spec's "if_installed": left out where its server is not
-    QString variant;            // what sets this target apart in a sweep ("sendfile-threshold=64K")
+    bool ifInstalled = false; // the spec's "if_installed": left out where its server is not
+    QString variant;          // what sets this target apart in a sweep ("sendfile-threshold=64K")
+    // "http", or "https" with the handshake policy ("https:resume"): lab::Transport. A builtin
+    // target then serves with --tls self-signed, and the client checks that certificate.
+    QString transport = QStringLiteral("http");
     quint64 warmupRequests = 0; // made before each point and not counted
     int cooldownMs = 0;         // rest after each point
 

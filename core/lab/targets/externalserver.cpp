@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "externalserver.h"
 
-#include "targetkind.h"
 #include "os/uniquefd.h"
+#include "targetkind.h"
 
 #include "lab/results/resultexport.h"
 #include "server/listener.h"
@@ -65,6 +65,11 @@ QString tomcatHome()
 
 } // namespace
 
+bool ExternalServer::takesTls(const QString &name)
+{
+    return name == u"nginx" || name == u"lighttpd" || name == u"apache" || name == u"h2o";
+}
+
 // Whether someone else (Apache's www-data) can enter every folder down to `root` and list it.
 bool ExternalServer::readableByOthers(const QString &root)
 {
@@ -99,8 +104,7 @@ bool ExternalServer::mirrorForOthers(const QString &root, QString *served, QStri
         const QFileInfo file(files.next());
         const QString to = QDir(m_mirror->path()).filePath(from.relativeFilePath(file.filePath()));
         const bool ok =
-            file.isDir()
-                ? QDir().mkpath(to) && QFile::setPermissions(to, folderMode)
+            file.isDir() ? QDir().mkpath(to) && QFile::setPermissions(to, folderMode)
             : (file.permissions() & QFileDevice::ReadOther)
                 ? ::link(QFile::encodeName(file.filePath()).constData(),
                          QFile::encodeName(to).constData()) == 0 ||
@@ -223,18 +227,32 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
         *error = notInstalled(name);
         return false;
     }
+    const bool tls = !m_tlsCertificate.isEmpty();
+    if (tls && !takesTls(name)) {
+        *error = QStringLiteral("%1 has no https template (nginx, lighttpd, apache and h2o do)")
+                     .arg(name);
+        return false;
+    }
     if (name == u"nginx") {
         // As root, workers would switch to nobody and could not read a root-owned document root.
+        // Over https nginx's sendfile stays off the TLS path (no kernel TLS asked for): its
+        // records are written by OpenSSL from nginx's buffers, as epoll+copy over https does.
+        const QString https =
+            tls ? QStringLiteral(" ssl; ssl_certificate %1; ssl_certificate_key %2;\n"
+                                 "    ssl_protocols TLSv1.2 TLSv1.3;\n"
+                                 "    ssl_session_cache shared:servelab:10m")
+                      .arg(m_tlsCertificate, m_tlsKey)
+                : QString();
         text =
             QStringLiteral("%1worker_processes %2;\ndaemon off;\npid %3/nginx.pid;\n"
                            "error_log %3/error.log;\nevents { worker_connections 4096; }\n"
                            "http {\n  access_log off;\n  sendfile on;\n  tcp_nopush on;\n"
                            "  client_body_temp_path %3;\n  proxy_temp_path %3;\n"
                            "  fastcgi_temp_path %3;\n  uwsgi_temp_path %3;\n  scgi_temp_path %3;\n"
-                           "  server { listen 127.0.0.1:%4; root %5; }\n}\n")
+                           "  server { listen 127.0.0.1:%4%6; root %5; }\n}\n")
                 .arg(geteuid() == 0 ? QStringLiteral("user root;\n") : QString())
                 .arg(workers)
-                .arg(dir, port, root);
+                .arg(dir, port, root, https);
         *arguments = {QStringLiteral("-c"), config, QStringLiteral("-p"), dir};
     } else if (name == u"lighttpd") {
         text = QStringLiteral("server.document-root = \"%1\"\nserver.port = %2\n"
@@ -245,6 +263,12 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                               "\"\" => \"application/octet-stream\" )\n")
                    .arg(root, port, dir)
                    .arg(workers > 1 ? workers : 0);
+        if (tls) // Debian's lighttpd-mod-openssl
+            text +=
+                QStringLiteral("server.modules += ( \"mod_openssl\" )\nssl.engine = \"enable\"\n"
+                               "ssl.pemfile = \"%1\"\nssl.privkey = \"%2\"\n"
+                               "ssl.openssl.ssl-conf-cmd = ( \"MinProtocol\" => \"TLSv1.2\" )\n")
+                    .arg(m_tlsCertificate, m_tlsKey);
         *arguments = {QStringLiteral("-D"), QStringLiteral("-f"), config};
     } else if (name == u"apache") {
         // Prefork, as the seeds ran it; modules from Debian's layout.
@@ -269,15 +293,28 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                             : QStringLiteral("/dev/null"),
                         geteuid() == 0 ? QStringLiteral("User www-data\nGroup www-data\n")
                                        : QString());
+        if (tls)
+            text += QStringLiteral("LoadModule socache_shmcb_module %1/mod_socache_shmcb.so\n"
+                                   "LoadModule ssl_module %1/mod_ssl.so\n"
+                                   "SSLSessionCache shmcb:%2/ssl_scache(512000)\n"
+                                   "SSLEngine on\nSSLProtocol -all +TLSv1.2 +TLSv1.3\n"
+                                   "SSLCertificateFile %3\nSSLCertificateKeyFile %4\n")
+                        .arg(modules, dir, m_tlsCertificate, m_tlsKey);
         *arguments = {QStringLiteral("-f"), config, QStringLiteral("-DFOREGROUND")};
     } else if (name == u"h2o") {
         // As root h2o would switch to nobody before writing its pid file into our folder.
-        text = QStringLiteral("%5listen:\n  host: 127.0.0.1\n  port: %1\nnum-threads: %2\n"
-                              "error-log: %3/error.log\npid-file: %3/h2o.pid\n"
-                              "hosts:\n  default:\n    paths:\n      /:\n        file.dir: %4\n")
-                   .arg(port)
-                   .arg(workers)
-                   .arg(dir, root, geteuid() == 0 ? QStringLiteral("user: root\n") : QString());
+        const QString https =
+            tls ? QStringLiteral("  ssl:\n    certificate-file: %1\n    key-file: %2\n"
+                                 "    minimum-version: TLSv1.2\n")
+                      .arg(m_tlsCertificate, m_tlsKey)
+                : QString();
+        text =
+            QStringLiteral("%5listen:\n  host: 127.0.0.1\n  port: %1\n%6num-threads: %2\n"
+                           "error-log: %3/error.log\npid-file: %3/h2o.pid\n"
+                           "hosts:\n  default:\n    paths:\n      /:\n        file.dir: %4\n")
+                .arg(port)
+                .arg(workers)
+                .arg(dir, root, geteuid() == 0 ? QStringLiteral("user: root\n") : QString(), https);
         *arguments = {QStringLiteral("-c"), config};
     } else if (isTomcat(name)) {
         // Tomcat 10 with the NIO connector (BIO and APR are gone from Tomcat 10.1), with or
@@ -356,9 +393,9 @@ bool ExternalServer::start(const QString &target, const QString &root, int worke
             return false;
         }
         program = arguments.takeFirst();
-    } else if (QString served = root;
-               target == u"apache" && geteuid() == 0 && !readableByOthers(root) &&
-               !mirrorForOthers(root, &served, error)) {
+    } else if (QString served = root; target == u"apache" && geteuid() == 0 &&
+                                      !readableByOthers(root) &&
+                                      !mirrorForOthers(root, &served, error)) {
         return false;
     } else if (!writeConfig(target, served, std::max(workers, 1), &program, &arguments, error)) {
         return false;

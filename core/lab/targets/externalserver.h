@@ -34,6 +34,16 @@ public:
     // target"); empty otherwise (installed, or not a template).
     static QString notInstalled(const QString &target);
 
+    // Whether the template can serve https (setTls): nginx, lighttpd, apache and h2o.
+    static bool takesTls(const QString &name);
+    // The next start() serves https with this PEM pair, TLS 1.2 and 1.3, OpenSSL's default
+    // ciphers, a session cache and tickets: what the built-in servers do with the same pair.
+    void setTls(const QString &certificate, const QString &key)
+    {
+        m_tlsCertificate = certificate;
+        m_tlsKey = key;
+    }
+
     // `target` is a template name or "command:<command line with {port} and {root}>".
     bool start(const QString &target, const QString &root, int workers, QString *error,
                int readyTimeoutMs = 10000);
@@ -52,6 +62,8 @@ private:
     bool mirrorForOthers(const QString &root, QString *served, QString *error);
     std::unique_ptr<QProcess> m_process;
     quint16 m_port = 0;
+    QString m_tlsCertificate; // empty: plain http
+    QString m_tlsKey;
 };
 
 } // namespace servelab::lab

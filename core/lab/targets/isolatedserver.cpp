@@ -60,6 +60,8 @@ bool IsolatedServer::start(const server::ServerOptions &o, int fdLimit, QString 
         QString::number(o.port),     QStringLiteral("--mode"),       QString::fromStdString(o.mode),
         QStringLiteral("--threads"), QString::number(o.threads),     QStringLiteral("--fd-limit"),
         QString::number(fdLimit)};
+    if (!o.tls.empty())
+        arguments << QStringLiteral("--tls") << QString::fromStdString(o.tls);
     arguments += extra;
     m_process = std::make_unique<QProcess>();
     m_process->setProgram(cli);

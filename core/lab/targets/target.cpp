@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "target.h"
 
+#include "lab/spec/transport.h"
+#include "tls/selfsignedpair.h"
+
 #include "externalserver.h"
 #include "isolatedserver.h"
 #include "lab/spec/sweepspec.h"
@@ -17,12 +20,22 @@ namespace servelab::lab {
 
 namespace {
 
+// Whether the target serves https (its transport; checked by SweepSpec::validate).
+bool overHttps(const SweepSpec &spec)
+{
+    Transport transport;
+    QString why;
+    return Transport::parse(spec.transport, &transport, &why) && transport.https;
+}
+
 server::ServerOptions builtinOptions(const SweepSpec &spec, const QString &root)
 {
     server::ServerOptions options;
     options.root = root.toStdString();
     options.mode = spec.mode.toStdString();
     options.threads = spec.serverThreads;
+    if (overHttps(spec))
+        options.tls = "self-signed"; // the client checks this certificate (SweepRunner)
     return options;
 }
 
@@ -93,10 +106,24 @@ class ExternalTarget final : public Target
 {
 public:
     ExternalTarget(const SweepSpec &spec, const QString &root)
-        : m_target(spec.target), m_root(root), m_workers(spec.serverThreads)
+        : m_target(spec.target), m_root(root), m_workers(spec.serverThreads),
+          m_https(overHttps(spec))
     {}
     bool start(QString *error) override
     {
+        if (m_https) { // the built-in servers' pair, which the client trusts (SweepRunner)
+            std::string certificate;
+            std::string key;
+            std::string why;
+            if (!tls::SelfSignedPair::ensure(tls::SelfSignedPair::defaultFolder(),
+                                             tls::SelfSignedPair::Key::EcdsaP256, &certificate,
+                                             &key, &why)) {
+                *error = QStringLiteral("cannot make the self-signed certificate: %1")
+                             .arg(QString::fromStdString(why));
+                return false;
+            }
+            m_server.setTls(QString::fromStdString(certificate), QString::fromStdString(key));
+        }
         return m_server.start(m_target, m_root, m_workers, error);
     }
     quint16 port() const override { return m_server.port(); }
@@ -107,6 +134,7 @@ private:
     QString m_target;
     QString m_root;
     int m_workers;
+    bool m_https;
     ExternalServer m_server;
 };
 

@@ -235,11 +235,28 @@ private Q_SLOTS:
             raw.setDatabaseName(path);
             QVERIFY(raw.open());
             QSqlQuery q(raw);
-            for (const char *column :
-                 {"model", "offered_per_s", "late", "missed", "uncorrected_min_us",
-                  "uncorrected_max_us", "uncorrected_sum", "uncorrected_sum_squares",
-                  "uncorrected_hdr", "outside_steady", "little_users", "little_pass",
-                  "think_target_ms", "think_actual_ms", "think_pass"})
+            for (const char *column : {"model",
+                                       "offered_per_s",
+                                       "late",
+                                       "missed",
+                                       "uncorrected_min_us",
+                                       "uncorrected_max_us",
+                                       "uncorrected_sum",
+                                       "uncorrected_sum_squares",
+                                       "uncorrected_hdr",
+                                       "outside_steady",
+                                       "little_users",
+                                       "little_pass",
+                                       "think_target_ms",
+                                       "think_actual_ms",
+                                       "think_pass",
+                                       "tls_handshakes",
+                                       "tls_resumed",
+                                       "tls_min_us",
+                                       "tls_max_us",
+                                       "tls_sum",
+                                       "tls_sum_squares",
+                                       "tls_hdr"})
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE points DROP COLUMN %1")
                                     .arg(QLatin1String(column))),
                          qPrintable(q.lastError().text()));

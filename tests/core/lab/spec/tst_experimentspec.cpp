@@ -429,6 +429,55 @@ private Q_SLOTS:
             qPrintable(all));
     }
 
+    // "transport": every target over each entry, a series each; https only where it can be
+    // measured, and the server's own --tls left to the axis (else the client would not know).
+    void transportAxis()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+copy"}, {"builtin": "poller+mmap"}],
+  "transport": ["http", "https", "https:resume"],
+  "client": {"requests": 300, "concurrency": [1, 8]}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const auto runs = spec.expanded();
+        QCOMPARE(runs.size(), 12); // 2 targets × 2 levels × 3 transports
+        QCOMPARE(runs[0].variant, QStringLiteral("c=1 http"));
+        QCOMPARE(runs[1].variant, QStringLiteral("c=1 https"));
+        QCOMPARE(runs[2].transport, QStringLiteral("https:resume"));
+        QCOMPARE(runs[11].variant, QStringLiteral("c=8 https:resume"));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.transports, spec.transports);
+
+        QVERIFY(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "transport": "https"})",
+                                      QStringLiteral("s.json"), &spec, &errors));
+        QCOMPARE(spec.expanded().size(), 1);
+        QCOMPARE(spec.expanded()[0].variant, QStringLiteral("https"));
+        QVERIFY(spec.toJson().contains("\"transport\": \"https\""));
+
+        const auto refused = [&](const char *text, const QString &expected) {
+            QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
+            const QString all = errors.join(u'\n');
+            QVERIFY2(all.contains(expected), qPrintable(all));
+        };
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "transport": ["http", "https:again"]})",
+                QStringLiteral("transport[1]: wants \"http\", \"https\""));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "transport": ["https", "https"]})",
+                QStringLiteral("transport[1]: \"https\" is listed twice"));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "qt+copy"}], "transport": "https"})",
+                QStringLiteral("the qt model serves plain HTTP only"));
+        refused(R"({"servelab": 1, "targets": [{"external": "tomcat"}], "transport": "https"})",
+                QStringLiteral("tomcat is taken as http"));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy",
+  "options": {"tls": "self-signed"}}]})",
+                QStringLiteral("--tls is set by the experiment's \"transport\""));
+    }
+
     // A builtin server runs in its own process unless the spec says "isolated": false; then its
     // column says so, and what only a child can have is refused.
     void inProcessIsChosenAndNamed()

@@ -2,11 +2,12 @@
 #include "client/closedclient.h"
 #include "lab/run/docrootgenerator.h"
 #include "lab/targets/externalserver.h"
+#include "tls/selfsignedpair.h"
 
 #include <QDir>
 #include <QElapsedTimer>
-#include <QFileInfo>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -71,12 +72,17 @@ private Q_SLOTS:
         QTest::addColumn<QString>("target");
         // Installed by packaging/test.sh on both legs; the others on the Debian 12 leg.
         QTest::addColumn<bool>("required");
-        QTest::newRow("nginx") << QStringLiteral("nginx") << true;
-        QTest::newRow("lighttpd") << QStringLiteral("lighttpd") << true;
-        QTest::newRow("apache") << QStringLiteral("apache") << false;
-        QTest::newRow("h2o") << QStringLiteral("h2o") << false;
-        QTest::newRow("tomcat") << QStringLiteral("tomcat") << false;
-        QTest::newRow("tomcat-nosendfile") << QStringLiteral("tomcat-nosendfile") << false;
+        QTest::addColumn<bool>("https"); // with ServeLab's self-signed pair, checked
+        QTest::newRow("nginx") << QStringLiteral("nginx") << true << false;
+        QTest::newRow("lighttpd") << QStringLiteral("lighttpd") << true << false;
+        QTest::newRow("apache") << QStringLiteral("apache") << false << false;
+        QTest::newRow("h2o") << QStringLiteral("h2o") << false << false;
+        QTest::newRow("tomcat") << QStringLiteral("tomcat") << false << false;
+        QTest::newRow("tomcat-nosendfile") << QStringLiteral("tomcat-nosendfile") << false << false;
+        QTest::newRow("nginx https") << QStringLiteral("nginx") << true << true;
+        QTest::newRow("lighttpd https") << QStringLiteral("lighttpd") << true << true;
+        QTest::newRow("apache https") << QStringLiteral("apache") << false << true;
+        QTest::newRow("h2o https") << QStringLiteral("h2o") << false << true;
     }
     // A template not installed says what brings it; anything else says nothing.
     void notInstalledSaysWhatToInstall()
@@ -96,6 +102,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, target);
         QFETCH(bool, required);
+        QFETCH(bool, https);
         if (lab::ExternalServer::binaryFor(target).isEmpty()) {
             QVERIFY2(
                 !required,
@@ -105,12 +112,24 @@ private Q_SLOTS:
         }
         lab::ExternalServer server;
         QString error;
+        std::string certificate;
+        if (https) {
+            std::string key;
+            std::string why;
+            QVERIFY2(tls::SelfSignedPair::ensure(tls::SelfSignedPair::defaultFolder(),
+                                                 tls::SelfSignedPair::Key::EcdsaP256, &certificate,
+                                                 &key, &why),
+                     why.c_str());
+            server.setTls(QString::fromStdString(certificate), QString::fromStdString(key));
+        }
         QVERIFY2(server.start(target, m_root.path(), 2, &error), qPrintable(error));
         QVERIFY(server.port() != 0);
         const qint64 leader = server.pid();
         QVERIFY(alive(leader));
         for (quint64 size : m_sizes) {
             client::ClientOptions o;
+            o.tls.enabled = https;
+            o.tls.caFile = certificate;
             o.port = server.port();
             o.path = "/" + lab::DocRootGenerator::fileNameFor(size).toStdString();
             o.requests = 20;
@@ -123,6 +142,7 @@ private Q_SLOTS:
                                                 .arg(r.ok)
                                                 .arg(size)));
             QCOMPARE(r.bodyBytes, 20 * size);
+            QCOMPARE(r.tlsHandshakes, https ? r.connects : 0u);
         }
         server.stop();
         QVERIFY(!alive(leader));
@@ -144,8 +164,7 @@ private Q_SLOTS:
         lab::ExternalServer server;
         QVERIFY2(server.start(QStringLiteral("apache"), root, 1, &error), qPrintable(error));
         const QStringList mirrors =
-            QDir(QDir::tempPath())
-                .entryList({QStringLiteral("servelab-docroot-*")}, QDir::Dirs);
+            QDir(QDir::tempPath()).entryList({QStringLiteral("servelab-docroot-*")}, QDir::Dirs);
         QVERIFY(!mirrors.isEmpty());
         for (quint64 size : {4096ull, 1ull << 20}) {
             client::ClientOptions o;

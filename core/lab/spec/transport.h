@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "client/tlsclientoptions.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace servelab::lab {
+
+// One entry of an experiment's "transport" axis: "http", or "https" with the client's handshake
+// policy after a colon ("https:resume"; plain "https" follows keep_alive: keepalive when the
+// client keeps connections, else new, as ab over TLS). Each entry is a series of its own on
+// the charts, so the cost of TLS at each size is one look.
+struct Transport
+{
+    bool https = false;
+    std::optional<client::HandshakePolicy> policy; // none: follows keep_alive
+
+    // False with what is wrong (without the key's name).
+    static bool parse(const QString &text, Transport *out, QString *error);
+    // The policy a client with `keepAlive` uses under this entry.
+    client::HandshakePolicy policyFor(bool keepAlive) const;
+};
+
+} // namespace servelab::lab
