@@ -3,6 +3,7 @@
 
 #include "metrics/clock.h"
 #include "requesttarget.h"
+#include "tls/tlsio.h"
 #include "tlsclientcontext.h"
 
 #include <openssl/err.h>
@@ -222,47 +223,12 @@ bool ClientConnection::oneReadPerWake() const
 
 ssize_t ClientConnection::write(const char *data, std::size_t length)
 {
-    if (!m_ssl)
-        return ::send(m_fd.get(), data, length, MSG_NOSIGNAL);
-    std::size_t written = 0;
-    if (SSL_write_ex(m_ssl, data, length, &written) == 1)
-        return static_cast<ssize_t>(written);
-    switch (SSL_get_error(m_ssl, 0)) {
-    case SSL_ERROR_WANT_WRITE:
-    case SSL_ERROR_WANT_READ: errno = EAGAIN; return -1;
-    case SSL_ERROR_SYSCALL:
-        if (errno == 0)
-            errno = EPIPE;
-        ERR_clear_error();
-        return -1;
-    default:
-        ERR_clear_error();
-        errno = EPROTO;
-        return -1;
-    }
+    return m_ssl ? tls::send(m_ssl, data, length) : ::send(m_fd.get(), data, length, MSG_NOSIGNAL);
 }
 
 ssize_t ClientConnection::read(char *into, std::size_t most)
 {
-    if (!m_ssl)
-        return ::recv(m_fd.get(), into, most, 0);
-    std::size_t got = 0;
-    if (SSL_read_ex(m_ssl, into, most, &got) == 1)
-        return static_cast<ssize_t>(got);
-    switch (SSL_get_error(m_ssl, 0)) {
-    case SSL_ERROR_WANT_READ:
-    case SSL_ERROR_WANT_WRITE: errno = EAGAIN; return -1;
-    case SSL_ERROR_ZERO_RETURN: return 0; // close_notify
-    case SSL_ERROR_SYSCALL:
-        ERR_clear_error();
-        if (errno == 0)
-            return 0; // closed without close_notify: an EOF, as a server that closes says it
-        return -1;
-    default:
-        ERR_clear_error();
-        errno = ECONNRESET;
-        return -1;
-    }
+    return m_ssl ? tls::receive(m_ssl, into, most) : ::recv(m_fd.get(), into, most, 0);
 }
 
 ClientConnection::Outcome ClientConnection::onEvent(unsigned events)

@@ -4,6 +4,7 @@
 #include "bodytransfer.h"
 #include "loopcontext.h"
 #include "serverstats.h"
+#include "tls/tlsio.h"
 #include "tls/tlsservercontext.h"
 #include "tlstransfer.h"
 
@@ -62,25 +63,7 @@ void Connection::setPhase(Phase phase, int timeoutMs)
 
 ssize_t Connection::receive(char *into, std::size_t most)
 {
-    if (!m_ssl)
-        return ::recv(m_fd, into, most, 0);
-    std::size_t got = 0;
-    if (SSL_read_ex(m_ssl, into, most, &got) == 1)
-        return static_cast<ssize_t>(got);
-    switch (SSL_get_error(m_ssl, 0)) {
-    case SSL_ERROR_WANT_READ:
-    case SSL_ERROR_WANT_WRITE: errno = EAGAIN; return -1;
-    case SSL_ERROR_ZERO_RETURN: return 0; // close_notify
-    case SSL_ERROR_SYSCALL:
-        if (errno == 0 || errno == ECONNRESET)
-            return 0; // the client closed without close_notify: as good as an EOF here
-        ERR_clear_error();
-        return -1;
-    default:
-        ERR_clear_error();
-        errno = EPROTO;
-        return -1;
-    }
+    return m_ssl ? tls::receive(m_ssl, into, most) : ::recv(m_fd, into, most, 0);
 }
 
 WriteStatus Connection::send(std::uint64_t *sent)
@@ -92,8 +75,10 @@ WriteStatus Connection::send(std::uint64_t *sent)
 
 void Connection::shutdownWrite()
 {
-    if (m_ssl)
+    if (m_ssl) {
         SSL_shutdown(m_ssl);
+        ERR_clear_error(); // SSL_get_error() reads the thread's queue: leave nothing in it
+    }
     ::shutdown(m_fd, SHUT_WR);
 }
 

@@ -4,6 +4,9 @@
 #include "outgoingresponse.h"
 #include "serveroptions.h"
 
+#include "tls/tlsio.h"
+
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include <algorithm>
@@ -37,13 +40,12 @@ WriteStatus TlsTransfer::writeRecord(SSL *ssl, const char *data, std::size_t len
                                      std::size_t *written)
 {
     *written = 0;
-    if (SSL_write_ex(ssl, data, length, written) == 1)
+    const ssize_t n = tls::send(ssl, data, length);
+    if (n >= 0) {
+        *written = static_cast<std::size_t>(n);
         return WriteStatus::Done;
-    switch (SSL_get_error(ssl, 0)) {
-    case SSL_ERROR_WANT_WRITE:
-    case SSL_ERROR_WANT_READ: return WriteStatus::Again;
-    default: return WriteStatus::Error;
     }
+    return errno == EAGAIN ? WriteStatus::Again : WriteStatus::Error;
 }
 
 const char *TlsTransfer::bodyBytes(OutgoingResponse &r, std::size_t most, char *into,
@@ -118,10 +120,11 @@ WriteStatus TlsTransfer::write(SSL *ssl, OutgoingResponse &r, std::uint64_t *sen
             const ossl_ssize_t n = SSL_sendfile(ssl, r.file.fd, r.offset, most, 0);
             if (n < 0) {
                 const int error = SSL_get_error(ssl, int(n));
-                return error == SSL_ERROR_WANT_WRITE || error == SSL_ERROR_WANT_READ ||
-                               (error == SSL_ERROR_SYSCALL && errno == EAGAIN)
-                           ? WriteStatus::Again
-                           : WriteStatus::Error;
+                const bool again = error == SSL_ERROR_WANT_WRITE || error == SSL_ERROR_WANT_READ ||
+                                   (error == SSL_ERROR_SYSCALL && errno == EAGAIN);
+                // This thread's next connection must not find this one's errors queued.
+                ERR_clear_error();
+                return again ? WriteStatus::Again : WriteStatus::Error;
             }
             written = static_cast<std::size_t>(n);
             if (written < most)

@@ -7,6 +7,8 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <openssl/ssl.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -15,17 +17,30 @@
 
 // A deliberately plain blocking HTTP/1.1 client for the server tests: it must not trust the
 // code it checks (not ServeLab's client, not Qt's), and it never waits more than 5 s for a byte.
+// With `tls`, the same over OpenSSL's blocking calls (the certificate is not checked: the
+// server's is not what these tests are about).
 class RawHttpConnection
 {
 public:
-    explicit RawHttpConnection(quint16 port)
+    explicit RawHttpConnection(quint16 port, bool tls = false)
     {
         m_fd = connectLoopback(port);
         m_connected = m_fd >= 0;
         timeval deadline{5, 0}; // also for tests that recv() on fd() themselves
         setsockopt(m_fd, SOL_SOCKET, SO_RCVTIMEO, &deadline, sizeof deadline);
+        setsockopt(m_fd, SOL_SOCKET, SO_SNDTIMEO, &deadline, sizeof deadline);
+        if (tls && m_connected) {
+            static SSL_CTX *const context = SSL_CTX_new(TLS_client_method());
+            m_ssl = SSL_new(context);
+            SSL_set_fd(m_ssl, m_fd);
+            m_connected = SSL_connect(m_ssl) == 1;
+        }
     }
-    ~RawHttpConnection() { ::close(m_fd); }
+    ~RawHttpConnection()
+    {
+        SSL_free(m_ssl);
+        ::close(m_fd);
+    }
     RawHttpConnection(const RawHttpConnection &) = delete;
     RawHttpConnection &operator=(const RawHttpConnection &) = delete;
 
@@ -35,6 +50,9 @@ public:
     // Whether every byte went out (false too when the peer has gone: dribblers use that).
     [[nodiscard]] bool send(const QByteArray &bytes)
     {
+        if (m_ssl)
+            return bytes.isEmpty() ||
+                   SSL_write(m_ssl, bytes.data(), int(bytes.size())) == bytes.size();
         return ::send(m_fd, bytes.data(), size_t(bytes.size()), MSG_NOSIGNAL) == bytes.size();
     }
 
@@ -73,7 +91,7 @@ public:
         if (!m_buffer.isEmpty())
             return false;
         char c;
-        return waitReadable() && ::recv(m_fd, &c, 1, 0) == 0;
+        return waitReadable() && read(&c, 1) == 0;
     }
     // Closed either way: with a FIN, or with a reset (a server that closes a socket whose input
     // it has not read yet resets it, RFC 9293 §3.6).
@@ -84,7 +102,7 @@ public:
         char c;
         if (!waitReadable())
             return false;
-        const ssize_t n = ::recv(m_fd, &c, 1, 0);
+        const ssize_t n = read(&c, 1);
         return n == 0 || (n < 0 && errno == ECONNRESET);
     }
 
@@ -101,9 +119,9 @@ public:
     static int countOpenSockets()
     {
         int sockets = 0;
-        for (const QFileInfo &fd : QDir(QStringLiteral("/proc/self/fd"))
-                                       .entryInfoList(QDir::NoDotAndDotDot | QDir::AllEntries |
-                                                      QDir::System))
+        for (const QFileInfo &fd :
+             QDir(QStringLiteral("/proc/self/fd"))
+                 .entryInfoList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System))
             sockets += fd.symLinkTarget().contains(QLatin1String("socket:"));
         return sockets;
     }
@@ -111,15 +129,32 @@ public:
 private:
     bool waitReadable()
     {
+        if (m_ssl && SSL_pending(m_ssl) > 0)
+            return true;
         pollfd p{m_fd, POLLIN, 0};
         return ::poll(&p, 1, 5000) == 1;
+    }
+    // recv()'s results over either: 0 at the peer's end (close_notify, or a FIN without it).
+    ssize_t read(char *into, int most)
+    {
+        if (!m_ssl)
+            return ::recv(m_fd, into, size_t(most), 0);
+        const int n = SSL_read(m_ssl, into, most);
+        if (n > 0)
+            return n;
+        const int error = SSL_get_error(m_ssl, n);
+        if (error == SSL_ERROR_ZERO_RETURN || (error == SSL_ERROR_SYSCALL && errno == 0))
+            return 0;
+        if (error != SSL_ERROR_SYSCALL)
+            errno = ECONNRESET;
+        return -1;
     }
     bool fill()
     {
         if (!waitReadable())
             return false;
         char chunk[65536];
-        const auto n = ::recv(m_fd, chunk, sizeof chunk, 0);
+        const auto n = read(chunk, sizeof chunk);
         if (n <= 0)
             return false;
         m_buffer.append(chunk, n);
@@ -127,6 +162,7 @@ private:
     }
 
     int m_fd = -1;
+    SSL *m_ssl = nullptr;
     bool m_connected = false;
     QByteArray m_buffer;
 };

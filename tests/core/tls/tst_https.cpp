@@ -10,6 +10,8 @@
 #include "tls/selfsignedpair.h"
 #include "tls/tlsservercontext.h"
 
+#include "rawhttpconnection.h"
+
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -249,6 +251,7 @@ private slots:
         QString error;
         auto s = serve(options, &error);
         QVERIFY2(s, qPrintable(error));
+        const int baseline = RawHttpConnection::countOpenSockets(); // the listener's and loop's
         client::ClientOptions o = clientFor(*s, 1000);
         o.tls.enabled = false;
         o.requests = 2;
@@ -271,6 +274,7 @@ private slots:
         ::close(fd);
         QTRY_COMPARE_WITH_TIMEOUT(s->stats().connectionsOpen(), 0u, 5000);
         QCOMPARE(s->stats().tlsHandshakes, 0u);
+        QTRY_COMPARE_WITH_TIMEOUT(RawHttpConnection::countOpenSockets(), baseline, 5000);
     }
 
     // sendfile over https is kernel TLS or nothing: where the kernel has no tls module the server
