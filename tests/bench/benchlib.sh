@@ -14,7 +14,8 @@
 #   bench_lighttpd NAME PORT   starts lighttpd (1 process, cpu0)
 #   bench_h2o NAME PORT        starts h2o (1 worker thread, cpu0)
 #   bench_serving_pid NAME     the pid of the process that serves for NAME (nginx: the worker)
-#   bench_wait_http PORT WHAT LOG   waits (5 s at most) until 127.0.0.1:PORT answers; else says so
+#   bench_wait_http PORT WHAT LOG [SCHEME]   waits (5 s at most) until 127.0.0.1:PORT answers
+#                              (http, or https unchecked); else says so
 # The starters return non-zero, having said why on stderr, when the server does not answer.
 
 bench_start() {
@@ -64,6 +65,13 @@ bench_files() {
 }
 
 bench_nginx() {
+    # $5, $6: a certificate and key make it https (bench_nginx_tls).
+    local listen="127.0.0.1:$2" tls="" scheme=http
+    if [ -n "${5:-}" ]; then
+        listen="$listen ssl"
+        tls="ssl_certificate $5; ssl_certificate_key $6;"
+        scheme=https
+    fi
     cat >"$work/$1.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -71,32 +79,15 @@ error_log $work/$1-error.log;
 pid $work/$1.pid;
 events { worker_connections 4096; }
 http { access_log off; sendfile ${4:-on}; tcp_nopush on; keepalive_requests 1000000; $3
-       server { listen 127.0.0.1:$2; root $work/root; } }
+       server { listen $listen; $tls root $work/root; } }
 CONF
     taskset -c 0 nginx -c "$work/$1.conf" &
-    bench_wait_http "$2" "nginx $1" "$work/$1-error.log"
+    bench_wait_http "$2" "nginx $1" "$work/$1-error.log" "$scheme"
 }
 
 bench_nginx_tls() {
-    cat >"$work/$1.conf" <<CONF
-worker_processes 1;
-daemon off;
-error_log $work/$1-error.log;
-pid $work/$1.pid;
-events { worker_connections 4096; }
-http { access_log off; sendfile ${5:-off}; tcp_nopush on; keepalive_requests 1000000;
-       ssl_protocols TLSv1.2 TLSv1.3; ssl_session_cache shared:bench:10m; ssl_session_tickets on;
-       server { listen 127.0.0.1:$2 ssl; ssl_certificate $3; ssl_certificate_key $4;
-                root $work/root; } }
-CONF
-    taskset -c 0 nginx -c "$work/$1.conf" &
-    local _
-    for _ in $(seq 50); do
-        curl -sk -o /dev/null "https://127.0.0.1:$2/" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "nginx $1 did not answer on https://127.0.0.1:$2 within 5 s (see $work/$1-error.log)" >&2
-    return 1
+    bench_nginx "$1" "$2" "ssl_protocols TLSv1.2 TLSv1.3; ssl_session_cache shared:bench:10m;
+       ssl_session_tickets on;" "${5:-off}" "$3" "$4"
 }
 
 bench_lighttpd() {
@@ -148,10 +139,10 @@ bench_serving_pid() {
     echo "${child:-$master}"
 }
 
-bench_wait_http() {
+bench_wait_http() { # PORT WHAT LOG [SCHEME]
     local _
     for _ in $(seq 50); do
-        curl -s -o /dev/null "http://127.0.0.1:$1/" 2>/dev/null && return 0
+        curl -sk -o /dev/null "${4:-http}://127.0.0.1:$1/" 2>/dev/null && return 0
         sleep 0.1
     done
     echo "$2 did not answer on 127.0.0.1:$1 within 5 s (see $3)" >&2
