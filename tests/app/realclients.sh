@@ -9,7 +9,7 @@
 set -euo pipefail
 
 cli=$1
-for tool in curl ab cmp openssl; do
+for tool in curl ab cmp; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (packaging/packages.txt)"; exit 1; }
 done
 
