@@ -41,6 +41,7 @@ const Command commands[] = {
     {"sweep",   sweepCommand,   "KiB/s for each file size:  sweep [--sizes 4K..32M] [-c 1] [-n 200]"},
     {"run",     runCommand,     "an experiment:             run SPEC.json|PRESET [--out DIR] [--smoke]"},
     {"presets", presetsCommand, "the built-in experiments, one per line"},
+    {"compare", compareCommand, "a run against a baseline:  compare BASELINE CANDIDATE [--fail-if-slower 5%] [--junit F]"},
     {"import",  importCommand,  "a run's bundle.json into the results database"},
     {"watch",   watchCommand,   "a process's fd timeline:   watch PID [-d SECONDS]"},
     {"tune",    tuneCommand,    "change a running serve:    tune --pid PID threads=8 [NAME=VALUE...]"},

@@ -22,6 +22,7 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
 int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 
 int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+int compareCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int watchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);

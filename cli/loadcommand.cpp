@@ -285,7 +285,7 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     options.readBufferBytes = static_cast<std::size_t>(readBuffer);
     options.abReads = p.isSet(QStringLiteral("ab-reads"));
     if (options.abReads && !p.isSet(QStringLiteral("read-buffer")))
-        options.readBufferBytes = 8 * 1024;
+        options.readBufferBytes = client::ClientOptions::abReadBytes;
     options.requests = static_cast<std::uint64_t>(requests);
     options.concurrency = static_cast<int>(concurrency);
     options.keepAlive = p.isSet(QStringLiteral("k"));

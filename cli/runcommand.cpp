@@ -3,6 +3,7 @@
 #include "commandline.h"
 
 #include "interruptwatch.h"
+#include "lab/results/pointcost.h"
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultexport.h"
 #include "lab/results/resultstore.h"
@@ -253,6 +254,10 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
                 << (point.dnf
                         ? QStringLiteral("DNF, ") + point.reason
                         : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"));
+            if (const QString cpu = lab::PointCost::serverCpu().text(point); !cpu.isEmpty())
+                err << ", server " << cpu << " CPU µs/req";
+            if (!point.verdict.isEmpty())
+                err << ", " << point.verdict;
             if (!keepWhole)
                 totals.append(point.totals());
         });

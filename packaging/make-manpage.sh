@@ -70,7 +70,7 @@ Sizes are written 4K, 64K, 1M (powers of 1024) or as a doubling range 4K..32M; r
 (1024 bytes), counting every byte read, as ab's "Transfer rate" does.
 .SH COMMANDS
 HEAD
-for command in serve load sweep run presets import watch tune; do
+for command in serve load sweep run compare presets import watch tune; do
     printf '.SS "%s"\n' "$command"
     about "$command"
     options "$command"

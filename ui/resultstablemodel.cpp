@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resultstablemodel.h"
 
+#include "lab/results/bottleneck.h"
+#include "lab/results/pointcost.h"
 #include "lab/spec/sizelist.h"
+
+#include <QPalette>
 
 namespace servelab::ui {
 
@@ -42,10 +46,28 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
     case MeanMs: return tr("Mean ms");
     case P99Ms: return tr("p99 ms");
     case Errors: return tr("Errors");
+    case ServerCpuPerRequest: return tr("Server µs/req");
+    case Verdict: return tr("Limited by");
     case Status: return tr("Status");
     default: return {};
     }
 }
+
+namespace {
+
+// Every figure of what the point cost, one per line: the cost cell's tooltip.
+QString costTip(const lab::PointResult &p)
+{
+    QStringList lines;
+    for (const lab::PointCost &cost : lab::PointCost::rows())
+        if (const QString value = cost.text(p); !value.isEmpty())
+            lines << QStringLiteral("%1: %2").arg(QString::fromUtf8(cost.label), value);
+    if (!p.costNote.isEmpty())
+        lines << p.costNote;
+    return lines.join(u'\n');
+}
+
+} // namespace
 
 QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
 {
@@ -54,9 +76,19 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
     const auto &p = m_points.at(index.row());
     const auto &l = p.load;
     if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue(index.column() == Target || index.column() == Status
+        return QVariant::fromValue(index.column() == Target || index.column() == Status ||
+                                           index.column() == Verdict
                                        ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
                                        : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    // A client-bound point measured the client: greyed, as on the charts.
+    if (role == Qt::ForegroundRole &&
+        p.verdict ==
+            QLatin1StringView(lab::Bottleneck::row(lab::Bottleneck::Kind::ClientBound).name))
+        return QVariant::fromValue(QPalette().brush(QPalette::Disabled, QPalette::Text));
+    if (role == Qt::ToolTipRole && index.column() == ServerCpuPerRequest)
+        return costTip(p);
+    if (role == Qt::ToolTipRole && index.column() == Verdict)
+        return p.verdict.isEmpty() ? QVariant() : QVariant(p.verdictWhy);
     if (role == Qt::ToolTipRole) // the whole name where the column elides it, else the reason
         return index.column() == Target ? QVariant(p.target)
                : p.reason.isEmpty()     ? QVariant()
@@ -88,6 +120,13 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
         return sort ? QVariant(qint64(p99)) : QVariant(QString::number(p99 / 1000.0, 'f', 3));
     }
     case Errors: return QVariant(qulonglong(l.failed()));
+    case ServerCpuPerRequest: {
+        const double cost = lab::PointCost::serverCpu().of(p);
+        if (cost < 0)
+            return sort ? QVariant(-1.0) : QVariant(QStringLiteral("–"));
+        return sort ? QVariant(cost) : QVariant(lab::PointCost::serverCpu().text(p));
+    }
+    case Verdict: return p.verdict;
     case Status: {
         const QString status = p.dnf                ? tr("DNF: %1").arg(p.reason)
                                : p.reason.isEmpty() ? tr("done")

@@ -22,6 +22,8 @@ public:
         MeanMs,
         P99Ms,
         Errors,
+        ServerCpuPerRequest, // the server's CPU µs per request; the tooltip has every cost
+        Verdict,             // what limited the point; the tooltip says why
         Status,
         ColumnCount
     };

@@ -13,6 +13,7 @@
 
 #include <QChartView>
 #include <QEvent>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -58,8 +59,9 @@ std::int64_t originOf(const QList<lab::PointResult> &points)
 } // namespace
 
 ResultsView::ResultsView(const Session *session, QObject *parent)
-    : QObject(parent), m_session(session), m_model(new ResultsTableModel(this)), m_table(new QTableView),
-      m_compare(new QTableWidget(0, 5)), m_comparePage(new QWidget), m_compareHint(new QLabel)
+    : QObject(parent), m_session(session), m_model(new ResultsTableModel(this)),
+      m_table(new QTableView), m_compare(new QTableWidget(0, 5)), m_comparePage(new QWidget),
+      m_compareHint(new QLabel)
 {
     auto *proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_model);
@@ -289,7 +291,9 @@ QString ResultsView::compareHint() const
                   "there is no ratio to give: compare runs of the same targets.");
     return tr("Each ratio is the shown run's KiB/s over the overlaid run's. Where both repeated "
               "the point and their 95 % intervals overlap, the ratio is marked ≈ and greyed: "
-              "within the noise of the repetitions.");
+              "within the noise of the repetitions; where Welch's test finds a difference, it "
+              "says faster or slower (hover for the interval, the p99 and the server's CPU per "
+              "request).");
 }
 
 void ResultsView::fillComparison()
@@ -318,6 +322,7 @@ void ResultsView::fillComparison()
         const int r = m_compare->rowCount();
         m_compare->insertRow(r);
         QStringList cells{target, lab::formatSize(size), QString()};
+        QHash<int, QString> tips; // by column: Welch's interval and what moved with the ratio
         for (const auto &o : m_session->overlays()) {
             const auto row = std::find_if(
                 o.comparison.rows.cbegin(), o.comparison.rows.cend(),
@@ -328,27 +333,48 @@ void ResultsView::fillComparison()
             }
             cells[2] = number(row->kibThis);
             const QString ratio = QLocale().toString(row->ratio(), 'f', 3);
+            using Verdict = lab::RunComparison::Verdict;
+            const QString verdict = row->verdict == Verdict::Faster   ? tr(" faster")
+                                    : row->verdict == Verdict::Slower ? tr(" slower")
+                                                                      : QString();
             cells << number(row->kibOther)
                   << (row->dnf           ? QStringLiteral("–")
                       : row->withinNoise ? QStringLiteral("≈ ") + ratio
-                                         : ratio);
+                                         : ratio + verdict);
+            if (!row->dnf)
+                tips.insert(
+                    int(cells.size()) - 1,
+                    tr("%1: 95 % interval of the ratio %2 … %3 (Welch)\np99 %4 ms against "
+                       "%5 ms\nserver CPU %6 µs/req against %7")
+                        .arg(QLatin1StringView(lab::RunComparison::verdictName(row->verdict)))
+                        .arg(row->ratioLow, 0, 'f', 3)
+                        .arg(row->ratioHigh, 0, 'f', 3)
+                        .arg(row->p99MsThis, 0, 'f', 3)
+                        .arg(row->p99MsOther, 0, 'f', 3)
+                        .arg(row->serverCpuThis < 0 ? tr("–")
+                                                    : QString::number(row->serverCpuThis, 'f', 1))
+                        .arg(row->serverCpuOther < 0
+                                 ? tr("–")
+                                 : QString::number(row->serverCpuOther, 'f', 1)));
         }
         for (int c = 0; c < cells.size(); ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
             if (c >= 2)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (tips.contains(c))
+                item->setToolTip(tips.value(c));
             if (cells[c].startsWith(u'≈')) {
-                item->setForeground(m_compare->palette().color(QPalette::Disabled,
-                                                               QPalette::Text));
-                item->setToolTip(tr("Within the noise: the two runs' 95 % intervals overlap"));
+                item->setForeground(m_compare->palette().color(QPalette::Disabled, QPalette::Text));
+                item->setToolTip(tr("Within the noise: the two runs' 95 % intervals overlap") +
+                                 u'\n' + tips.value(c));
             }
             m_compare->setItem(r, c, item);
         }
     }
 }
 
-bool ResultsView::exportChart(const QString &name, const QString &path, QString *error,
-                              qreal scale, QSize fallback, QSize size) const
+bool ResultsView::exportChart(const QString &name, const QString &path, QString *error, qreal scale,
+                              QSize fallback, QSize size) const
 {
     const RunChart *shown = chart(name);
     if (!shown) {

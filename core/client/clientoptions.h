@@ -44,6 +44,7 @@ struct ClientOptions
     // the default measures the server. The connect matters at -c 1: ab's request comes later
     // after the handshake, so a server more often accepts before it and sleeps once more.
     bool abReads = false;
+    static constexpr std::size_t abReadBytes = 8 * 1024; // ab's reads, with abReads
     // ab's "Length" check, done right: a body of another size is a wrong_length error. Applies
     // to a mix too (set it only when every path of the mix has that length).
     std::optional<std::uint64_t> expectedBodyLength;

@@ -4,6 +4,8 @@
 #include "clienthabits.h"
 #include "intervalsampler.h"
 #include "metrics/clock.h"
+#include "metrics/processusage.h"
+#include "metrics/syscallcounter.h"
 #include "os/uniquefd.h"
 #include "tlsclientcontext.h"
 
@@ -19,6 +21,9 @@ using metrics::monotonicMicros;
 
 void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopSignal &stop) const
 {
+    // What this thread costs the machine, from here to its end: the point's client cost.
+    const metrics::ResourceUse usedBefore = metrics::ResourceUse::ofThisThread();
+    const std::int64_t began = monotonicMicros();
     const os::UniqueFd epoll(epoll_create1(EPOLL_CLOEXEC));
     if (!epoll || !stop.watchIn(epoll.get())) {
         policy.counted().fatalError = std::string("cannot set up epoll: ") + std::strerror(errno);
@@ -33,6 +38,10 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
             return;
         }
     }
+    // Its system calls, once the loop's own descriptors are made: a client given just enough of
+    // them (an fd-exhaustion run) loses the count (-1), not its epoll set.
+    metrics::SyscallCounter calls;
+    calls.startThisThread(nullptr); // unknown (-1) where perf events are not allowed
     std::vector<char> scratch(std::max<std::size_t>(options.readBufferBytes, 1024));
     std::vector<ReactorSlot> slots(firstDue.size());
     for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -163,6 +172,13 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
     }
     const std::int64_t finished = monotonicMicros();
     policy.counted().elapsedMicros = finished - start;
+    metrics::ResourceUse used = metrics::ResourceUse::ofThisThread() - usedBefore;
+    used.syscalls = calls.count();
+    used.busyThreads =
+        double(used.cpuMicros()) >= metrics::ProcessUsage::busyShare * double(finished - began) ? 1
+                                                                                                : 0;
+    policy.counted().clientUse += used;
+    ++policy.counted().clientThreads;
     sampler.publish(policy.sampled(), 0, finished);
 }
 

@@ -68,6 +68,8 @@ void LoadResult::merge(const LoadResult &other)
         tlsProblem = other.tlsProblem;
     if (fatalError.empty())
         fatalError = other.fatalError;
+    clientUse += other.clientUse;
+    clientThreads += other.clientThreads;
 }
 
 } // namespace servelab::client

@@ -3,6 +3,7 @@
 
 #include "errorkind.h"
 #include "latencyhistogram.h"
+#include "metrics/resourceuse.h"
 
 #include <cstdint>
 #include <optional>
@@ -38,6 +39,10 @@ struct LoadResult
     // OpenSSL's reason for the first tls_certificate and tls_handshake error, if any.
     std::string tlsProblem;
     std::string fatalError; // set when the run could not start at all
+    // What the client's threads cost the machine over the whole run (ramp-up and down
+    // included), summed, and how many threads it ran.
+    metrics::ResourceUse clientUse;
+    int clientThreads = 0;
 
     std::uint64_t failed() const;
     std::uint64_t errorCount(ErrorKind kind) const

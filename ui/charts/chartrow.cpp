@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "chartrow.h"
 
+#include "costchart.h"
 #include "fdtypeschart.h"
 #include "latencychart.h"
 #include "loadlatencychart.h"
@@ -37,6 +38,8 @@ constexpr std::array rows{
              false, make<LoadLatencyChart>},
     ChartRow{"process", "process", QT_TRANSLATE_NOOP("ChartRow", "Process"), false,
              make<ProcessChart>},
+    ChartRow{"cost", "cost", QT_TRANSLATE_NOOP("ChartRow", "Cost per request"), false,
+             make<CostChart>},
 };
 
 } // namespace

@@ -7,9 +7,11 @@
 
 #include "chartfile.h"
 
+#include "lab/results/bottleneck.h"
+#include "lab/results/pointcost.h"
 #include "lab/results/resultexport.h"
-#include "lab/spec/sizelist.h"
 #include "lab/results/statistics.h"
+#include "lab/spec/sizelist.h"
 
 #include <QBoxLayout>
 #include <QBuffer>
@@ -63,7 +65,7 @@ RateUnit unitFor(double maxKibPerSecond)
 ThroughputChart::ThroughputChart(QWidget *parent)
     : RunChart(tr("Throughput by file size"), parent), m_sizeAxis(new QCategoryAxis),
       m_rateAxis(new QValueAxis), m_logAxis(new QLogValueAxis), m_scaleBox(new QComboBox),
-      m_dnf(new QScatterSeries)
+      m_dnf(new QScatterSeries), m_clientBound(new QScatterSeries)
 {
     m_logAxis->setBase(10);
     m_logAxis->setLabelFormat(QStringLiteral("%g"));
@@ -94,6 +96,16 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     m_dnf->attachAxis(m_rateAxis);
     connect(m_dnf, &QScatterSeries::hovered, this,
             [this](const QPointF &p, bool state) { showHover(p, state, {}); });
+
+    // A client-bound point's number is the client's: ringed in grey, with its own legend entry.
+    m_clientBound->setName(tr("client-bound: the client's numbers"));
+    m_clientBound->setMarkerSize(18);
+    m_clientBound->setColor(Qt::transparent);
+    m_clientBound->setBorderColor(QColor(128, 128, 128));
+    m_clientBound->setPen(QPen(QColor(128, 128, 128), 2, Qt::DotLine));
+    chart()->addSeries(m_clientBound);
+    m_clientBound->attachAxis(m_sizeAxis);
+    m_clientBound->attachAxis(m_rateAxis);
 
     clear({});
 }
@@ -217,8 +229,12 @@ void ThroughputChart::fit()
     // point DNF in any of them is DNF.
     QMap<QPair<QString, quint64>, std::vector<double>> values;
     QSet<QPair<QString, quint64>> dnfPoints;
+    QSet<QPair<QString, quint64>> clientBound;
     for (const auto &p : m_points) {
         const QPair<QString, quint64> key{p.target, p.sizeBytes};
+        if (p.verdict ==
+            QLatin1StringView(lab::Bottleneck::row(lab::Bottleneck::Kind::ClientBound).name))
+            clientBound.insert(key);
         if (p.dnf)
             dnfPoints.insert(key);
         else
@@ -294,6 +310,18 @@ void ThroughputChart::fit()
     m_dnf->replace(dnf);
     for (auto *marker : chart()->legend()->markers(m_dnf))
         marker->setVisible(!dnf.isEmpty());
+    QList<QPointF> ringed;
+    for (auto it = stats.begin(); it != stats.end(); ++it)
+        if (clientBound.contains(it.key()))
+            ringed.append({log2Of(it.key().second), it->mean / unit.kib});
+    m_clientBound->replace(ringed);
+    for (auto *marker : chart()->legend()->markers(m_clientBound))
+        marker->setVisible(!ringed.isEmpty());
+}
+
+int ThroughputChart::clientBoundCount() const
+{
+    return int(m_clientBound->count());
 }
 
 void ThroughputChart::showHover(const QPointF &point, bool state, const QString &target)
@@ -336,7 +364,14 @@ void ThroughputChart::showHover(const QPointF &point, bool state, const QString 
                     .arg(l.latency.valueAtPercentile(99) / 1000.0, 0, 'f', 3);
         if (!found->reason.isEmpty())
             text += QStringLiteral("<br>") + found->reason.toHtmlEscaped();
+        for (const lab::PointCost *cost :
+             {&lab::PointCost::serverCpu(), &lab::PointCost::clientCpu()})
+            if (const QString value = cost->text(*found); !value.isEmpty())
+                text += QStringLiteral("<br>%1: %2").arg(QString::fromUtf8(cost->label), value);
     }
+    if (!found->verdict.isEmpty())
+        text += QStringLiteral("<br><b>%1</b>: %2")
+                    .arg(found->verdict.toHtmlEscaped(), found->verdictWhy.toHtmlEscaped());
     QToolTip::showText(QCursor::pos(), text, view());
 }
 

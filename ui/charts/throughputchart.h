@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "runchart.h"
 #include "pointseries.h"
+#include "runchart.h"
 
 #include <QHash>
 #include <QList>
@@ -32,7 +32,12 @@ public:
 
     // The KiB/s axis: logarithmic when the means span more than a decade (Auto, the default:
     // the seeds' 4K and 32M rows are 50 times apart), or as chosen above the chart.
-    enum class Scale { Auto, Linear, Log };
+    enum class Scale
+    {
+        Auto,
+        Linear,
+        Log
+    };
     void setScale(Scale scale);
     bool logScale() const { return m_log; }
 
@@ -46,6 +51,7 @@ public:
     void setPoints(const QList<quint64> &sizes, const QList<lab::PointResult> &points);
     int pointCount(const QString &target) const;
     int dnfCount() const;
+    int clientBoundCount() const; // points ringed as client-bound
     // 95 % confidence-interval bars drawn (points measured more than once).
     int intervalCount() const { return int(m_bars.size()); }
     QString valueAxisTitle() const;
@@ -76,6 +82,7 @@ private:
     Scale m_scale = Scale::Auto;
     bool m_log = false;
     QScatterSeries *m_dnf;
+    QScatterSeries *m_clientBound; // grey rings round the points that measured the client
     QHash<QString, Series> m_series;
     TargetPens m_pens;
     QList<QLineSeries *> m_bars; // one vertical segment per interval

@@ -5,6 +5,7 @@
 #include "client/loadmodel.h"
 #include "client/loadresult.h"
 #include "metrics/processprobe.h"
+#include "metrics/resourceuse.h"
 #include "tuneevent.h"
 
 #include <QMetaType>
@@ -58,6 +59,17 @@ struct PointResult
     std::uint64_t serverEmfile = 0;
     std::uint64_t handoffs = 0;          // poller: hand-offs from the watcher to the pool
     std::uint64_t handoffWaitMicros = 0; // and the time they waited, summed
+
+    // What the point cost the machine: the server's processes (summed over a tree; for an
+    // in-process target, the process less the client's threads) from the point's start to its
+    // end, and the client's threads (load.clientUse). Unknown (-1) where it cannot be read; a
+    // note says why (syscalls where perf events are not allowed).
+    metrics::ResourceUse serverUse;
+    QString costNote;
+    // What limited the point (Bottleneck): its name ("client-bound") and the figures that
+    // decided it.
+    QString verdict;
+    QString verdictWhy;
 
     // Descriptors the server still held once the point had drained that it did not hold before
     // it ("fd 12 file /root/4K.bin", as lsof lists them); empty when the count came back.

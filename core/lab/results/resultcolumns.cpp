@@ -6,6 +6,9 @@
 #include <QJsonObject>
 #include <QJsonValue>
 
+#include <utility>
+#include <vector>
+
 namespace servelab::lab {
 
 namespace {
@@ -163,6 +166,19 @@ const ResultColumn<PointResult> pointColumns[] = {
     {"think_pass", "think_pass",
      [](const PointResult &p) { return QVariant(p.thinkPass); },
      [](PointResult *p, const QVariant &v) { p->thinkPass = v.toBool(); }},
+    // What the point cost (the server_* and client_* totals follow, one per ResourceUse field).
+    {"client_threads", "client_threads",
+     [](const PointResult &p) { return QVariant(p.load.clientThreads); },
+     [](PointResult *p, const QVariant &v) { p->load.clientThreads = v.toInt(); }},
+    {"cost_note", "cost_note",
+     [](const PointResult &p) { return text(p.costNote); },
+     [](PointResult *p, const QVariant &v) { p->costNote = v.toString(); }},
+    {"verdict", "verdict",
+     [](const PointResult &p) { return text(p.verdict); },
+     [](PointResult *p, const QVariant &v) { p->verdict = v.toString(); }},
+    {"verdict_why", "verdict_why",
+     [](const PointResult &p) { return text(p.verdictWhy); },
+     [](PointResult *p, const QVariant &v) { p->verdictWhy = v.toString(); }},
 };
 
 const ResultColumn<ClientSample> clientSampleColumns[] = {
@@ -239,11 +255,47 @@ const ResultColumn<ProcessSample> serverSampleColumns[] = {
 };
 // clang-format on
 
+metrics::ResourceUse &useOf(PointResult &p, bool server)
+{
+    return server ? p.serverUse : p.load.clientUse;
+}
+
+// A ResourceUse figure of one side: "server_user_us", "client_syscalls", ...; -1 (unknown) in
+// a point kept before they were.
+template<bool Server, std::size_t F>
+ResultColumn<PointResult> useColumn()
+{
+    static const QByteArray name =
+        QByteArray(Server ? "server_" : "client_") + metrics::ResourceUse::fields[F].key;
+    constexpr auto member = metrics::ResourceUse::fields[F].member;
+    return {name.constData(), name.constData(),
+            [](const PointResult &p) {
+                return whole(useOf(const_cast<PointResult &>(p), Server).*member);
+            },
+            [](PointResult *p, const QVariant &v) {
+                useOf(*p, Server).*member = v.isValid() && !v.isNull() ? v.toLongLong() : -1;
+            }};
+}
+
+template<bool Server, std::size_t... F>
+void appendUseColumns(std::vector<ResultColumn<PointResult>> *out, std::index_sequence<F...>)
+{
+    (out->push_back(useColumn<Server, F>()), ...);
+}
+
 } // namespace
 
 std::span<const ResultColumn<PointResult>> ResultColumns::point()
 {
-    return pointColumns;
+    static const std::vector<ResultColumn<PointResult>> all = [] {
+        std::vector<ResultColumn<PointResult>> out(std::begin(pointColumns),
+                                                   std::end(pointColumns));
+        constexpr auto fields = std::make_index_sequence<metrics::ResourceUse::fields.size()>();
+        appendUseColumns<true>(&out, fields);
+        appendUseColumns<false>(&out, fields);
+        return out;
+    }();
+    return all;
 }
 
 std::span<const ResultColumn<client::ClientSample>> ResultColumns::clientSample()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resultexport.h"
 
+#include "pointcost.h"
+
 #include <map>
 
 #include "lab/spec/sizelist.h"
@@ -154,6 +156,13 @@ const CsvColumn csvTable[] = {
     {"think_target_ms", [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.thinkTargetMs, 'f', 3) : QString(); }},
     {"think_actual_ms", [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.thinkActualMs, 'f', 3) : QString(); }},
     {"think_pass",      [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(int(p.thinkPass)) : QString(); }},
+    // What limited the point; its cost per request follows (PointCost's rows), then csvTail.
+    {"verdict",         [](const PointResult &p) { return csvField(p.verdict); }},
+    {"verdict_why",     [](const PointResult &p) { return csvField(p.verdictWhy); }},
+};
+// After the cost columns: the free text, last.
+const CsvColumn csvTail[] = {
+    {"cost_note",       [](const PointResult &p) { return csvField(p.costNote); }},
     {"reason",          [](const PointResult &p) { return csvField(p.reason); }},
     {"tune",            [](const PointResult &p) { return csvField(describeTuneEvents(p.tuneEvents, p.startedAtMicros)); }},
 };
@@ -166,6 +175,10 @@ QStringList csvColumns()
     QStringList out;
     for (const auto &c : csvTable)
         out << QString::fromLatin1(c.header);
+    for (const PointCost &cost : PointCost::rows())
+        out << QString::fromLatin1(cost.key);
+    for (const auto &c : csvTail)
+        out << QString::fromLatin1(c.header);
     return out;
 }
 
@@ -175,6 +188,10 @@ QString formatCsv(const QList<PointResult> &points)
     for (const auto &p : points) {
         QStringList row;
         for (const auto &c : csvTable)
+            row << c.cell(p);
+        for (const PointCost &cost : PointCost::rows())
+            row << cost.text(p);
+        for (const auto &c : csvTail)
             row << c.cell(p);
         out += row.join(u',') + u'\n';
     }

@@ -3,6 +3,17 @@
 
 namespace servelab::lab {
 
+namespace {
+
+// A point's ResourceUse figure (schema 6): -1 where it was not read, as in points kept before.
+QString useColumn(const char *name)
+{
+    return QStringLiteral("ALTER TABLE points ADD COLUMN %1 INTEGER NOT NULL DEFAULT -1")
+        .arg(QLatin1StringView(name));
+}
+
+} // namespace
+
 // Schema migrations: entry i takes a database from version i to i + 1.
 const QList<QStringList> &resultMigrations()
 {
@@ -122,6 +133,33 @@ const QList<QStringList> &resultMigrations()
             QStringLiteral("ALTER TABLE points ADD COLUMN tls_sum_squares REAL NOT NULL "
                            "DEFAULT 0"),
             QStringLiteral("ALTER TABLE points ADD COLUMN tls_hdr TEXT NOT NULL DEFAULT ''"),
+        },
+        // 6: what each point cost the machine (server and client; -1: not read) and what
+        // limited it.
+        {
+            QStringLiteral("ALTER TABLE points ADD COLUMN client_threads INTEGER NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN cost_note TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN verdict TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN verdict_why TEXT NOT NULL DEFAULT ''"),
+            useColumn("server_user_us"),
+            useColumn("server_system_us"),
+            useColumn("server_voluntary_switches"),
+            useColumn("server_involuntary_switches"),
+            useColumn("server_minor_faults"),
+            useColumn("server_major_faults"),
+            useColumn("server_disk_read_bytes"),
+            useColumn("server_syscalls"),
+            useColumn("server_busy_threads"),
+            useColumn("client_user_us"),
+            useColumn("client_system_us"),
+            useColumn("client_voluntary_switches"),
+            useColumn("client_involuntary_switches"),
+            useColumn("client_minor_faults"),
+            useColumn("client_major_faults"),
+            useColumn("client_disk_read_bytes"),
+            useColumn("client_syscalls"),
+            useColumn("client_busy_threads"),
         },
     };
     return steps;

@@ -228,11 +228,16 @@ QString ResultStore::missingColumns(int version) const
          {QStringLiteral("point_id"), QStringLiteral("at_us"), QStringLiteral("change"),
           QStringLiteral("error")}},
     };
+    static const QList<QPair<QString, QStringList>> since6 = {
+        {QStringLiteral("points"),
+         {QStringLiteral("verdict"), QStringLiteral("server_user_us"),
+          QStringLiteral("client_busy_threads")}},
+    };
+    const QList<QPair<QString, QStringList>> none;
     QSqlQuery q(QSqlDatabase::database(m_connection));
     for (const auto &[table, columns] :
-         expected + (version >= 2 ? since2 : QList<QPair<QString, QStringList>>()) +
-             (version >= 3 ? since3 : QList<QPair<QString, QStringList>>()) +
-             (version >= 4 ? since4 : QList<QPair<QString, QStringList>>())) {
+         expected + (version >= 2 ? since2 : none) + (version >= 3 ? since3 : none) +
+             (version >= 4 ? since4 : none) + (version >= 6 ? since6 : none)) {
         QStringList have;
         if (q.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table)))
             while (q.next())

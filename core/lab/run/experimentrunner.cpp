@@ -4,9 +4,10 @@
 #include "etaestimator.h"
 #include "lab/results/machinefacts.h"
 #include "lab/results/resultstore.h"
+#include "lab/targets/externalserver.h"
+#include "lab/targets/targetlabels.h"
 #include "runcontrol.h"
 #include "sweeprunner.h"
-#include "lab/targets/targetlabels.h"
 
 #include <QElapsedTimer>
 
@@ -67,6 +68,15 @@ void ExperimentRunner::run()
     m_results.clear();
     m_done = 0;
     m_machine = machineFacts();
+    // The version of every real server the run starts: a difference there explains numbers.
+    QJsonObject versions;
+    for (const SweepSpec &target : m_targets)
+        if (target.kind() == TargetKind::Template && !versions.contains(target.target))
+            if (const QString version = ExternalServer::versionOf(target.target);
+                !version.isEmpty())
+                versions.insert(target.target, version);
+    if (!versions.isEmpty())
+        m_machine.insert(QStringLiteral("server_versions"), versions);
     m_status = RunStatus::Failed;
     QString error;
     ResultStore store;

@@ -8,19 +8,23 @@
 #include "docrootgenerator.h"
 #include "experimentmodel.h"
 #include "fdleakcheck.h"
+#include "lab/results/bottleneck.h"
 #include "lab/spec/sizelist.h"
 #include "lab/targets/target.h"
 #include "livefeed.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
+#include "metrics/syscallcounter.h"
 #include "pointtuner.h"
 #include "runcontrol.h"
+#include "servercostmeter.h"
 
 #include <QFileInfo>
 #include <QUrl>
 
 #include <algorithm>
 #include <thread>
+#include <unistd.h>
 
 namespace servelab::lab {
 
@@ -118,6 +122,9 @@ void SweepRunner::run()
         return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
                              QString::fromStdString(why));
 
+    // Keeps the syscall tracepoint registered for the whole sweep (SyscallCounter).
+    metrics::SyscallCounter registered;
+    registered.startThisThread(nullptr);
     m_control->setTarget(target.get(), [feed = m_feed](const TuneEvent &event) {
         if (feed)
             feed->publishTune(event);
@@ -182,6 +189,8 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     client::ThinkTime::parse(m_spec.keepAliveThink.toStdString(), &options.keepAliveThink, &why);
     options.http10 = m_spec.http10;
     options.abReads = m_spec.abReads;
+    if (options.abReads)
+        options.readBufferBytes = client::ClientOptions::abReadBytes;
     options.deadlineMs = m_spec.pointDeadlineMs;
     options.expectedBodyLength = size;
     Transport transport;
@@ -243,6 +252,9 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     // The timeline starts and ends with the point, however short it is.
     if (sampler)
         sampler->sampleNow();
+    // What the server spends on the load, from its start to its end.
+    ServerCostMeter cost(pid_t(target.pid()), m_spec.kind() != TargetKind::Builtin, inProcess);
+    cost.start();
     QString untuned;
     {
         // The spec's changes to the server, at their times, while the client runs.
@@ -253,6 +265,7 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
                          });
         // Gone before the leak check: an in-process target shares this process's descriptors.
         runModel(options, &point);
+        cost.finish(&point);
         point.tuneEvents = tuner.finish();
         untuned = tuner.restore();
     }
@@ -315,6 +328,9 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     if (!untuned.isEmpty())
         point.reason =
             point.reason.isEmpty() ? untuned : point.reason + QStringLiteral("; ") + untuned;
+    const Bottleneck::Verdict verdict = Bottleneck::judge(point, m_cores);
+    point.verdict = verdict.name();
+    point.verdictWhy = verdict.why;
     if (!point.fdsLeftOpen.isEmpty()) {
         // Files an open-file cache keeps are what it is for; said so, still listed.
         const bool cached =

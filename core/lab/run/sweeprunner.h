@@ -8,6 +8,7 @@
 #include <QObject>
 
 #include <memory>
+#include <unistd.h>
 
 namespace servelab::client {
 struct ClientOptions;
@@ -24,10 +25,10 @@ class RunControl;
 class Target;
 
 // Runs a sweep: generates the document root, starts the target once, and measures each file
-// size with the spec's client model (ExperimentModel's row) while a ProcessSampler watches the server process (this one for
-// an in-process target); after each point it checks the server's descriptors came back
-// (FdLeakCheck). Lives in a worker thread (the GUI) or is called directly (the CLI); results
-// leave as value types through queued signals.
+// size with the spec's client model (ExperimentModel's row) while a ProcessSampler watches the
+// server process (this one for an in-process target); after each point it checks the server's
+// descriptors came back (FdLeakCheck). Lives in a worker thread (the GUI) or is called directly
+// (the CLI); results leave as value types through queued signals.
 class SweepRunner : public QObject
 {
     Q_OBJECT
@@ -66,6 +67,7 @@ private:
     std::shared_ptr<LiveFeed> m_feed;
     QString m_liveLabel;
     int m_liveRepetition = 0;
+    int m_cores = int(sysconf(_SC_NPROCESSORS_ONLN)); // what a verdict weighs CPU time against
     // Runs a client to its end; a cancel stops it meanwhile.
     template<typename Client, typename Run>
     auto runStoppable(Client &client, Run run);

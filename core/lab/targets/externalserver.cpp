@@ -139,17 +139,18 @@ struct Installable
     const char *name;
     std::array<const char *, 2> binaries; // nullptr: no second name
     const char *packages;
+    const char *versionFlag; // what makes the binary say its version; nullptr: Tomcat's way
 };
 
 constexpr std::array installables{
-    Installable{"nginx", {"nginx", nullptr}, "nginx"},
-    Installable{"lighttpd", {"lighttpd", nullptr}, "lighttpd"},
-    Installable{"apache", {"apache2", "httpd"}, "apache2"},
-    Installable{"h2o", {"h2o", nullptr}, "h2o"},
+    Installable{"nginx", {"nginx", nullptr}, "nginx", "-v"},
+    Installable{"lighttpd", {"lighttpd", nullptr}, "lighttpd", "-v"},
+    Installable{"apache", {"apache2", "httpd"}, "apache2", "-v"},
+    Installable{"h2o", {"h2o", nullptr}, "h2o", "--version"},
     // The JVM that runs Tomcat, when Tomcat 10 is there to run: its NIO connector with
     // useSendfile="true" (seed 001's port 8004, Coyote NIO) and "false" (8005, NIO w/o sendfile).
-    Installable{"tomcat", {"java", nullptr}, "tomcat10 default-jre-headless"},
-    Installable{"tomcat-nosendfile", {"java", nullptr}, "tomcat10 default-jre-headless"},
+    Installable{"tomcat", {"java", nullptr}, "tomcat10 default-jre-headless", nullptr},
+    Installable{"tomcat-nosendfile", {"java", nullptr}, "tomcat10 default-jre-headless", nullptr},
 };
 
 bool isTomcat(const QString &name)
@@ -187,6 +188,34 @@ QString ExternalServer::binaryFor(const QString &name)
         if (binary)
             binaries << QLatin1StringView(binary);
     return findBinary(binaries);
+}
+
+QString ExternalServer::versionOf(const QString &name)
+{
+    const Installable *row = installable(name);
+    const QString binary = binaryFor(name);
+    if (!row || binary.isEmpty())
+        return {};
+    // Tomcat says its version through a class of its own jar, run by the JVM that runs it.
+    const QStringList arguments =
+        row->versionFlag
+            ? QStringList{QLatin1StringView(row->versionFlag)}
+            : QStringList{QStringLiteral("-cp"), tomcatHome() + QStringLiteral("/lib/catalina.jar"),
+                          QStringLiteral("org.apache.catalina.util.ServerInfo")};
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(binary, arguments);
+    if (!process.waitForFinished(10000)) {
+        process.kill();
+        process.waitForFinished(1000);
+        return QStringLiteral("unknown (%1 did not say within 10 s)").arg(binary);
+    }
+    const QStringList lines = QString::fromLocal8Bit(process.readAll()).split(u'\n');
+    for (const QString &line : lines)
+        if (row->versionFlag ? !line.trimmed().isEmpty()
+                             : line.startsWith(QStringLiteral("Server version")))
+            return line.trimmed();
+    return QStringLiteral("unknown");
 }
 
 QString ExternalServer::packagesFor(const QString &name)

@@ -27,6 +27,9 @@ public:
     static QStringList templates();
     // The binary a template runs, or an empty string when it is not installed.
     static QString binaryFor(const QString &name);
+    // What an installed template's binary says its version is ("nginx version: nginx/1.22.1"),
+    // its first line; empty when it is not installed. Runs it (up to 10 s): once per run.
+    static QString versionOf(const QString &name);
     // The Debian packages that bring a template ("tomcat10 default-jre-headless"); "" if none.
     static QString packagesFor(const QString &name);
     // For a template not installed here: what to do, with the Debian packages ("tomcat is not

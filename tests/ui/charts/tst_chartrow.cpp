@@ -52,9 +52,11 @@ private Q_SLOTS:
         p.load.bytesRead = 100 * 4096;
         p.startedAtMicros = 5'000'000;
         p.model = client::LoadModel::Rate; // a rate point: every chart draws one (latency-load
-        p.offeredPerSecond = 100;         // draws only those)
+        p.offeredPerSecond = 100;          // draws only those)
         for (int i = 0; i < 100; ++i)
             p.load.latency.record(100 + i);
+        p.serverUse.userMicros = 20'000; // what it cost: the cost chart's figure
+        p.serverUse.systemMicros = 30'000;
         for (int i = 0; i < 3; ++i) {
             metrics::ProcessSample s;
             s.alive = true;

@@ -33,6 +33,17 @@ inline lab::PointResult samplePoint(int index)
     for (int i = 0; i < 100; ++i)
         l.latency.record(100 + 37 * i);
     p.startedAtMicros = 5'000'000;
+    // What it cost: every figure of both sides set but the client's syscalls (not counted).
+    std::int64_t figure = 1000 + index;
+    for (const auto &f : metrics::ResourceUse::fields) {
+        p.serverUse.*f.member = figure++;
+        p.load.clientUse.*f.member = figure++;
+    }
+    p.load.clientUse.syscalls = -1;
+    p.load.clientThreads = 2;
+    p.costNote = QStringLiteral("syscalls not counted: a test");
+    p.verdict = QStringLiteral("client-bound");
+    p.verdictWhy = QStringLiteral("client 2 busy threads at 97% of their cores");
     for (int i = 1; i <= 3; ++i) {
         client::ClientSample s;
         s.endMicros = 100'000 * i;
@@ -61,6 +72,20 @@ inline lab::PointResult samplePoint(int index)
     if (index)
         p.fdsLeftOpen = {QStringLiteral("fd 9 file /r/8K.bin"), QStringLiteral("fd 10 socket:[1]")};
     return p;
+}
+
+// Whether a point read back carries the cost and verdict written, figure by figure (the
+// first difference is printed).
+inline bool sameCost(const lab::PointResult &got, const lab::PointResult &want)
+{
+    for (const auto &f : metrics::ResourceUse::fields)
+        if (got.serverUse.*f.member != want.serverUse.*f.member ||
+            got.load.clientUse.*f.member != want.load.clientUse.*f.member) {
+            qWarning("cost figure %s differs", f.key);
+            return false;
+        }
+    return got.load.clientThreads == want.load.clientThreads && got.costNote == want.costNote &&
+           got.verdict == want.verdict && got.verdictWhy == want.verdictWhy;
 }
 
 } // namespace servelab::testing

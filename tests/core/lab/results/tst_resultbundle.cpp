@@ -48,6 +48,7 @@ private Q_SLOTS:
             QCOMPARE(got.fdsLeftOpen, want.fdsLeftOpen);
             QCOMPARE(got.serverCounted, want.serverCounted);
             QCOMPARE(got.handoffWaitMicros, want.handoffWaitMicros);
+            QVERIFY(testing::sameCost(got, want)); // what it cost and what limited it
             QCOMPARE(got.clientSamples.size(), want.clientSamples.size());
             QCOMPARE(got.clientSamples[1].latency.count(), 1u);
             QCOMPARE(got.serverSamples.size(), want.serverSamples.size());

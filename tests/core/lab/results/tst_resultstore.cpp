@@ -59,6 +59,7 @@ private Q_SLOTS:
             QCOMPARE(got.serverEmfile, 3u);
             QCOMPARE(got.handoffs, 250u);
             QCOMPARE(got.handoffWaitMicros, 12345u);
+            QVERIFY(testing::sameCost(got, want)); // what it cost and what limited it
             QCOMPARE(got.sizeBytes, want.sizeBytes);
             QCOMPARE(got.target, want.target);
             QCOMPARE(got.reason, want.reason);
@@ -260,6 +261,16 @@ private Q_SLOTS:
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE points DROP COLUMN %1")
                                     .arg(QLatin1String(column))),
                          qPrintable(q.lastError().text()));
+            // Schema 6's: what each point cost and its verdict.
+            QStringList costColumns = {QStringLiteral("client_threads"),
+                                       QStringLiteral("cost_note"), QStringLiteral("verdict"),
+                                       QStringLiteral("verdict_why")};
+            for (const char *side : {"server_", "client_"})
+                for (const auto &field : metrics::ResourceUse::fields)
+                    costColumns << QLatin1String(side) + QLatin1String(field.key);
+            for (const QString &column : costColumns)
+                QVERIFY2(q.exec(QStringLiteral("ALTER TABLE points DROP COLUMN %1").arg(column)),
+                         qPrintable(q.lastError().text()));
             for (const char *column : {"processes", "parts"})
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE server_samples DROP COLUMN %1")
                                     .arg(QLatin1String(column))),
@@ -277,6 +288,10 @@ private Q_SLOTS:
         QCOMPARE(points.first().model, client::LoadModel::Duration);
         QCOMPARE(points.first().load.ok, testing::samplePoint(1).load.ok);
         QCOMPARE(points.first().uncorrected.count(), 0u);
+        // Kept before costs were read: unknown, not zero, and no verdict.
+        QVERIFY(!points.first().serverUse.known());
+        QVERIFY(!points.first().load.clientUse.known());
+        QVERIFY(points.first().verdict.isEmpty());
     }
 
     void unwritableFolderIsRefused()

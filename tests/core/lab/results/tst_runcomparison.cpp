@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "lab/results/comparisonreport.h"
 #include "lab/results/runcomparison.h"
+
+#include <QJsonObject>
 
 #include <QTest>
 
@@ -67,6 +70,55 @@ private Q_SLOTS:
         const auto apart = lab::RunComparison::of(runOf({100, 100, 100}), runOf({200, 200, 200}));
         QVERIFY(!apart.rows[0].withinNoise);
         QCOMPARE(apart.rows[0].ratio(), 0.5);
+    }
+
+    // Welch's test over the repetitions: a verdict with its interval; fewer than two
+    // repetitions is no test; a significant difference under the minimum effect is none.
+    void welchVerdicts()
+    {
+        const auto runOf = [](std::initializer_list<double> kibs) {
+            QList<lab::PointResult> run;
+            for (double kib : kibs)
+                run << point(QStringLiteral("epoll+copy"), 4096, kib);
+            return run;
+        };
+        using Verdict = lab::RunComparison::Verdict;
+        const auto row = [](const lab::RunComparison &c) { return c.rows.value(0); };
+        auto r =
+            row(lab::RunComparison::of(runOf({100, 101, 99, 100}), runOf({100, 99, 101, 100})));
+        QCOMPARE(r.verdict, Verdict::NoDifference);
+        QVERIFY(r.ratioLow < 1 && r.ratioHigh > 1);
+        r = row(lab::RunComparison::of(runOf({60, 61, 59, 60}), runOf({100, 99, 101, 100})));
+        QCOMPARE(r.verdict, Verdict::Slower);
+        QVERIFY(r.ratioHigh < 0.7 && r.ratioLow > 0.5);
+        r = row(lab::RunComparison::of(runOf({140, 141, 139}), runOf({100, 99, 101, 100})));
+        QCOMPARE(r.verdict, Verdict::Faster);
+        r = row(lab::RunComparison::of(runOf({60}), runOf({100, 99})));
+        QCOMPARE(r.verdict, Verdict::Untested);
+        // 0.5 % apart with no spread: significant, and under the 1 % minimum.
+        r = row(lab::RunComparison::of(runOf({100.5, 100.5}), runOf({100, 100})));
+        QCOMPARE(r.verdict, Verdict::NoDifference);
+        r = row(lab::RunComparison::of(runOf({100.5, 100.5}), runOf({100, 100}), 0.001));
+        QCOMPARE(r.verdict, Verdict::Faster);
+        QCOMPARE(QByteArray(lab::RunComparison::verdictName(Verdict::NoDifference)),
+                 QByteArray("no significant difference"));
+    }
+
+    void machineDifferencesAreListed()
+    {
+        const QJsonObject a{{QStringLiteral("cores"), 2},
+                            {QStringLiteral("sysctls"),
+                             QJsonObject{{QStringLiteral("somaxconn"), QStringLiteral("4096")}}}};
+        QJsonObject b = a;
+        QVERIFY(lab::ComparisonReport::machineDifferences(a, b).isEmpty());
+        b.insert(QStringLiteral("cores"), 4);
+        b.insert(QStringLiteral("sysctls"),
+                 QJsonObject{{QStringLiteral("somaxconn"), QStringLiteral("128")}});
+        b.insert(QStringLiteral("cpu_affinity"), QStringLiteral("0"));
+        QCOMPARE(lab::ComparisonReport::machineDifferences(a, b),
+                 QStringList({QStringLiteral("cores: 2 → 4"),
+                              QStringLiteral("cpu_affinity: (not recorded) → 0"),
+                              QStringLiteral("sysctls.somaxconn: 4096 → 128")}));
     }
 };
 

@@ -600,7 +600,8 @@ private Q_SLOTS:
         QVERIFY(lines[0].contains(QStringLiteral("latency_p99_ms")));
         QVERIFY(lines[1].startsWith(QStringLiteral("4096,4K,epoll+sendfile,ok,")));
         QVERIFY(lines[1].contains(QStringLiteral(",10.00,"))); // 10240 B / 1024 / 1 s
-        QVERIFY(lines[0].endsWith(QStringLiteral(",reason,tune")));
+        QVERIFY(lines[0].endsWith(QStringLiteral(",cost_note,reason,tune")));
+        QVERIFY(lines[0].contains(QStringLiteral(",verdict,verdict_why,server_cpu_us_per_req,")));
         QVERIFY(lines[2].endsWith( // quoted, and no change was tuned in
             QStringLiteral("\"every request failed: connection refused, twice\",")));
         QVERIFY(lab::formatSeedTsv({ok, dnf}).contains(QStringLiteral("8K\tDNF")));
