@@ -95,13 +95,21 @@ private Q_SLOTS:
         QCOMPARE(failures, 0);
     }
 
+    // A verdict on measured numbers: the four-thread runs here vary by up to a third between
+    // repetitions, which now and then widens the interval past 1. Not in the default suite
+    // (a number from this noisy machine must not fail CI): ctest --preset soak runs it as
+    // soak_comparethreads.
     void oneThreadAgainstFourIsTheRegression()
     {
+        if (qEnvironmentVariableIsEmpty("SERVELAB_MEASURED"))
+            QSKIP("a verdict on this machine's numbers: SERVELAB_MEASURED=1 (soak_comparethreads)");
         // One server thread copying through a 4 KiB buffer is CPU-bound; four use both cores.
+        // Six repetitions after a warm-up: a first cold repetition alone once widened the
+        // interval past 1 with four.
         const QString json = QStringLiteral(R"({"servelab": 1, "name": "cpu-bound",
  "targets": [{"builtin": "epoll+copy", "threads": %1, "options": {"buffer": 4096}}],
- "sizes": ["1M"], "repetitions": 4,
- "client": {"model": "closed", "requests": 300, "concurrency": 4, "keep_alive": true}})");
+ "sizes": ["1M"], "repetitions": 6, "warmup_requests": 100,
+ "client": {"model": "closed", "requests": 400, "concurrency": 16, "keep_alive": true}})");
         const int four = runSpec(spec(QStringLiteral("four"), json.arg(4)));
         const int one = runSpec(spec(QStringLiteral("one"), json.arg(1)));
         QVERIFY(four && one);
