@@ -16,8 +16,8 @@ namespace servelab::metrics {
 // Needs perf events allowed (root, or kernel.perf_event_paranoid at most 1 for one's own
 // processes) and tracefs (mounted here if it is not, as perf does).
 // The kernel registers the tracepoint when its first event opens and unregisters it when its
-// last closes, each time waiting for RCU (tens of ms): a sweep keeps one counter open from its
-// start to its end, so that its points' counters do not pay that (27 ms a point, measured).
+// last closes, each time waiting for RCU (tens of ms): the first tracepointId() keeps one
+// disabled event open for the process's life, and the clients call it before their start.
 class SyscallCounter
 {
 public:
@@ -30,7 +30,7 @@ public:
     std::int64_t count() const;
     void stop() { m_fds.clear(); }
 
-    // The tracepoint's id, or -1 with *why.
+    // The tracepoint's id, or -1 with *why. The first call registers the tracepoint for good.
     static int tracepointId(std::string *why);
 
 private:

@@ -14,7 +14,6 @@
 #include "livefeed.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
-#include "metrics/syscallcounter.h"
 #include "pointtuner.h"
 #include "runcontrol.h"
 #include "servercostmeter.h"
@@ -122,9 +121,6 @@ void SweepRunner::run()
         return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
                              QString::fromStdString(why));
 
-    // Keeps the syscall tracepoint registered for the whole sweep (SyscallCounter).
-    metrics::SyscallCounter registered;
-    registered.startThisThread(nullptr);
     m_control->setTarget(target.get(), [feed = m_feed](const TuneEvent &event) {
         if (feed)
             feed->publishTune(event);

@@ -36,7 +36,17 @@ class TestServerCostMeter : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { qputenv("SERVELAB_CLI", SERVELAB_CLI); }
+    void initTestCase()
+    {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+        // An instrumented client and server spend their CPU elsewhere than a user's build:
+        // which side limits is then a fact of the instrumentation (the ASan leg once judged
+        // the heavy client latency-bound).
+        QSKIP("sanitizers change what each side's CPU costs: verdicts are checked in the dev "
+              "build");
+#endif
+        qputenv("SERVELAB_CLI", SERVELAB_CLI);
+    }
 
     // A heavy client against a cheap server: ab's reads (8 KiB, one epoll_wait each) of a
     // file the server sends with sendfile. The client's thread is busy, the server's is not.
