@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "childprocess.h"
+#include "csvrows.h"
 #include "lab/results/resultstore.h"
 #include "lab/targets/externalserver.h"
 #include "server/listener.h"
@@ -578,11 +579,11 @@ private Q_SLOTS:
             QFile f(QDir(out).filePath(QString::fromLatin1(name)));
             return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
         };
-        const QStringList results = read("results.csv").trimmed().split(u'\n');
+        const auto results = csvrows::parse(read("results.csv"));
         QCOMPARE(results.size(), 1 + 4); // one row per target and size
         QVERIFY(results[0].contains(QStringLiteral("kib_per_s_ci95_low")));
-        for (const QString &row : results.mid(1)) {
-            const QStringList f = row.split(u',');
+        for (const QStringList &f : results.mid(1)) {
+            QCOMPARE(f.size(), results[0].size());
             QCOMPARE(f[3], QStringLiteral("ok"));
             QCOMPARE(f[4], QStringLiteral("2")); // repetitions
             QVERIFY(f[5].toDouble() > 0);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "csvrows.h"
 #include "experimentcontroller.h"
 #include "experimentsmodel.h"
 #include "experimentwizard.h"
-#include "helpbrowser.h"
 #include "fdtypeschart.h"
+#include "helpbrowser.h"
 #include "lab/results/resultexport.h"
 #include "lab/results/resultstore.h"
 #include "lab/spec/sizelist.h"
@@ -69,7 +70,6 @@ ui::ProcessChart *processChart(const ui::MainWindow &w)
 
 } // namespace
 
-
 class TestMainWindow : public QObject
 {
     Q_OBJECT
@@ -114,13 +114,13 @@ private Q_SLOTS:
         QVERIFY2(window.session()->exportCsv(csv, &error), qPrintable(error));
         QFile file(csv);
         QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
-        const auto lines = QString::fromUtf8(file.readAll()).trimmed().split(u'\n');
+        const auto lines = csvrows::parse(QString::fromUtf8(file.readAll()));
         QCOMPARE(lines.size(), 4);
-        const auto header = lines[0].split(u',');
+        const auto header = lines[0];
         QCOMPARE(header, lab::csvColumns());
         const int kib = static_cast<int>(header.indexOf(QStringLiteral("kib_per_s")));
         for (int i = 1; i < 4; ++i) {
-            const auto fields = lines[i].split(u',');
+            const auto fields = lines[i];
             QCOMPARE(fields.size(), header.size());
             QCOMPARE(fields[0].toULongLong(), spec.sizes[i - 1]);
             bool ok = false;
@@ -148,7 +148,8 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         QString error;
-        QVERIFY(!window.exportChart(QStringLiteral("throughput"), QStringLiteral("/nonexistent-dir/chart.png"), &error));
+        QVERIFY(!window.exportChart(QStringLiteral("throughput"),
+                                    QStringLiteral("/nonexistent-dir/chart.png"), &error));
         QVERIFY2(error.contains(QStringLiteral("/nonexistent-dir/chart.png")), qPrintable(error));
         QVERIFY(!window.session()->exportCsv(QStringLiteral("/nonexistent-dir/x.csv"), &error));
         QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/x.csv")));
@@ -200,8 +201,9 @@ private Q_SLOTS:
         QVERIFY(window.runPanel()->isPaused());
         // The point being measured may still finish: the pause is reached once its progress
         // comes in while paused (the runner then waits before the next point).
-        QTRY_VERIFY2_WITH_TIMEOUT(window.runPanel()->status().startsWith(QStringLiteral("Paused after")),
-                                  qPrintable(window.runPanel()->status()), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            window.runPanel()->status().startsWith(QStringLiteral("Paused after")),
+            qPrintable(window.runPanel()->status()), 30000);
         const int held = window.resultsView()->model()->rowCount();
         // After it, nothing moves: the stimulus is time itself, as long as the first point took
         // here, so a run that did not hold would finish another point meanwhile.
@@ -230,16 +232,16 @@ private Q_SLOTS:
         // Shown again from the database, as the history dock does.
         window.setSpec(spec);
         QString error;
-        QVERIFY2(
-            window.session()->showExperiment(status.data(ui::ExperimentsModel::IdRole).toLongLong(), &error),
-            qPrintable(error));
+        QVERIFY2(window.session()->showExperiment(
+                     status.data(ui::ExperimentsModel::IdRole).toLongLong(), &error),
+                 qPrintable(error));
         QCOMPARE(window.resultsView()->model()->rowCount(), 3);
         QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("epoll+sendfile")), 3);
 
         // An earlier run overlaid: its line beside, and the ratio at each size (here the run
         // itself, so every ratio is 1).
-        QVERIFY2(window.session()->overlayExperiment(status.data(ui::ExperimentsModel::IdRole).toLongLong(),
-                                          &error),
+        QVERIFY2(window.session()->overlayExperiment(
+                     status.data(ui::ExperimentsModel::IdRole).toLongLong(), &error),
                  qPrintable(error));
         const QString overlaid = QStringLiteral("epoll+sendfile (#%1)")
                                      .arg(status.data(ui::ExperimentsModel::IdRole).toLongLong());
@@ -286,23 +288,24 @@ private Q_SLOTS:
                  qPrintable(error));
         QFile csv(data);
         QVERIFY(csv.open(QIODevice::ReadOnly));
-        const QStringList lines = QString::fromUtf8(csv.readAll()).trimmed().split(u'\n');
+        const auto lines = csvrows::parse(QString::fromUtf8(csv.readAll()));
         QCOMPARE(lines.size(), 4);
-        const QStringList header = lines[0].split(u',');
+        const QStringList header = lines[0];
         const auto kib = header.indexOf(QStringLiteral("kib_per_s"));
         QVERIFY(kib > 0);
         for (int i = 1; i < 4; ++i) {
-            const QStringList fields = lines[i].split(u',');
+            const QStringList &fields = lines[i];
             const auto &point = window.resultsView()->model()->points()[i - 1];
             QCOMPARE(fields[0].toULongLong(), point.sizeBytes);
             QCOMPARE(fields[kib], QString::number(point.kibPerSecond(), 'f', 2));
         }
         for (const QString &chart : ui::chartNames())
-            QVERIFY2(
-                window.resultsView()->exportChartData(chart, dir.filePath(chart + QStringLiteral(".csv")), &error),
-                qPrintable(error));
+            QVERIFY2(window.resultsView()->exportChartData(
+                         chart, dir.filePath(chart + QStringLiteral(".csv")), &error),
+                     qPrintable(error));
         QVERIFY(window.session()->tableTsv().startsWith(QStringLiteral("File Size")));
-        QCOMPARE(window.session()->tableTsv().trimmed().count(u'\n'), 3); // the header, then 3 sizes
+        QCOMPARE(window.session()->tableTsv().trimmed().count(u'\n'),
+                 3); // the header, then 3 sizes
 
         // The bundle opens again, by itself, as a drop or a recent file would open it.
         const QString bundle = dir.filePath(QStringLiteral("bundle.json"));
@@ -335,7 +338,8 @@ private Q_SLOTS:
         ui::MainWindow again;
         QCOMPARE(again.spec().requests, 77u);
         QCOMPARE(again.spec().sizes, (QList<quint64>{4096, 1 << 20}));
-        QCOMPARE(again.session()->recentFiles().value(0), dir.filePath(QStringLiteral("mine.json")));
+        QCOMPARE(again.session()->recentFiles().value(0),
+                 dir.filePath(QStringLiteral("mine.json")));
     }
 
     // The point being measured grows in the charts about ten times a second, and the GUI
@@ -369,7 +373,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(fdsChart(window)->liveCount() >= 5, 5000);
         QVERIFY2(window.runPanel()->status().contains(QStringLiteral("requests/s now")),
                  qPrintable(window.runPanel()->status()));
-        QCOMPARE(window.resultsView()->model()->rowCount(), 0); // all of it from the point not yet finished
+        QCOMPARE(window.resultsView()->model()->rowCount(),
+                 0); // all of it from the point not yet finished
         const int grown = rateChart(window)->liveCount();
         QTRY_VERIFY_WITH_TIMEOUT(rateChart(window)->liveCount() > grown, 5000);
         window.runPanel()->cancel();
@@ -448,7 +453,7 @@ private Q_SLOTS:
             QCOMPARE(first->pen().style(), Qt::DashLine);
         }
         // The chart's data is what it draws: the overlays' rows too.
-        for (const QString chart : {QStringLiteral("throughput"), QStringLiteral("fds")}) {
+        for (const QString &chart : {QStringLiteral("throughput"), QStringLiteral("fds")}) {
             const QString csv = dir.filePath(chart + QStringLiteral(".csv"));
             QVERIFY2(window.resultsView()->exportChartData(chart, csv, &error), qPrintable(error));
             QFile file(csv);
@@ -464,7 +469,8 @@ private Q_SLOTS:
         window.session()->showExperiments({ids[2]}, &error);
         QVERIFY(!window.session()->showExperiments({ids[0], 9999}, &error));
         QVERIFY2(error.contains(QStringLiteral("9999")), qPrintable(error));
-        QVERIFY(window.runPanel()->status().contains(QStringLiteral("run 0"))); // still the one shown
+        QVERIFY(
+            window.runPanel()->status().contains(QStringLiteral("run 0"))); // still the one shown
     }
 
     // A first start (an empty home) opens on the welcome page, which runs the default
@@ -802,9 +808,10 @@ private Q_SLOTS:
             QStringLiteral("{\"servelab\": 1,\n \"targets\": [{\"builtin\": \"epoll+copy\"}],\n"
                            " \"client\": {\"requests\": 0}}"));
         QTRY_COMPARE_WITH_TIMEOUT(window.specEditor()->problems().size(), 1, 3000);
-        QVERIFY2(window.specEditor()->problems().first().startsWith(QStringLiteral("spec:3:25: "
-                                                                         "client.requests")),
-                 qPrintable(window.specEditor()->problems().first()));
+        QVERIFY2(
+            window.specEditor()->problems().first().startsWith(QStringLiteral("spec:3:25: "
+                                                                              "client.requests")),
+            qPrintable(window.specEditor()->problems().first()));
         QString problem;
         window.experiment(&problem);
         QVERIFY(problem.contains(QStringLiteral("1 problem")));
@@ -861,8 +868,8 @@ private Q_SLOTS:
             window.setSpec(spec);
             QVERIFY(window.startRun());
             // Into the point, however long the start takes here: a measurement to stop.
-            QTRY_VERIFY_WITH_TIMEOUT(window.runPanel()->status().startsWith(QStringLiteral("Measuring")),
-                                     30000);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                window.runPanel()->status().startsWith(QStringLiteral("Measuring")), 30000);
             clock.start();
         } // the destructor cancels and joins the worker
         QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
