@@ -12,6 +12,7 @@
 #include "lab/spec/experimentspec.h"
 #include "lab/spec/sizelist.h"
 #include "lab/spec/specsource.h"
+#include "profilefiles.h"
 #include "runcharts.h"
 #include "server/eventmodel.h"
 #include "server/servermode.h"
@@ -197,6 +198,11 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         {QStringLiteral("smoke"),
          QStringLiteral("A few seconds' version: three sizes up to 4M, 30 requests, two "
                         "repetitions.")},
+        {QStringLiteral("profile"),
+         QStringLiteral("Profile the server with perf at these sizes (\"all\", or 12,1M): each "
+                        "such point's load runs once more with perf attached, in the last "
+                        "repetition. With --out, the profiles go to DIR/profiles."),
+         QStringLiteral("sizes")},
     });
     int code = exitOk;
     if (!cl.parse(arguments, out, err, &code))
@@ -222,6 +228,14 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         shrink(spec);
         spec.name += QStringLiteral(" (smoke)");
     }
+    if (p.isSet(QStringLiteral("profile"))) {
+        lab::ProfileRequest profile;
+        if (QString why;
+            !lab::ProfileRequest::parseList(p.value(QStringLiteral("profile")), &profile, &why))
+            return cl.usageError(why, err);
+        for (lab::SweepSpec &target : spec.targets)
+            target.profile = profile;
+    }
     const QList<lab::SweepSpec> targets = spec.expanded(); // as the runner expands them
     const QString outDir = p.value(QStringLiteral("out"));
     if (!outDir.isEmpty() && (!QDir().mkpath(outDir) || !QFileInfo(outDir).isWritable()))
@@ -234,6 +248,8 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
     // without --out holds a few hundred bytes per point (the database has the rest).
     const bool keepWhole = !outDir.isEmpty();
     runner.setKeepResults(keepWhole);
+    if (keepWhole)
+        runner.setProfileFolder(QDir(outDir).absoluteFilePath(QStringLiteral("profiles")));
     QList<lab::PointResult> totals;
     if (!p.isSet(QStringLiteral("no-db")))
         runner.setDatabase(p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
@@ -258,6 +274,11 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
                 err << ", server " << cpu << " CPU µs/req";
             if (!point.verdict.isEmpty())
                 err << ", " << point.verdict;
+            if (point.profile.has())
+                err << QStringLiteral(", profiled (%1 % slower under perf)")
+                           .arg(point.profile.overheadPercent(), 0, 'f', 1);
+            else if (point.profile.requested)
+                err << ", " << point.profile.note;
             if (!keepWhole)
                 totals.append(point.totals());
         });
@@ -311,7 +332,8 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             }
         }
         QStringList charts;
-        if (!ui::writeRunCharts(points, outDir, &charts, &error)) {
+        if (!ui::writeRunCharts(points, outDir, &charts, &error) ||
+            !ui::writeProfiles(points, dir.filePath(QStringLiteral("profiles")), &charts, &error)) {
             err << "servelab-cli run: " << error << '\n';
             return exitFailure;
         }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mainwindow.h"
 
+#include "profilepanel.h"
+
 #include "helpbrowser.h"
-#include "welcomepage.h"
 #include "lab/spec/experimentname.h"
+#include "welcomepage.h"
 
 #include "experimentform.h"
 #include "experimentsmodel.h"
@@ -43,7 +45,7 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_session(new Session(this)),
       m_results(new ResultsView(m_session, this)), m_tabs(new QTabWidget),
       m_specEditor(new SpecEditor), m_history(new HistoryDock(this)),
-      m_runPanel(new RunPanel(m_session, m_results))
+      m_runPanel(new RunPanel(m_session, m_results)), m_profile(new ProfilePanel(m_session))
 {
     setWindowTitle(tr("ServeLab"));
 
@@ -53,6 +55,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_specEditor, tr("Spec"));
     m_tabs->addTab(m_runPanel->logView(), tr("Log"));
     m_tabs->addTab(m_results->comparePage(), tr("Compare"));
+    m_tabs->addTab(m_profile, tr("Profile"));
     connect(m_specEditor, &SpecEditor::checked, this, &MainWindow::specChecked);
     connect(m_session, &Session::databaseChanged, this, &MainWindow::refreshHistory);
     connect(m_session, &Session::shownChanged, this, &MainWindow::shownChanged);
@@ -191,7 +194,7 @@ void MainWindow::connectHistory()
     connect(m_history, &HistoryDock::showTogetherRequested, this, act(&Session::showExperiments));
     connect(m_history, &HistoryDock::removeOverlayRequested, m_session, &Session::clearOverlays);
     connect(m_history, &HistoryDock::compareRequested, this, [this, act](const QList<qint64> &ids) {
-        act(&Session::showExperiments)(ids);
+        act (&Session::showExperiments)(ids);
         m_tabs->setCurrentWidget(m_results->comparePage());
     });
     connect(m_history, &HistoryDock::runAgainRequested, this, [this](qint64 id) {
@@ -352,10 +355,9 @@ void MainWindow::shownChanged()
 
 bool MainWindow::showTab(const QString &name)
 {
-    const int index =
-        int((chartPages() << QStringLiteral("spec") << QStringLiteral("log")
-                          << QStringLiteral("compare"))
-                .indexOf(chartIndex(name) >= 0 ? chartPage(name) : name));
+    const int index = int((chartPages() << QStringLiteral("spec") << QStringLiteral("log")
+                                        << QStringLiteral("compare") << QStringLiteral("profile"))
+                              .indexOf(chartIndex(name) >= 0 ? chartPage(name) : name));
     if (index < 0)
         return false;
     m_tabs->setCurrentIndex(index + pageOffset()); // the same page once the welcome goes
@@ -417,7 +419,8 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("window/tab"), std::max(0, m_tabs->currentIndex() - pageOffset()));
+    settings.setValue(QStringLiteral("window/tab"),
+                      std::max(0, m_tabs->currentIndex() - pageOffset()));
     settings.setValue(QStringLiteral("form/spec"), QString::fromUtf8(spec().toJson()));
     settings.setValue(QStringLiteral("form/repetitions"), m_form->repetitions());
     settings.setValue(QStringLiteral("recent"), m_session->recentFiles());

@@ -29,6 +29,7 @@ class HelpBrowser;
 class HistoryDock;
 class ResultsView;
 class WelcomePage;
+class ProfilePanel;
 class RunPanel;
 class Session;
 class SpecEditor;
@@ -51,7 +52,8 @@ public:
     Session *session() const { return m_session; }
     // The charts, the seed's table and the comparison of what is shown.
     ResultsView *resultsView() const { return m_results; }
-    RunPanel *runPanel() const { return m_runPanel; } // run, pause, resume, cancel, log
+    RunPanel *runPanel() const { return m_runPanel; }        // run, pause, resume, cancel, log
+    ProfilePanel *profilePanel() const { return m_profile; } // the Profile tab
     SpecEditor *specEditor() const { return m_specEditor; }
     ExperimentsModel *history() const { return m_history->model(); }
     HistoryDock *historyDock() const { return m_history; }
@@ -120,6 +122,7 @@ private:
     SpecEditor *m_specEditor;
     HistoryDock *m_history;
     RunPanel *m_runPanel;
+    ProfilePanel *m_profile;
     ExperimentForm *m_form;
     QLabel *m_specNote;
     QPushButton *m_useForm;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "apptheme.h"
+#include "chartrow.h"
 #include "lab/results/buildinfo.h"
+#include "lab/results/resultstore.h"
 #include "lab/spec/clientrules.h"
 #include "lab/spec/optionvalue.h"
-#include "lab/results/resultstore.h"
 #include "lab/spec/sizelist.h"
 #include "mainwindow.h"
 #include "servelab_config.h"
@@ -57,14 +58,14 @@ void describeOptions(QCommandLineParser &parser)
                         "or of a run made first."),
          QStringLiteral("file")},
         {QStringLiteral("chart"),
-         QStringLiteral("The chart --export-png writes: throughput (default), fds, fd-types, "
-                        "latency, rate or process."),
+         QStringLiteral("The chart --export-png writes: %1 (throughput by default).")
+             .arg(ui::chartNames().join(QStringLiteral(", "))),
          QStringLiteral("name"), QStringLiteral("throughput")},
         {QStringLiteral("export-csv"),
          QStringLiteral("Write the data to FILE and quit (as above)."), QStringLiteral("file")},
         {QStringLiteral("tab"),
-         QStringLiteral("Open on a tab: throughput, fds, latency, rate, process, spec, log or "
-                        "compare."),
+         QStringLiteral("Open on a tab: %1, spec, log, compare or profile.")
+             .arg(ui::chartPages().join(QStringLiteral(", "))),
          QStringLiteral("name")},
         {QStringLiteral("theme"), QStringLiteral("system (the desktop's palette), light or dark."),
          QStringLiteral("name"), QStringLiteral("system")},
@@ -165,8 +166,8 @@ int main(int argc, char *argv[])
 
     const QString chart = parser.value(QStringLiteral("chart"));
     if (!ui::chartNames().contains(chart)) {
-        err << "servelab: --chart is one of " << ui::chartNames().join(u", ")
-            << ", not '" << chart << "'\n";
+        err << "servelab: --chart is one of " << ui::chartNames().join(u", ") << ", not '" << chart
+            << "'\n";
         return 2;
     }
 
@@ -213,9 +214,10 @@ int main(int argc, char *argv[])
             return exportAndQuit(QString());
     } else if (batch) {
         QObject::connect(&window, &ui::MainWindow::runFinished, &app, [&](bool ok) {
-            QApplication::exit(exportAndQuit(
-                ok ? QString()
-                   : QStringLiteral("the experiment did not finish: ") + window.runPanel()->status()));
+            QApplication::exit(
+                exportAndQuit(ok ? QString()
+                                 : QStringLiteral("the experiment did not finish: ") +
+                                       window.runPanel()->status()));
         });
     }
     if (parser.isSet(QStringLiteral("wizard")))

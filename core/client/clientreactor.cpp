@@ -6,6 +6,7 @@
 #include "metrics/clock.h"
 #include "metrics/processusage.h"
 #include "metrics/syscallcounter.h"
+#include "os/threadname.h"
 #include "os/uniquefd.h"
 #include "tlsclientcontext.h"
 
@@ -21,6 +22,7 @@ using metrics::monotonicMicros;
 
 void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopSignal &stop) const
 {
+    const os::ThreadName name(os::ThreadName::client);
     // What this thread costs the machine, from here to its end: the point's client cost.
     const metrics::ResourceUse usedBefore = metrics::ResourceUse::ofThisThread();
     const std::int64_t began = monotonicMicros();

@@ -2,6 +2,7 @@
 #include "threadedserver.h"
 
 #include "eventmodel.h"
+#include "os/threadname.h"
 #include "tls/selfsignedpair.h"
 
 #include <algorithm>
@@ -141,6 +142,7 @@ void ThreadedServer::launch(Worker *worker)
 {
     m_finished.push_back(std::make_unique<std::atomic<bool>>(false));
     m_threads.emplace_back([worker, finished = m_finished.back().get()] {
+        const os::ThreadName name(os::ThreadName::server);
         worker->run();
         finished->store(true, std::memory_order_release);
     });

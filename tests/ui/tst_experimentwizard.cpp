@@ -249,6 +249,26 @@ private Q_SLOTS:
         environment->findChild<QLineEdit *>(QStringLiteral("sweepValues"))
             ->setText(QStringLiteral("1,64K"));
         QVERIFY2(environment->isComplete(), qPrintable(environment->problem()));
+
+        // Profiling: off by default; on, at every size or at some, checked as typed.
+        auto *profile = environment->findChild<QCheckBox *>(QStringLiteral("profile"));
+        auto *profileSizes = environment->findChild<QLineEdit *>(QStringLiteral("profileSizes"));
+        QVERIFY(!profile->isChecked());
+        QVERIFY(!profileSizes->isEnabled());
+        profile->setChecked(true);
+        QVERIFY(profileSizes->isEnabled());
+        profileSizes->setText(QStringLiteral("12,huge"));
+        QVERIFY2(environment->problem().contains(QStringLiteral("--profile wants")),
+                 qPrintable(environment->problem()));
+        profileSizes->setText(QStringLiteral("12,1M"));
+        QVERIFY2(environment->isComplete(), qPrintable(environment->problem()));
+        environment->apply(spec);
+        QVERIFY(spec.targets[0].profile.wants(12));
+        QVERIFY(!spec.targets[0].profile.wants(4096));
+        QVERIFY(spec.toJson().contains("\"profile\""));
+        profile->setChecked(false);
+        environment->apply(spec);
+        QVERIFY(!spec.targets[0].profile.enabled);
     }
 
     // A row picked in the list is shown in the form and updated in place; the same target twice

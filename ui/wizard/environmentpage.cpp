@@ -3,9 +3,11 @@
 
 #include "fieldspinbox.h"
 #include "lab/spec/serveroptiontable.h"
+#include "lab/spec/sizelist.h"
 #include "lab/spec/specfield.h"
 #include "server/serveroptions.h"
 
+#include <QCheckBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,7 +22,8 @@ EnvironmentPage::EnvironmentPage(QWidget *parent)
       m_warmup(new FieldSpinBox(lab::SpecFields::warmupRequests)),
       m_cooldown(new FieldSpinBox(lab::SpecFields::cooldownMs)),
       m_deadline(new FieldSpinBox(lab::SpecFields::pointDeadlineMs, 1000)),
-      m_sweepOption(new QLineEdit), m_sweepValues(new QLineEdit)
+      m_sweepOption(new QLineEdit), m_sweepValues(new QLineEdit),
+      m_profile(new QCheckBox(tr("Profile the server with perf"))), m_profileSizes(new QLineEdit)
 {
     namespace F = lab::SpecFields;
     constexpr auto label = lab::FieldNaming::Label;
@@ -37,6 +40,16 @@ EnvironmentPage::EnvironmentPage(QWidget *parent)
     m_sweepValues->setObjectName(QStringLiteral("sweepValues"));
     m_sweepOption->setPlaceholderText(tr("none, or a serve option such as sendfile-threshold"));
     m_sweepValues->setPlaceholderText(tr("1,64K,1M: each builtin target once per value"));
+    m_profile->setObjectName(QStringLiteral("profile"));
+    m_profileSizes->setObjectName(QStringLiteral("profileSizes"));
+    m_profile->setToolTip(tr("In the last repetition each profiled point's load runs once more "
+                             "with perf attached: on-CPU and off-CPU stacks, lock waits, in the "
+                             "Profile tab. The point's own figures stay unprofiled."));
+    m_profileSizes->setPlaceholderText(tr("every size, or some: 12,1M"));
+    m_profileSizes->setEnabled(false);
+    connect(m_profile, &QCheckBox::toggled, m_profileSizes, &QWidget::setEnabled);
+    connect(m_profile, &QCheckBox::toggled, this, &EnvironmentPage::changed);
+    connect(m_profileSizes, &QLineEdit::textChanged, this, &EnvironmentPage::changed);
 
     auto *form = new QFormLayout;
     form->addRow(F::repetitions.name(label), m_repetitions);
@@ -45,6 +58,8 @@ EnvironmentPage::EnvironmentPage(QWidget *parent)
     form->addRow(F::pointDeadlineMs.name(label), m_deadline);
     form->addRow(tr("Sweep over option"), m_sweepOption);
     form->addRow(tr("Its values"), m_sweepValues);
+    form->addRow(m_profile);
+    form->addRow(tr("Profiled sizes"), m_profileSizes);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addStretch();
@@ -64,6 +79,10 @@ void EnvironmentPage::load(const lab::ExperimentSpec &spec)
     }
     m_sweepOption->setText(spec.sweepOption);
     m_sweepValues->setText(spec.sweepValues.join(u','));
+    const lab::ProfileRequest profile =
+        spec.targets.isEmpty() ? lab::ProfileRequest{} : spec.targets.first().profile;
+    m_profile->setChecked(profile.enabled);
+    m_profileSizes->setText(lab::formatSizeList(profile.sizes));
     changed();
 }
 
@@ -78,6 +97,18 @@ void EnvironmentPage::apply(lab::ExperimentSpec &spec) const
         t.warmupRequests = quint64(m_warmup->value());
         t.cooldownMs = m_cooldown->value();
         t.pointDeadlineMs = m_deadline->value() * 1000;
+        if (!m_profile->isChecked()) {
+            t.profile.enabled = false;
+            continue;
+        }
+        lab::ProfileRequest next;
+        QString unused; // problem() said it first
+        lab::ProfileRequest::parseList(m_profileSizes->text().trimmed(), &next, &unused);
+        if (t.profile.enabled) { // the frequency and off_cpu the spec had stay
+            next.frequency = t.profile.frequency;
+            next.offCpu = t.profile.offCpu;
+        }
+        t.profile = next;
     }
 }
 
@@ -94,6 +125,10 @@ QString EnvironmentPage::problem() const
         return tr("'%1' is not a server option name (as in servelab-cli serve --help, without "
                   "the dashes)")
             .arg(option);
+    if (lab::ProfileRequest profile; m_profile->isChecked())
+        if (QString why;
+            !lab::ProfileRequest::parseList(m_profileSizes->text().trimmed(), &profile, &why))
+            return why;
     // Each value as serve would read it, in serve's words ("--banana is not a server option").
     for (const QString &value : m_sweepValues->text().split(u',', Qt::SkipEmptyParts)) {
         server::ServerOptions options;

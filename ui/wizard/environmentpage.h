@@ -3,6 +3,7 @@
 
 #include "wizardpage.h"
 
+class QCheckBox;
 class QLineEdit;
 
 namespace servelab::ui {
@@ -10,7 +11,8 @@ namespace servelab::ui {
 class FieldSpinBox;
 
 // How each point is measured: repetitions (for confidence intervals), warm-up and cool-down,
-// the per-point deadline, and an optional sweep over one server option.
+// the per-point deadline, an optional sweep over one server option, and whether (and at which
+// sizes) the server is profiled with perf.
 class EnvironmentPage : public WizardPage
 {
     Q_OBJECT
@@ -28,6 +30,8 @@ private:
     FieldSpinBox *m_deadline;
     QLineEdit *m_sweepOption;
     QLineEdit *m_sweepValues;
+    QCheckBox *m_profile;
+    QLineEdit *m_profileSizes;
 };
 
 } // namespace servelab::ui

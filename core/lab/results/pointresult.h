@@ -6,6 +6,7 @@
 #include "client/loadresult.h"
 #include "metrics/processprobe.h"
 #include "metrics/resourceuse.h"
+#include "pointprofile.h"
 #include "tuneevent.h"
 
 #include <QMetaType>
@@ -70,6 +71,8 @@ struct PointResult
     // decided it.
     QString verdict;
     QString verdictWhy;
+    // A perf profile of the server during a second pass of this load, when the spec asked.
+    PointProfile profile;
 
     // Descriptors the server still held once the point had drained that it did not hold before
     // it ("fd 12 file /root/4K.bin", as lsof lists them); empty when the count came back.

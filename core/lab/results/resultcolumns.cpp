@@ -179,6 +179,30 @@ const ResultColumn<PointResult> pointColumns[] = {
     {"verdict_why", "verdict_why",
      [](const PointResult &p) { return text(p.verdictWhy); },
      [](PointResult *p, const QVariant &v) { p->verdictWhy = v.toString(); }},
+    // Its perf profile (PointProfile): the stacks as folded text.
+    {"profile_requested", "profile_requested",
+     [](const PointResult &p) { return QVariant(p.profile.requested); },
+     [](PointResult *p, const QVariant &v) { p->profile.requested = v.toBool(); }},
+    {"profile_note", "profile_note",
+     [](const PointResult &p) { return text(p.profile.note); },
+     [](PointResult *p, const QVariant &v) { p->profile.note = v.toString(); }},
+    {"profile_on_cpu", "profile_on_cpu",
+     [](const PointResult &p) { return text(p.profile.onCpu); },
+     [](PointResult *p, const QVariant &v) { p->profile.onCpu = v.toString(); }},
+    {"profile_off_cpu", "profile_off_cpu",
+     [](const PointResult &p) { return text(p.profile.offCpu); },
+     [](PointResult *p, const QVariant &v) { p->profile.offCpu = v.toString(); }},
+    {"profile_perf_data", "profile_perf_data",
+     [](const PointResult &p) { return text(p.profile.perfData); },
+     [](PointResult *p, const QVariant &v) { p->profile.perfData = v.toString(); }},
+    {"profile_rps", "profile_rps",
+     [](const PointResult &p) { return QVariant(p.profile.requestsPerSecond); },
+     [](PointResult *p, const QVariant &v) { p->profile.requestsPerSecond = v.toDouble(); }},
+    {"profile_unprofiled_rps", "profile_unprofiled_rps",
+     [](const PointResult &p) { return QVariant(p.profile.unprofiledRequestsPerSecond); },
+     [](PointResult *p, const QVariant &v) {
+         p->profile.unprofiledRequestsPerSecond = v.toDouble();
+     }},
 };
 
 const ResultColumn<ClientSample> clientSampleColumns[] = {

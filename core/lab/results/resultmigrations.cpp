@@ -161,6 +161,21 @@ const QList<QStringList> &resultMigrations()
             useColumn("client_syscalls"),
             useColumn("client_busy_threads"),
         },
+        // 7: a point's perf profile, when the spec asked for one.
+        {
+            QStringLiteral("ALTER TABLE points ADD COLUMN profile_requested INTEGER NOT NULL "
+                           "DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN profile_note TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN profile_on_cpu TEXT NOT NULL "
+                           "DEFAULT ''"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN profile_off_cpu TEXT NOT NULL "
+                           "DEFAULT ''"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN profile_perf_data TEXT NOT NULL "
+                           "DEFAULT ''"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN profile_rps REAL NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN profile_unprofiled_rps REAL NOT NULL "
+                           "DEFAULT 0"),
+        },
     };
     return steps;
 }

@@ -233,11 +233,17 @@ QString ResultStore::missingColumns(int version) const
          {QStringLiteral("verdict"), QStringLiteral("server_user_us"),
           QStringLiteral("client_busy_threads")}},
     };
+    static const QList<QPair<QString, QStringList>> since7 = {
+        {QStringLiteral("points"),
+         {QStringLiteral("profile_requested"), QStringLiteral("profile_on_cpu"),
+          QStringLiteral("profile_unprofiled_rps")}},
+    };
     const QList<QPair<QString, QStringList>> none;
     QSqlQuery q(QSqlDatabase::database(m_connection));
     for (const auto &[table, columns] :
          expected + (version >= 2 ? since2 : none) + (version >= 3 ? since3 : none) +
-             (version >= 4 ? since4 : none) + (version >= 6 ? since6 : none)) {
+             (version >= 4 ? since4 : none) + (version >= 6 ? since6 : none) +
+             (version >= 7 ? since7 : none)) {
         QStringList have;
         if (q.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table)))
             while (q.next())

@@ -21,7 +21,7 @@ namespace servelab::lab {
 class ResultStore
 {
 public:
-    static constexpr int schemaVersion = 6;
+    static constexpr int schemaVersion = 7;
 
     struct Experiment
     {

@@ -6,6 +6,7 @@
 #include "lab/results/resultstore.h"
 #include "lab/targets/externalserver.h"
 #include "lab/targets/targetlabels.h"
+#include "pointprofiler.h"
 #include "runcontrol.h"
 #include "sweeprunner.h"
 
@@ -109,6 +110,10 @@ void ExperimentRunner::run()
         for (int t = 0; t < m_targets.size() && m_control->proceed(); ++t) {
             SweepRunner runner(m_targets[t]);
             runner.setControl(m_control);
+            // Profiles of the last repetition: the server is as warm as it gets.
+            if (m_profileFolder.isEmpty())
+                m_profileFolder = PointProfiler::defaultFolder();
+            runner.setProfiling(repetition == m_spec.repetitions - 1, m_profileFolder, m_labels[t]);
             if (m_feed)
                 runner.setLiveFeed(m_feed, m_labels[t], repetition);
             QString failure;

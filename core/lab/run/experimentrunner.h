@@ -42,6 +42,8 @@ public:
     void setKeepResults(bool keep) { m_keepResults = keep; }
     // Where each point's samples go as they are taken, for a live view (null: nowhere).
     void setLiveFeed(std::shared_ptr<LiveFeed> feed) { m_feed = std::move(feed); }
+    // Where profiled points keep their perf.data (empty: PointProfiler::defaultFolder()).
+    void setProfileFolder(const QString &folder) { m_profileFolder = folder; }
 
     void pause();
     void resume();
@@ -85,6 +87,7 @@ private:
     QString m_databasePath;
     std::shared_ptr<RunControl> m_control;
     std::shared_ptr<LiveFeed> m_feed;
+    QString m_profileFolder;
     QList<PointResult> m_results;
     QJsonObject m_machine;
     qint64 m_experiment = 0;

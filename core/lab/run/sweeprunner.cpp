@@ -14,6 +14,7 @@
 #include "livefeed.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
+#include "pointprofiler.h"
 #include "pointtuner.h"
 #include "runcontrol.h"
 #include "servercostmeter.h"
@@ -60,6 +61,13 @@ void SweepRunner::setLiveFeed(std::shared_ptr<LiveFeed> feed, const QString &lab
     m_feed = std::move(feed);
     m_liveLabel = label;
     m_liveRepetition = repetition;
+}
+
+void SweepRunner::setProfiling(bool take, const QString &folder, const QString &label)
+{
+    m_profile = take;
+    m_profileFolder = folder;
+    m_profileLabel = label;
 }
 
 namespace {
@@ -341,6 +349,16 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
                          .arg(point.fdsLeftOpen.size())
                          .arg(point.fdsLeftOpen.first());
         point.reason = point.reason.isEmpty() ? leak : point.reason + QStringLiteral("; ") + leak;
+    }
+    if (m_profile && m_spec.profile.wants(size) && !m_control->isCancelled()) {
+        if (m_profileFolder.isEmpty())
+            m_profileFolder = PointProfiler::defaultFolder();
+        client::ClientOptions quiet = options;
+        quiet.samples = nullptr; // the pass is not the point's timeline
+        PointProfiler(m_spec.profile, m_profileFolder)
+            .profile(m_profileLabel.isEmpty() ? point.target : m_profileLabel, pid_t(target.pid()),
+                     m_spec.kind() != TargetKind::Builtin, inProcess, &point,
+                     [&](PointResult *pass) { runModel(quiet, pass); });
     }
     return point;
 }

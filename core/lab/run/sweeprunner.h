@@ -46,6 +46,10 @@ public:
     // Hands the samples of each point to `feed` as they are taken, under `label` (empty: the
     // target's own) and `repetition`.
     void setLiveFeed(std::shared_ptr<LiveFeed> feed, const QString &label = {}, int repetition = 0);
+    // Whether this sweep takes the spec's profiles (an experiment profiles its last repetition
+    // only), where their perf.data go (empty: PointProfiler::defaultFolder()) and the target's
+    // name in their file names (empty: the spec's label).
+    void setProfiling(bool take, const QString &folder = {}, const QString &label = {});
     const QList<PointResult> &results() const { return m_results; }
     bool wasCancelled() const;
 
@@ -67,6 +71,9 @@ private:
     std::shared_ptr<LiveFeed> m_feed;
     QString m_liveLabel;
     int m_liveRepetition = 0;
+    bool m_profile = true;
+    QString m_profileFolder;
+    QString m_profileLabel;
     int m_cores = int(sysconf(_SC_NPROCESSORS_ONLN)); // what a verdict weighs CPU time against
     // Runs a client to its end; a cancel stops it meanwhile.
     template<typename Client, typename Run>

@@ -212,7 +212,8 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                  QStringLiteral("sizes"), QStringLiteral("document_root"), QStringLiteral("client"),
                  QStringLiteral("repetitions"), QStringLiteral("point_deadline_ms"),
                  QStringLiteral("warmup_requests"), QStringLiteral("cooldown_ms"),
-                 QStringLiteral("sweep"), QStringLiteral("clients"), QStringLiteral("transport")});
+                 QStringLiteral("sweep"), QStringLiteral("clients"), QStringLiteral("transport"),
+                 QStringLiteral("profile")});
     if (root.value(QStringLiteral("servelab")).toInt(-1) != 1 ||
         !root.value(QStringLiteral("servelab")).isDouble())
         r.fail(root.contains(QStringLiteral("servelab")) ? QStringLiteral("servelab") : QString(),
@@ -257,6 +258,9 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
     }
     shared.warmupRequests = quint64(r.integer(root, F::warmupRequests, {}));
     shared.cooldownMs = int(r.integer(root, F::cooldownMs, {}));
+    if (const QJsonValue profile = root.value(QStringLiteral("profile")); !profile.isUndefined())
+        if (QString why; !ProfileRequest::parse(profile, &shared.profile, &why))
+            r.fail(QStringLiteral("profile"), why);
     if (const QJsonValue sweep = root.value(QStringLiteral("sweep")); !sweep.isUndefined()) {
         const QJsonObject o = sweep.toObject();
         r.onlyKnown(o, QStringLiteral("sweep"),
@@ -506,6 +510,8 @@ QByteArray ExperimentSpec::toJson() const
         root.insert(QStringLiteral("point_deadline_ms"), s.pointDeadlineMs);
         root.insert(QStringLiteral("warmup_requests"), qint64(s.warmupRequests));
         root.insert(QStringLiteral("cooldown_ms"), s.cooldownMs);
+        if (s.profile.enabled)
+            root.insert(QStringLiteral("profile"), s.profile.toJson());
     }
     root.insert(QStringLiteral("repetitions"), repetitions);
     if (!transports.isEmpty())

@@ -3,6 +3,7 @@
 
 #include "client/loadmodel.h"
 #include "lab/targets/targetkind.h"
+#include "profilerequest.h"
 #include "specfield.h"
 #include "tuneplan.h"
 
@@ -71,6 +72,7 @@ struct SweepSpec
     QString transport = QStringLiteral("http");
     quint64 warmupRequests = 0; // made before each point and not counted
     int cooldownMs = 0;         // rest after each point
+    ProfileRequest profile;     // the points profiled with perf, and how
 
     bool runsIsolated() const { return kind() == TargetKind::Builtin && isolated; }
     TargetKind kind() const { return targetKindOf(target); }

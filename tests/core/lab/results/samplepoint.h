@@ -71,6 +71,16 @@ inline lab::PointResult samplePoint(int index)
     }
     if (index)
         p.fdsLeftOpen = {QStringLiteral("fd 9 file /r/8K.bin"), QStringLiteral("fd 10 socket:[1]")};
+    // A profile on the second point; the first was not asked for one.
+    if (index) {
+        p.profile.requested = true;
+        p.profile.note = QStringLiteral("shallow stacks (median 3 frames)");
+        p.profile.onCpu = QStringLiteral("main;serve;sendfile 1200\nmain;serve;recv 300\n");
+        p.profile.offCpu = QStringLiteral("main;pop;__lll_lock_wait 4500\n");
+        p.profile.perfData = QStringLiteral("/tmp/p/epoll_sendfile-8K.perf.data");
+        p.profile.requestsPerSecond = 9500.5;
+        p.profile.unprofiledRequestsPerSecond = 10000.25;
+    }
     return p;
 }
 
@@ -86,6 +96,17 @@ inline bool sameCost(const lab::PointResult &got, const lab::PointResult &want)
         }
     return got.load.clientThreads == want.load.clientThreads && got.costNote == want.costNote &&
            got.verdict == want.verdict && got.verdictWhy == want.verdictWhy;
+}
+
+// Whether a point read back carries the profile written.
+inline bool sameProfile(const lab::PointResult &got, const lab::PointResult &want)
+{
+    const auto &g = got.profile;
+    const auto &w = want.profile;
+    return g.requested == w.requested && g.note == w.note && g.onCpu == w.onCpu &&
+           g.offCpu == w.offCpu && g.perfData == w.perfData &&
+           g.requestsPerSecond == w.requestsPerSecond &&
+           g.unprofiledRequestsPerSecond == w.unprofiledRequestsPerSecond;
 }
 
 } // namespace servelab::testing

@@ -48,7 +48,8 @@ private Q_SLOTS:
             QCOMPARE(got.fdsLeftOpen, want.fdsLeftOpen);
             QCOMPARE(got.serverCounted, want.serverCounted);
             QCOMPARE(got.handoffWaitMicros, want.handoffWaitMicros);
-            QVERIFY(testing::sameCost(got, want)); // what it cost and what limited it
+            QVERIFY(testing::sameCost(got, want));    // what it cost and what limited it
+            QVERIFY(testing::sameProfile(got, want)); // and its profile
             QCOMPARE(got.clientSamples.size(), want.clientSamples.size());
             QCOMPARE(got.clientSamples[1].latency.count(), 1u);
             QCOMPARE(got.serverSamples.size(), want.serverSamples.size());

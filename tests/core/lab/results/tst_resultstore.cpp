@@ -59,7 +59,8 @@ private Q_SLOTS:
             QCOMPARE(got.serverEmfile, 3u);
             QCOMPARE(got.handoffs, 250u);
             QCOMPARE(got.handoffWaitMicros, 12345u);
-            QVERIFY(testing::sameCost(got, want)); // what it cost and what limited it
+            QVERIFY(testing::sameCost(got, want));    // what it cost and what limited it
+            QVERIFY(testing::sameProfile(got, want)); // and its profile
             QCOMPARE(got.sizeBytes, want.sizeBytes);
             QCOMPARE(got.target, want.target);
             QCOMPARE(got.reason, want.reason);
@@ -268,6 +269,10 @@ private Q_SLOTS:
             for (const char *side : {"server_", "client_"})
                 for (const auto &field : metrics::ResourceUse::fields)
                     costColumns << QLatin1String(side) + QLatin1String(field.key);
+            // Schema 7's: its profile.
+            for (const char *column :
+                 {"requested", "note", "on_cpu", "off_cpu", "perf_data", "rps", "unprofiled_rps"})
+                costColumns << QLatin1String("profile_") + QLatin1String(column);
             for (const QString &column : costColumns)
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE points DROP COLUMN %1").arg(column)),
                          qPrintable(q.lastError().text()));
@@ -292,6 +297,7 @@ private Q_SLOTS:
         QVERIFY(!points.first().serverUse.known());
         QVERIFY(!points.first().load.clientUse.known());
         QVERIFY(points.first().verdict.isEmpty());
+        QVERIFY(!points.first().profile.requested);
     }
 
     void unwritableFolderIsRefused()

@@ -478,6 +478,53 @@ private Q_SLOTS:
                 QStringLiteral("--tls is set by the experiment's \"transport\""));
     }
 
+    void profileChoosesPointsAndReadsBack()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "sizes": ["12", "4K", "1M"], "profile": {"sizes": ["12", "1M"], "frequency": 997}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const lab::SweepSpec run = spec.expanded().first();
+        QVERIFY(run.profile.wants(12));
+        QVERIFY(!run.profile.wants(4096));
+        QVERIFY(run.profile.wants(1024 * 1024));
+        QCOMPARE(run.profile.frequency, 997);
+        QVERIFY(run.profile.offCpu);
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.targets.first().profile.sizes, run.profile.sizes);
+        QCOMPARE(again.targets.first().profile.frequency, 997);
+
+        QVERIFY(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "profile": true})",
+                                      QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY(spec.expanded().first().profile.wants(4096));
+        QVERIFY(spec.toJson().contains("\"profile\": true"));
+        QVERIFY(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}]})",
+                                      QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY(!spec.expanded().first().profile.wants(4096));
+        QVERIFY(!spec.toJson().contains("profile"));
+
+        const auto refused = [&](const char *text, const QString &expected) {
+            QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
+            const QString all = errors.join(u'\n');
+            QVERIFY2(all.contains(expected), qPrintable(all));
+        };
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}], "profile": "yes"})",
+                QStringLiteral("profile: wants true, or {\"sizes\""));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "profile": {"sizes": ["big"]}})",
+                QStringLiteral("sizes wants a list like"));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "profile": {"frequency": 0}})",
+                QStringLiteral("frequency wants samples a second"));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "profile": {"hz": 99}})",
+                QStringLiteral("has no field \"hz\""));
+    }
+
     // A builtin server runs in its own process unless the spec says "isolated": false; then its
     // column says so, and what only a child can have is refused.
     void inProcessIsChosenAndNamed()
