@@ -6,6 +6,7 @@
 #include "metrics/processtreeprobe.h"
 
 #include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -196,6 +197,14 @@ private Q_SLOTS:
     {
         ShellTree tree(QStringLiteral("exec 3<&0; cat <&3 & wait"));
         QTRY_COMPARE_WITH_TIMEOUT(ProcessTreeProbe::descendants(tree.pid()).size(), 1u, 10000);
+        // The child is cat once it has exec'd: before, it is a shell still moving descriptors
+        // about for the redirection, and the baseline would be taken in the middle of that.
+        const auto childIsCat = [&] {
+            const auto children = ProcessTreeProbe::descendants(tree.pid());
+            QFile comm(QStringLiteral("/proc/%1/comm").arg(children.empty() ? 0 : children[0]));
+            return comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "cat";
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(childIsCat(), 10000);
         ProcessTreeProbe probe;
         std::string error;
         QVERIFY2(probe.open(tree.pid(), true, &error), error.c_str());
