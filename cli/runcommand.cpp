@@ -343,6 +343,11 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
                                  : QStringLiteral(", ") + charts.join(QStringLiteral(", ")))
             << " to " << QDir(outDir).absolutePath() << '\n';
     }
+    if (const auto profiled = std::find_if(points.cbegin(), points.cend(),
+                                           [](const auto &p) { return p.profile.has(); });
+        profiled != points.cend())
+        err << "run: perf recordings in " << QFileInfo(profiled->profile.perfData).absolutePath()
+            << " (perf report -i FILE, or hotspot FILE)\n";
     if (runner.experimentId())
         err << "run: kept as experiment " << runner.experimentId() << " in "
             << runner.databasePath() << '\n';

@@ -62,6 +62,14 @@ FlameTree FlameTree::diff(const FoldedStacks &baseline, const FoldedStacks &cand
     return tree;
 }
 
+int FlameTree::find(const QString &name) const
+{
+    for (int i = 0; i < int(m_nodes.size()); ++i)
+        if (m_nodes[std::size_t(i)].name == name)
+            return i;
+    return -1;
+}
+
 double FlameTree::share(int i) const
 {
     const Node &n = node(i);

@@ -38,6 +38,8 @@ public:
     bool isDiff() const { return m_diff; }
     int maxDepth() const { return m_maxDepth; }
     double total() const { return m_nodes.front().weight; }
+    // The first frame (depth first, by index) named `name`; -1 for none.
+    int find(const QString &name) const;
 
     // A frame's share of its profile (0..1); in a diff, the mean of its two shares.
     double share(int i) const;

@@ -70,9 +70,11 @@ bool isWrapper(const QString &frame)
                        [&](const char *p) { return name.startsWith(QLatin1StringView(p)); });
 }
 
-// "ns::Class::fn<T>(args)" → "ns::Class::fn": the function, whatever it was instantiated for.
-QString withoutTemplates(const QString &frame)
+// "ns::Class::fn<T>(args)" → "ns::Class::fn": the function, whatever it was instantiated for;
+// "(anonymous namespace)" is "{anonymous}", not an argument list.
+QString withoutTemplates(QString frame)
 {
+    frame.replace(QStringLiteral("(anonymous namespace)"), QStringLiteral("{anonymous}"));
     QString out;
     int depth = 0;
     for (const QChar c : frame) {

@@ -11,6 +11,7 @@
 #include "latencychart.h"
 #include "mainwindow.h"
 #include "processchart.h"
+#include "profilepanel.h"
 #include "ratechart.h"
 #include "resultstablemodel.h"
 #include "throughputchart.h"
@@ -491,6 +492,9 @@ private Q_SLOTS:
         QVERIFY(window.showTab(QStringLiteral("process")));
         QCOMPARE(window.currentChartName(), QStringLiteral("process"));
         QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Process"));
+        QVERIFY(window.showTab(QStringLiteral("profile")));
+        QCOMPARE(tabs->currentWidget(), window.profilePanel());
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Profile"));
         tabs->setCurrentWidget(window.welcomePage());
         auto *seed = window.welcomePage()->findChild<QCommandLinkButton *>(
             QStringLiteral("preset-seed001-httpd-vs-tomcat"));

@@ -3,6 +3,7 @@
 
 #include "flamegraphview.h"
 #include "lab/results/resultexport.h"
+#include "lab/run/pointprofiler.h"
 #include "lab/spec/sizelist.h"
 #include "profile/lockwaiters.h"
 
@@ -21,10 +22,7 @@ bool writeProfiles(const QList<lab::PointResult> &points, const QString &folder,
             *error = QStringLiteral("cannot make the folder %1").arg(folder);
             return false;
         }
-        QString stem = QStringLiteral("%1-%2").arg(point.target, lab::formatSize(point.sizeBytes));
-        for (QChar &c : stem)
-            if (!c.isLetterOrNumber() && c != u'-' && c != u'.')
-                c = u'_';
+        const QString stem = lab::PointProfiler::fileStem(point.target, point.sizeBytes);
         const QDir dir(folder);
         const auto offCpu = profile::FoldedStacks::parse(point.profile.offCpu);
         const QString title =

@@ -19,14 +19,6 @@ namespace {
 // Under four frames in the median stack a flame graph is a row of leaves: say why.
 constexpr int shallowDepth = 4;
 
-QString fileSafe(QString text)
-{
-    for (QChar &c : text)
-        if (!c.isLetterOrNumber() && c != u'-' && c != u'.')
-            c = u'_';
-    return text;
-}
-
 void appendNote(PointProfile *p, const QString &note)
 {
     p->note = p->note.isEmpty() ? note : p->note + QStringLiteral("; ") + note;
@@ -37,6 +29,15 @@ void appendNote(PointProfile *p, const QString &note)
 PointProfiler::PointProfiler(const ProfileRequest &request, const QString &folder)
     : m_request(request), m_folder(folder)
 {}
+
+QString PointProfiler::fileStem(const QString &target, quint64 sizeBytes)
+{
+    QString stem = QStringLiteral("%1-%2").arg(target, formatSize(sizeBytes));
+    for (QChar &c : stem)
+        if (!c.isLetterOrNumber() && c != u'-' && c != u'.')
+            c = u'_';
+    return stem;
+}
 
 QString PointProfiler::defaultFolder()
 {
@@ -76,9 +77,8 @@ void PointProfiler::profile(const QString &target, pid_t pid, bool tree, bool in
         p.note = QStringLiteral("not profiled: cannot make the folder %1").arg(m_folder);
         return;
     }
-    const QString file = QDir(m_folder).filePath(
-        fileSafe(QStringLiteral("%1-%2").arg(target, formatSize(point->sizeBytes))) +
-        QStringLiteral(".perf.data"));
+    const QString file =
+        QDir(m_folder).filePath(fileStem(target, point->sizeBytes) + QStringLiteral(".perf.data"));
     std::vector<pid_t> pids{pid};
     if (tree)
         for (const pid_t child : metrics::ProcessTreeProbe::descendants(pid))
@@ -98,6 +98,9 @@ void PointProfiler::profile(const QString &target, pid_t pid, bool tree, bool in
     }
     p.requestsPerSecond = pass.load.requestsPerSecond();
     p.perfData = file;
+    if (!pass.load.fatalError.empty())
+        appendNote(&p, QStringLiteral("the profiled pass failed: ") +
+                           QString::fromStdString(pass.load.fatalError));
 
     profile::PerfScriptReader reader;
     if (inProcess) // the server's threads and the lab's, not the client's
@@ -112,8 +115,9 @@ void PointProfiler::profile(const QString &target, pid_t pid, bool tree, bool in
     if (reader.onCpu().isEmpty())
         appendNote(&p, QStringLiteral("no on-CPU samples: the server hardly ran"));
     if (const int depth = reader.onCpu().medianDepth(); depth > 0 && depth < shallowDepth)
-        appendNote(&p, QStringLiteral("shallow stacks (median %1 frames): the server has no frame "
-                                      "pointers or symbols perf can use")
+        appendNote(&p, QStringLiteral("shallow stacks (median %1 frames): perf could not unwind "
+                                      "or name the server's frames (a stripped binary: install "
+                                      "its debug symbols)")
                            .arg(depth));
 }
 

@@ -30,6 +30,8 @@ public:
 
     // Where a run's profiles go when nobody said: the user's data folder, one per run.
     static QString defaultFolder();
+    // A point's profile files' name before their suffix: "poller_copy_handoff_mutex-12".
+    static QString fileStem(const QString &target, quint64 sizeBytes);
 
 private:
     ProfileRequest m_request;

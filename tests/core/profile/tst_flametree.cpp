@@ -5,18 +5,6 @@
 
 using namespace servelab::profile;
 
-namespace {
-
-int find(const FlameTree &tree, const QString &name)
-{
-    for (int i = 0; i < int(tree.nodes().size()); ++i)
-        if (tree.node(i).name == name)
-            return i;
-    return -1;
-}
-
-} // namespace
-
 class TestFlameTree : public QObject
 {
     Q_OBJECT
@@ -31,12 +19,13 @@ private Q_SLOTS:
         const FlameTree tree = FlameTree::of(stacks);
         QCOMPARE(tree.total(), 100.0);
         QCOMPARE(tree.maxDepth(), 3);
-        const int serve = find(tree, QStringLiteral("serve"));
+        const int serve = tree.find(QStringLiteral("serve"));
         QCOMPARE(tree.node(serve).weight, 90.0);
         QCOMPARE(tree.share(serve), 0.9);
         // Children in name order, whatever order the stacks came in.
         QCOMPARE(tree.node(tree.node(serve).children.front()).name, QStringLiteral("read"));
         QCOMPARE(tree.delta(serve), 0.0);
+        QCOMPARE(tree.find(QStringLiteral("nowhere")), -1);
     }
 
     void searchCountsNestedMatchesOnce()
@@ -60,16 +49,16 @@ private Q_SLOTS:
         after.add(QStringLiteral("main;parse"), 200);
         const FlameTree tree = FlameTree::diff(before, after);
         QVERIFY(tree.isDiff());
-        const int parse = find(tree, QStringLiteral("parse"));
-        const int copy = find(tree, QStringLiteral("copy"));
-        const int sendfile = find(tree, QStringLiteral("sendfile"));
+        const int parse = tree.find(QStringLiteral("parse"));
+        const int copy = tree.find(QStringLiteral("copy"));
+        const int sendfile = tree.find(QStringLiteral("sendfile"));
         QCOMPARE(tree.delta(parse), 0.4 - 0.2);
         QCOMPARE(tree.delta(copy), -0.8);
         QCOMPARE(tree.delta(sendfile), 0.6);
         // Gone, yet drawn: as wide as the mean of its shares; children fit in their parent.
         QCOMPARE(tree.share(copy), 0.4);
         QVERIFY(tree.share(copy) + tree.share(parse) + tree.share(sendfile) <=
-                tree.share(find(tree, QStringLiteral("main"))) + 1e-9);
+                tree.share(tree.find(QStringLiteral("main"))) + 1e-9);
     }
 };
 

@@ -59,11 +59,13 @@ private Q_SLOTS:
                                "do_epoll_ctl [k];__mutex_lock.constprop.0 [k];schedule [k]"),
                 200);
         off.add(QStringLiteral("run;ns::mine::__mutex_lock;other"), 100); // a user function
+        off.add(QStringLiteral("ns::(anonymous namespace)::PoolWorker::run;__lll_lock_wait"), 50);
         const auto waiters = LockWaiters::of(off);
-        QCOMPARE(waiters.size(), 3);
+        QCOMPARE(waiters.size(), 4);
         QCOMPARE(waiters[0].function, QStringLiteral("ns::Registry::handBack"));
         QCOMPARE(waiters[1].function, QStringLiteral("ns::PollerShared::pop"));
         QCOMPARE(waiters[2].function, QStringLiteral("do_epoll_ctl [k]"));
+        QCOMPARE(waiters[3].function, QStringLiteral("ns::{anonymous}::PoolWorker::run"));
     }
 
     void noLockNoWaiter()

@@ -22,14 +22,6 @@ profile::FoldedStacks sample()
     return stacks;
 }
 
-int find(const profile::FlameTree &tree, const QString &name)
-{
-    for (int i = 0; i < int(tree.nodes().size()); ++i)
-        if (tree.node(i).name == name)
-            return i;
-    return -1;
-}
-
 } // namespace
 
 class TestFlameGraphView : public QObject
@@ -46,7 +38,7 @@ private Q_SLOTS:
         QVERIFY(view.height() >= 5 * int(ui::FlameGraphPainter::rowHeight));
         QSignalSpy zoomed(&view, &ui::FlameGraphView::zoomed);
         // PoolWorker::run: 90 % of the width, two rows above the root ("all" at the bottom).
-        const int worker = find(view.tree(), QStringLiteral("PoolWorker::run"));
+        const int worker = view.tree().find(QStringLiteral("PoolWorker::run"));
         ui::FlameGraphPainter painter(&view.tree());
         painter.setTitle(QStringLiteral("test"));
         QRectF box;
@@ -64,7 +56,7 @@ private Q_SLOTS:
             if (b.node == worker)
                 QVERIFY(qAbs(b.rect.width() - 1000) < 1);
         QVERIFY(std::none_of(boxes.cbegin(), boxes.cend(), [&](const auto &b) {
-            return b.node == find(view.tree(), QStringLiteral("Watcher::run"));
+            return b.node == view.tree().find(QStringLiteral("Watcher::run"));
         }));
         QTest::keyClick(&view, Qt::Key_Escape);
         QCOMPARE(view.zoom(), 0);
@@ -114,8 +106,8 @@ private Q_SLOTS:
         ui::FlameGraphView view;
         view.setTree(profile::FlameTree::diff(before, after), QStringLiteral("diff"));
         QVERIFY(view.tree().isDiff());
-        QVERIFY(view.tree().delta(find(view.tree(), QStringLiteral("CopyTransfer::write"))) < 0);
-        QVERIFY(view.tree().delta(find(view.tree(), QStringLiteral("epoll_wait"))) > 0);
+        QVERIFY(view.tree().delta(view.tree().find(QStringLiteral("CopyTransfer::write"))) < 0);
+        QVERIFY(view.tree().delta(view.tree().find(QStringLiteral("epoll_wait"))) > 0);
         QTemporaryDir dir;
         QString error;
         QVERIFY2(view.write(dir.filePath(QStringLiteral("d.png")), &error), qPrintable(error));
