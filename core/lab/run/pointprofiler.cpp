@@ -61,10 +61,6 @@ void PointProfiler::profile(const QString &target, pid_t pid, bool tree, bool in
         p.note = QStringLiteral("not profiled: the point did not finish");
         return;
     }
-    if (const QString why = profile::PerfRecorder::unavailable(); !why.isEmpty()) {
-        p.note = QStringLiteral("not profiled: ") + why;
-        return;
-    }
     profile::PerfRecorder::Options options;
     options.frequency = m_request.frequency;
     options.offCpu = m_request.offCpu;
