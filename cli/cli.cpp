@@ -45,6 +45,8 @@ const Command commands[] = {
     {"import",  importCommand,  "a run's bundle.json into the results database"},
     {"watch",   watchCommand,   "a process's fd timeline:   watch PID [-d SECONDS]"},
     {"tune",    tuneCommand,    "change a running serve:    tune --pid PID threads=8 [NAME=VALUE...]"},
+    {"hosts",   hostsCommand,   "check a distributed run's hosts: hosts check HOSTS.json"},
+    {"agent",   agentCommand,   "one agent of a distributed run (ssh starts it): agent --stdio"},
     {"modes",   modesCommand,   "the server modes that run here, one per line (the rest, and why: stderr)"},
 };
 // clang-format on

@@ -27,5 +27,7 @@ int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &e
 int presetsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int watchCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int tuneCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+int agentCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+int hostsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 
 } // namespace servelab::cli

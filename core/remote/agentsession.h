@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "messageframer.h"
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QTemporaryDir;
+
+namespace servelab::server {
+class Server;
+}
+
+namespace servelab::remote {
+
+// The agent's end (`servelab-cli agent --stdio`): reads requests from `input`, answers on
+// `output`, one at a time, until the input ends or a "shutdown". It opens no socket but the
+// server it is asked to run and the connections it is asked to make.
+class AgentSession
+{
+public:
+    AgentSession(int input, int output);
+    ~AgentSession();
+
+    // Serves requests until EOF on input, a shutdown, or a broken channel. Returns 0, or 1 with
+    // the reason on stderr when the channel broke.
+    int run();
+
+    // One request's answer (its JSON, unframed): what run() does with each message. Public for
+    // the tests, which drive a session without a process.
+    QByteArray answer(const QByteArray &request);
+    bool shutdownAsked() const { return m_shutdown; }
+
+private:
+    struct Reply
+    {
+        Reply(QJsonObject answer) : result(std::move(answer)) {}
+        Reply(int errorCode, QString why) : code(errorCode), message(std::move(why)) {}
+        std::optional<QJsonObject> result;
+        int code = 0;
+        QString message;
+    };
+    using Handler = Reply (AgentSession::*)(const QJsonObject &params);
+    struct Route
+    {
+        const char *method;
+        Handler handler;
+        bool beforeHello; // allowed before the version handshake
+    };
+    static const Route routes[];
+
+    Reply hello(const QJsonObject &params);
+    Reply clock(const QJsonObject &params);
+    Reply serve(const QJsonObject &params);
+    Reply stopServe(const QJsonObject &params);
+    Reply probe(const QJsonObject &params);
+    Reply shutdown(const QJsonObject &params);
+    static Reply failure(int code, const QString &message);
+
+    bool write(const QByteArray &json);
+
+    int m_input;
+    int m_output;
+    MessageFramer m_framer;
+    bool m_greeted = false;
+    bool m_shutdown = false;
+    std::unique_ptr<QTemporaryDir> m_root;
+    std::unique_ptr<server::Server> m_server;
+};
+
+} // namespace servelab::remote
