@@ -130,41 +130,87 @@ std::optional<QJsonObject> AgentChannel::call(const char *method, const QJsonObj
     const qint64 id = m_nextId++;
     if (!send(MessageFramer::frame(requestMessage(id, method, params)), deadline, why))
         return std::nullopt;
+    QString problem;
     for (;;) {
-        while (auto message = m_framer.next()) {
-            QJsonParseError parseError;
-            const QJsonObject reply = QJsonDocument::fromJson(*message, &parseError).object();
-            if (parseError.error != QJsonParseError::NoError) {
-                *why = QStringLiteral("%1 sent a message that is not JSON: %2")
-                           .arg(m_name, parseError.errorString());
-                return std::nullopt;
-            }
-            // Answers to calls that timed out earlier, and notifications, are not this call's.
-            if (reply.value(QStringLiteral("id")).toInteger(-1) != id ||
-                (!reply.contains(QStringLiteral("result")) &&
-                 !reply.contains(QStringLiteral("error"))))
+        while (auto reply = nextAnswer(&problem)) {
+            // Answers to calls that timed out earlier, or were posted, are not this call's.
+            if (reply->value(QStringLiteral("id")).toInteger(-1) != id)
                 continue;
-            if (reply.contains(QStringLiteral("error"))) {
-                const QJsonObject error = reply.value(QStringLiteral("error")).toObject();
+            if (reply->contains(QStringLiteral("error"))) {
+                const QJsonObject error = reply->value(QStringLiteral("error")).toObject();
                 *why = QStringLiteral("%1 refused %2: %3")
                            .arg(m_name, QLatin1String(method),
                                 error.value(QStringLiteral("message")).toString());
                 return std::nullopt;
             }
-            return reply.value(QStringLiteral("result")).toObject();
+            return reply->value(QStringLiteral("result")).toObject();
         }
-        if (!m_framer.error().isEmpty()) {
-            *why = QStringLiteral("%1: %2").arg(m_name, m_framer.error());
-            return std::nullopt;
-        }
-        if (!pump(deadline, why)) {
-            if (why->isEmpty())
-                *why = QStringLiteral("%1 did not answer %2 within %3 ms")
-                           .arg(m_name, QLatin1String(method))
-                           .arg(timeoutMs);
+        if (problem.isEmpty() && !pump(deadline, &problem) && problem.isEmpty())
+            problem = QStringLiteral("%1 did not answer %2 within %3 ms")
+                          .arg(m_name, QLatin1String(method))
+                          .arg(timeoutMs);
+        if (!problem.isEmpty()) {
+            *why = problem;
             return std::nullopt;
         }
     }
+}
+
+bool AgentChannel::post(const char *method, const QJsonObject &params, QString *why)
+{
+    if (m_pid <= 0) {
+        *why = QStringLiteral("%1 is not running").arg(m_name);
+        return false;
+    }
+    return send(MessageFramer::frame(requestMessage(m_nextId++, method, params)),
+                monotonicNanos() + 1'000'000'000, why);
+}
+
+std::optional<QJsonObject> AgentChannel::nextAnswer(QString *why)
+{
+    while (auto message = m_framer.next()) {
+        QJsonParseError parseError;
+        const QJsonObject reply = QJsonDocument::fromJson(*message, &parseError).object();
+        if (parseError.error != QJsonParseError::NoError) {
+            *why = QStringLiteral("%1 sent a message that is not JSON: %2")
+                       .arg(m_name, parseError.errorString());
+            return std::nullopt;
+        }
+        if (reply.contains(QStringLiteral("method")) && !reply.contains(QStringLiteral("id"))) {
+            m_notifications << reply;
+            continue;
+        }
+        if (reply.contains(QStringLiteral("result")) || reply.contains(QStringLiteral("error")))
+            return reply;
+    }
+    if (!m_framer.error().isEmpty())
+        *why = QStringLiteral("%1: %2").arg(m_name, m_framer.error());
+    return std::nullopt;
+}
+
+bool AgentChannel::receive(QString *why)
+{
+    if (!m_io) {
+        *why = QStringLiteral("%1 is not running").arg(m_name);
+        return false;
+    }
+    QString problem;
+    while (pump(monotonicNanos(), &problem)) {
+    }
+    while (problem.isEmpty() && nextAnswer(&problem)) {
+    }
+    if (!problem.isEmpty()) {
+        *why = problem;
+        return false;
+    }
+    return true;
+}
+
+std::optional<QJsonObject> AgentChannel::nextNotification()
+{
+    if (m_notifications.isEmpty())
+        return std::nullopt;
+    return m_notifications.takeFirst();
 }
 
 std::optional<ClockSample> AgentChannel::ping(int timeoutMs, QString *why)
@@ -233,6 +279,7 @@ bool AgentChannel::pump(qint64 deadlineNs, QString *why)
             const ssize_t n = ::read(m_io.get(), buffer, sizeof buffer);
             if (n > 0) {
                 m_framer.feed(buffer, n);
+                m_lastHeardNs = monotonicNanos();
                 return true;
             }
             if (n < 0 && (errno == EAGAIN || errno == EINTR))

@@ -40,6 +40,18 @@ public:
     // line it wrote on stderr: ssh's "Permission denied (publickey)", say).
     std::optional<QJsonObject> call(const char *method, const QJsonObject &params, int timeoutMs,
                                     QString *why);
+    // Sends a request without waiting for its answer (a cancel, when every moment counts).
+    bool post(const char *method, const QJsonObject &params, QString *why);
+    // The notifications received so far, oldest first ({"method", "params"}).
+    std::optional<QJsonObject> nextNotification();
+    // For waiting on several agents at once: poll() this descriptor, then receive() what came.
+    int pollFd() const { return m_io.get(); }
+    // Reads what has arrived, without blocking: notifications queue up, answers to calls no
+    // longer waited for are dropped. False, with the reason, when the agent is gone.
+    bool receive(QString *why);
+    // When a message last arrived from it (coordinator clock, ns).
+    qint64 lastHeardNs() const { return m_lastHeardNs; }
+
     // One clock ping (method::clock), timed on this host around the call.
     std::optional<ClockSample> ping(int timeoutMs, QString *why);
     // Ends the agent: closes its stdin (an agent stops at EOF), waits up to graceMs, then
@@ -58,6 +70,8 @@ private:
     bool pump(qint64 deadlineNs, QString *why);
     QString ended();
     QString lastErrorLine() const;
+    // The framer's next message: an answer is returned, a notification queued; false at none.
+    std::optional<QJsonObject> nextAnswer(QString *why);
 
     QString m_name;
     pid_t m_pid = -1;
@@ -67,6 +81,8 @@ private:
     QByteArray m_stderr;
     qint64 m_nextId = 1;
     int m_exitStatus = -1; // waitpid's, once reaped
+    QList<QJsonObject> m_notifications;
+    qint64 m_lastHeardNs = 0;
 };
 
 } // namespace servelab::remote

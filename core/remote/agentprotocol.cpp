@@ -13,9 +13,11 @@ namespace {
 const AgentMethod methods[] = {
     {method::hello,     "{protocol, version} -> the agent's protocol, version, host, cores, fd limits"},
     {method::clock,     "{} -> {monotonic_ns}: one ping of the clock-offset estimate"},
-    {method::serve,     "{mode, address, port} -> {port, path, bytes}: a built-in server on this host"},
-    {method::stopServe, "{} -> {}: stops it"},
+    {method::serve,     "{mode, address, port, sizes} -> {port, path, bytes}: a built-in server on this host"},
+    {method::stopServe, "{} -> {requests}: stops it, with the requests it answered"},
     {method::probe,     "{host, port, path, bytes} -> {ok, micros, error}: one GET from this host"},
+    {method::load,      "{spec, size, host, port, start_at_ns, deadline_ns} -> {accepted}: a share of a point, then load_done"},
+    {method::cancel,    "{} -> {}: stops the load now (load_done follows)"},
     {method::shutdown,  "{} -> {}: the agent answers, then exits"},
 };
 // clang-format on
@@ -53,6 +55,13 @@ QByteArray errorMessage(const QJsonValue &id, int code, const QString &message)
                     {QStringLiteral("id"), id},
                     {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), code},
                                                           {QStringLiteral("message"), message}}}});
+}
+
+QByteArray notificationMessage(const char *method, const QJsonObject &params)
+{
+    return compact({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                    {QStringLiteral("method"), QLatin1String(method)},
+                    {QStringLiteral("params"), params}});
 }
 
 QString buildName()

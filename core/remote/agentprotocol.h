@@ -31,7 +31,17 @@ inline constexpr char serve[] = "serve";
 inline constexpr char stopServe[] = "stop_serve";
 inline constexpr char probe[] = "probe";
 inline constexpr char shutdown[] = "shutdown";
+inline constexpr char load[] = "load";
+inline constexpr char cancel[] = "cancel";
+// Notifications, from the agent: while a load runs, and when it is done.
+inline constexpr char tick[] = "tick";
+inline constexpr char loadDone[] = "load_done";
 } // namespace method
+
+// How often a loading agent says it is alive, and how long a silent one is given before the
+// coordinator counts it lost (the "no sample for 1 s").
+inline constexpr int tickMs = 250;
+inline constexpr int lostAfterMs = 1000;
 
 std::span<const AgentMethod> agentMethods();
 
@@ -49,6 +59,7 @@ inline constexpr int failed = -32002; // the method ran and could not do what wa
 QByteArray requestMessage(qint64 id, const char *method, const QJsonObject &params);
 QByteArray resultMessage(const QJsonValue &id, const QJsonObject &result);
 QByteArray errorMessage(const QJsonValue &id, int code, const QString &message);
+QByteArray notificationMessage(const char *method, const QJsonObject &params);
 
 // "servelab 0.1.0 (git abc1234)": what each side tells the other of its build.
 QString buildName();

@@ -3,9 +3,15 @@
 
 #include "agentprotocol.h"
 #include "clocksync.h"
+#include "sharerun.h"
 
+#include "client/clientsample.h"
 #include "client/closedclient.h"
 #include "client/errorkind.h"
+#include "lab/run/docrootgenerator.h"
+#include "lab/run/experimentmodel.h"
+#include "lab/run/pointoptions.h"
+#include "lab/spec/experimentspec.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 
@@ -19,6 +25,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
@@ -42,13 +50,18 @@ const AgentSession::Route AgentSession::routes[] = {
     {method::stopServe, &AgentSession::stopServe, false},
     {method::probe,     &AgentSession::probe,     false},
     {method::shutdown,  &AgentSession::shutdown,  true},
+    {method::load,      &AgentSession::load,      false},
+    {method::cancel,    &AgentSession::cancel,    false},
 };
 // clang-format on
 
-AgentSession::AgentSession(int input, int output) : m_input(input), m_output(output) {}
+AgentSession::AgentSession(int input, int output)
+    : m_input(input), m_output(output), m_wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
+{}
 
 AgentSession::~AgentSession()
 {
+    m_load.reset();
     if (m_server)
         m_server->stop();
 }
@@ -57,11 +70,25 @@ int AgentSession::run()
 {
     char buffer[65536];
     while (!m_shutdown) {
+        pollfd fds[2] = {{m_input, POLLIN, 0}, {m_wake.get(), POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0 && errno != EINTR)
+            return 1;
+        if (fds[1].revents) {
+            // A load ran into its deadline: nobody stopped it, so nobody is listening.
+            std::fprintf(stderr, "servelab-cli agent: the load reached its deadline unstopped; "
+                                 "the coordinator is gone: exiting\n");
+            m_load.reset();
+            return 1;
+        }
+        if (!fds[0].revents)
+            continue;
         const ssize_t n = ::read(m_input, buffer, sizeof buffer);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
-            return 0; // EOF: the coordinator (or its connection) is gone; so are we
+        if (n <= 0) {
+            m_load.reset(); // EOF: the coordinator (or its connection) is gone; so is its load
+            return 0;
+        }
         m_framer.feed(buffer, n);
         while (auto message = m_framer.next()) {
             const QByteArray reply = answer(*message);
@@ -175,6 +202,13 @@ AgentSession::Reply AgentSession::serve(const QJsonObject &params)
         return failure(rpcError::failed, QStringLiteral("cannot write a document root in %1: %2")
                                              .arg(m_root->path(), file.errorString()));
     file.close();
+    // The point's files (4K.bin, 1M.bin...), made here: nothing is copied between hosts.
+    QList<quint64> sizes;
+    for (const QJsonValue &size : params.value(QStringLiteral("sizes")).toArray())
+        sizes << quint64(size.toInteger());
+    QString why;
+    if (!sizes.isEmpty() && !lab::DocRootGenerator::ensure(m_root->path(), sizes, &why))
+        return failure(rpcError::failed, QStringLiteral("cannot write the files: %1").arg(why));
     options.root = m_root->path().toStdString();
     std::string error;
     auto server = server::createServer(options, &error);
@@ -190,11 +224,14 @@ AgentSession::Reply AgentSession::serve(const QJsonObject &params)
 
 AgentSession::Reply AgentSession::stopServe(const QJsonObject &)
 {
-    if (m_server)
+    qint64 requests = 0;
+    if (m_server) {
         m_server->stop();
+        requests = qint64(m_server->stats().requests);
+    }
     m_server.reset();
     m_root.reset();
-    return {QJsonObject{}};
+    return {QJsonObject{{QStringLiteral("requests"), requests}}};
 }
 
 AgentSession::Reply AgentSession::probe(const QJsonObject &params)
@@ -222,6 +259,61 @@ AgentSession::Reply AgentSession::probe(const QJsonObject &params)
     return {reply};
 }
 
+AgentSession::Reply AgentSession::load(const QJsonObject &params)
+{
+    if (m_load && !m_load->finished())
+        return failure(rpcError::failed, QStringLiteral("a load already runs here"));
+    m_load.reset();
+    lab::ExperimentSpec experiment;
+    QStringList problems;
+    if (!lab::ExperimentSpec::parse(params.value(QStringLiteral("spec")).toString().toUtf8(),
+                                    QStringLiteral("share"), &experiment, &problems))
+        return failure(rpcError::invalidParams,
+                       QStringLiteral("the share's spec: %1").arg(problems.join(u"; ")));
+    const QList<lab::SweepSpec> specs = experiment.expanded();
+    if (specs.size() != 1)
+        return failure(
+            rpcError::invalidParams,
+            QStringLiteral("a share is one target at one load, not %1").arg(specs.size()));
+    const lab::SweepSpec &spec = specs.first();
+    const int port = params.value(QStringLiteral("port")).toInt(0);
+    if (port <= 0 || port > 65535)
+        return failure(rpcError::invalidParams,
+                       QStringLiteral("port %1 is out of range").arg(port));
+    client::ClientOptions options =
+        lab::pointOptions(spec, quint64(params.value(QStringLiteral("size")).toInteger()),
+                          params.value(QStringLiteral("host")).toString(), quint16(port));
+    auto samples = std::make_unique<client::SampleQueue>();
+    options.samples = samples.get();
+    const qint64 startAt = params.value(QStringLiteral("start_at_ns")).toInteger();
+    const qint64 deadline = params.value(QStringLiteral("deadline_ns")).toInteger();
+    const qint64 now = monotonicNanos();
+    // Too late to start with the others: the point cannot be one load, and is not run.
+    if (now > startAt)
+        return failure(rpcError::failed,
+                       QStringLiteral("late: the start time passed %1 ms ago on this host")
+                           .arg(double(now - startAt) / 1e6, 0, 'f', 1));
+    if (deadline <= startAt)
+        return failure(rpcError::invalidParams, QStringLiteral("the deadline is before the start"));
+    m_load = std::make_unique<ShareRun>(
+        lab::ExperimentModel::of(spec.model).client(spec, options), std::move(samples), startAt,
+        deadline, [this](const char *name, const QJsonObject &notice) {
+            write(notificationMessage(name, notice));
+            if (notice.value(QStringLiteral("stopped_at_deadline")).toBool()) {
+                const std::uint64_t one = 1;
+                [[maybe_unused]] const auto n = ::write(m_wake.get(), &one, sizeof one);
+            }
+        });
+    return {QJsonObject{{QStringLiteral("accepted"), true}, {QStringLiteral("now_ns"), now}}};
+}
+
+AgentSession::Reply AgentSession::cancel(const QJsonObject &)
+{
+    if (m_load)
+        m_load->cancel();
+    return {QJsonObject{}};
+}
+
 AgentSession::Reply AgentSession::shutdown(const QJsonObject &)
 {
     m_shutdown = true;
@@ -231,6 +323,7 @@ AgentSession::Reply AgentSession::shutdown(const QJsonObject &)
 bool AgentSession::write(const QByteArray &json)
 {
     const QByteArray framed = MessageFramer::frame(json);
+    std::lock_guard lock(m_writing);
     qsizetype written = 0;
     while (written < framed.size()) {
         const ssize_t n =

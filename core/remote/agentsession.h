@@ -2,12 +2,14 @@
 #pragma once
 
 #include "messageframer.h"
+#include "os/uniquefd.h"
 
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 
 class QTemporaryDir;
@@ -18,6 +20,8 @@ class Server;
 
 namespace servelab::remote {
 
+class ShareRun;
+
 // The agent's end (`servelab-cli agent --stdio`): reads requests from `input`, answers on
 // `output`, one at a time, until the input ends or a "shutdown". It opens no socket but the
 // server it is asked to run and the connections it is asked to make.
@@ -25,10 +29,11 @@ class AgentSession
 {
 public:
     AgentSession(int input, int output);
-    ~AgentSession();
+    ~AgentSession(); // a load still running is cancelled, a server stopped
 
-    // Serves requests until EOF on input, a shutdown, or a broken channel. Returns 0, or 1 with
-    // the reason on stderr when the channel broke.
+    // Serves requests until EOF on input, a shutdown, a broken channel, or a load that ran
+    // into its deadline unstopped (the coordinator is gone). Returns 0, or 1 with the reason on
+    // stderr.
     int run();
 
     // One request's answer (its JSON, unframed): what run() does with each message. Public for
@@ -60,8 +65,11 @@ private:
     Reply stopServe(const QJsonObject &params);
     Reply probe(const QJsonObject &params);
     Reply shutdown(const QJsonObject &params);
+    Reply load(const QJsonObject &params);
+    Reply cancel(const QJsonObject &params);
     static Reply failure(int code, const QString &message);
 
+    // Whole messages, from this thread or a load's: one at a time.
     bool write(const QByteArray &json);
 
     int m_input;
@@ -71,6 +79,9 @@ private:
     bool m_shutdown = false;
     std::unique_ptr<QTemporaryDir> m_root;
     std::unique_ptr<server::Server> m_server;
+    std::mutex m_writing;
+    os::UniqueFd m_wake; // a load that ran into its deadline ends the session
+    std::unique_ptr<ShareRun> m_load;
 };
 
 } // namespace servelab::remote

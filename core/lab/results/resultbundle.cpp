@@ -18,7 +18,14 @@ QString hdr(const client::LatencyHistogram &h)
     return QString::fromStdString(client::HdrHistogramLog::encode(h));
 }
 
-QJsonObject latencyJson(const client::LatencyHistogram &h)
+quint64 count(const QJsonObject &o, const char *key)
+{
+    return quint64(o.value(QLatin1String(key)).toInteger());
+}
+
+} // namespace
+
+QJsonObject ResultBundle::latencyToJson(const client::LatencyHistogram &h)
 {
     return QJsonObject{{QStringLiteral("hdr"), hdr(h)},
                        {QStringLiteral("min_us"), qint64(h.min())},
@@ -27,7 +34,7 @@ QJsonObject latencyJson(const client::LatencyHistogram &h)
                        {QStringLiteral("sum_squares"), h.sumSquares()}};
 }
 
-bool readLatency(const QJsonObject &o, client::LatencyHistogram *h)
+bool ResultBundle::latencyFromJson(const QJsonObject &o, client::LatencyHistogram *h)
 {
     auto decoded =
         client::HdrHistogramLog::decode(o.value(QStringLiteral("hdr")).toString().toStdString());
@@ -42,14 +49,9 @@ bool readLatency(const QJsonObject &o, client::LatencyHistogram *h)
     return true;
 }
 
-quint64 count(const QJsonObject &o, const char *key)
-{
-    return quint64(o.value(QLatin1String(key)).toInteger());
-}
-
 // A point's scalars are ResultColumns' rows; its errors, latencies, fds left open and samples
 // have shapes of their own here.
-QJsonObject pointJson(const PointResult &p)
+QJsonObject ResultBundle::pointToJson(const PointResult &p)
 {
     const auto &l = p.load;
     QJsonObject errors;
@@ -80,7 +82,7 @@ QJsonObject pointJson(const PointResult &p)
     }
     QJsonObject o{
         {QStringLiteral("errors"), errors},
-        {QStringLiteral("latency"), latencyJson(l.latency)},
+        {QStringLiteral("latency"), ResultBundle::latencyToJson(l.latency)},
         {QStringLiteral("fds_left_open"), QJsonArray::fromStringList(p.fdsLeftOpen)},
         {QStringLiteral("client_samples"), clientSamples},
         {QStringLiteral("server_samples"), serverSamples},
@@ -88,27 +90,27 @@ QJsonObject pointJson(const PointResult &p)
     if (!tune.isEmpty())
         o.insert(QStringLiteral("tune"), tune);
     if (p.uncorrected.count() > 0) // a rate point's latency from the actual send
-        o.insert(QStringLiteral("uncorrected"), latencyJson(p.uncorrected));
+        o.insert(QStringLiteral("uncorrected"), ResultBundle::latencyToJson(p.uncorrected));
     if (l.tlsTimes.count() > 0) // https: the handshakes' latency
-        o.insert(QStringLiteral("tls_latency"), latencyJson(l.tlsTimes));
+        o.insert(QStringLiteral("tls_latency"), ResultBundle::latencyToJson(l.tlsTimes));
     ResultColumns::toJson(ResultColumns::point(), p, &o);
     return o;
 }
 
-bool readPoint(const QJsonObject &o, PointResult *p)
+bool ResultBundle::pointFromJson(const QJsonObject &o, PointResult *p)
 {
     ResultColumns::fromJson(ResultColumns::point(), o, p);
     auto &l = p->load;
     const QJsonObject errors = o.value(QStringLiteral("errors")).toObject();
     for (std::size_t k = 0; k < client::errorKindCount; ++k)
         l.errors[k] = count(errors, client::errorKindKey(client::ErrorKind(k)).data());
-    if (!readLatency(o.value(QStringLiteral("latency")).toObject(), &l.latency))
+    if (!ResultBundle::latencyFromJson(o.value(QStringLiteral("latency")).toObject(), &l.latency))
         return false;
     if (const QJsonValue uncorrected = o.value(QStringLiteral("uncorrected"));
-        uncorrected.isObject() && !readLatency(uncorrected.toObject(), &p->uncorrected))
+        uncorrected.isObject() && !ResultBundle::latencyFromJson(uncorrected.toObject(), &p->uncorrected))
         return false;
     if (const QJsonValue tls = o.value(QStringLiteral("tls_latency"));
-        tls.isObject() && !readLatency(tls.toObject(), &l.tlsTimes))
+        tls.isObject() && !ResultBundle::latencyFromJson(tls.toObject(), &l.tlsTimes))
         return false;
     for (const auto &fd : o.value(QStringLiteral("fds_left_open")).toArray())
         p->fdsLeftOpen << fd.toString();
@@ -140,13 +142,11 @@ bool readPoint(const QJsonObject &o, PointResult *p)
     return true;
 }
 
-} // namespace
-
 QByteArray ResultBundle::toJson() const
 {
     QJsonArray list;
     for (const auto &p : points)
-        list.append(pointJson(p));
+        list.append(pointToJson(p));
     QJsonParseError parsed{};
     const QJsonDocument specDocument = QJsonDocument::fromJson(spec, &parsed);
     return QJsonDocument(QJsonObject{{QStringLiteral("servelab_bundle"), version},
@@ -180,7 +180,7 @@ bool ResultBundle::fromJson(const QByteArray &json, ResultBundle *bundle, QStrin
     const QJsonArray points = root.value(QStringLiteral("points")).toArray();
     for (qsizetype i = 0; i < points.size(); ++i) {
         PointResult p;
-        if (!points[i].isObject() || !readPoint(points[i].toObject(), &p)) {
+        if (!points[i].isObject() || !pointFromJson(points[i].toObject(), &p)) {
             *error = QStringLiteral("point %1 of the bundle cannot be read (a damaged histogram?)")
                          .arg(i);
             return false;

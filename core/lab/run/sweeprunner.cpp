@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sweeprunner.h"
 
-#include "lab/spec/transport.h"
-#include "tls/selfsignedpair.h"
 
 #include "client/closedclient.h"
 #include "docrootgenerator.h"
@@ -14,13 +12,13 @@
 #include "livefeed.h"
 #include "metrics/clock.h"
 #include "metrics/processsampler.h"
+#include "pointoptions.h"
 #include "pointprofiler.h"
 #include "pointtuner.h"
 #include "runcontrol.h"
 #include "servercostmeter.h"
 
 #include <QFileInfo>
-#include <QUrl>
 
 #include <algorithm>
 #include <thread>
@@ -168,51 +166,8 @@ void SweepRunner::runModel(const client::ClientOptions &options, PointResult *po
 PointResult SweepRunner::measure(int index, quint64 size, Target &target,
                                  metrics::ProcessSampler *sampler)
 {
-    client::ClientOptions options;
-    options.host = "127.0.0.1";
-    options.port = target.port();
-    // A url target's files are under its path; the others serve the document root at /.
-    QString folder = QStringLiteral("/");
-    if (m_spec.isUrl()) {
-        const QUrl url(m_spec.url());
-        options.host = url.host().toStdString();
-        folder = url.path(QUrl::FullyEncoded);
-        if (!folder.endsWith(u'/'))
-            folder += u'/';
-    }
-    options.path = (folder + DocRootGenerator::fileNameFor(size)).toStdString();
-    for (int copy = 0; m_spec.filesPerSize > 1 && copy < m_spec.filesPerSize; ++copy)
-        options.mix.push_back({(folder + DocRootGenerator::fileNameFor(size, copy)).toStdString()});
-    options.requests = m_spec.requests;
-    options.concurrency = m_spec.concurrency;
-    options.keepAlive = m_spec.keepAlive;
-    options.timeoutMs = m_spec.timeoutMs;
-    options.requestsPerConnection = int(m_spec.closeAfter);
-    options.closeProbability = m_spec.closeProbability;
-    std::string why; // checked by SweepSpec::validate
-    client::ThinkTime::parse(m_spec.keepAliveThink.toStdString(), &options.keepAliveThink, &why);
-    options.http10 = m_spec.http10;
-    options.abReads = m_spec.abReads;
-    if (options.abReads)
-        options.readBufferBytes = client::ClientOptions::abReadBytes;
-    options.deadlineMs = m_spec.pointDeadlineMs;
-    options.expectedBodyLength = size;
-    Transport transport;
-    QString unused; // checked by SweepSpec::validate
-    Transport::parse(m_spec.transport, &transport, &unused);
-    if (transport.https) {
-        // The builtin servers' self-signed pair, made by the target as it started: its
-        // certificate is the one CA the client trusts.
-        options.tls.enabled = true;
-        options.tls.policy = transport.policyFor(m_spec.keepAlive);
-        if (options.tls.policy == client::HandshakePolicy::KeepAlive)
-            options.keepAlive = true;
-        std::string key;
-        std::string problem;
-        tls::SelfSignedPair::ensure(tls::SelfSignedPair::defaultFolder(),
-                                    tls::SelfSignedPair::Key::EcdsaP256, &options.tls.caFile, &key,
-                                    &problem);
-    }
+    client::ClientOptions options =
+        pointOptions(m_spec, size, QStringLiteral("127.0.0.1"), target.port());
     client::SampleQueue samples;
     LiveTee tee(samples, m_feed.get());
     options.samples = &tee;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "remote/agenthistogram.h"
+#include "lab/results/resultbundle.h"
 #include "remote/loadsplit.h"
 
 #include <QJsonDocument>
@@ -10,6 +10,7 @@
 
 using servelab::client::LatencyHistogram;
 using namespace servelab::remote;
+using servelab::lab::ResultBundle;
 
 class TestLoadSplit : public QObject
 {
@@ -45,8 +46,8 @@ private slots:
         }
     }
 
-    // Three agents' histograms, sent as JSON and merged bucket by bucket, are the histogram
-    // of all their values.
+    // Three agents' histograms, sent as JSON (as the bundle keeps them) and merged bucket by
+    // bucket, are the histogram of all their values.
     void mergedHistogramIsTheWhole()
     {
         std::mt19937 random(11);
@@ -61,11 +62,11 @@ private slots:
         LatencyHistogram merged;
         for (const auto &agent : agents) {
             const QByteArray wire =
-                QJsonDocument(histogramToJson(agent)).toJson(QJsonDocument::Compact);
-            const auto back = histogramFromJson(QJsonDocument::fromJson(wire).object());
-            QVERIFY(back);
-            QCOMPARE(back->count(), agent.count());
-            merged.merge(*back);
+                QJsonDocument(ResultBundle::latencyToJson(agent)).toJson(QJsonDocument::Compact);
+            LatencyHistogram back;
+            QVERIFY(ResultBundle::latencyFromJson(QJsonDocument::fromJson(wire).object(), &back));
+            QCOMPARE(back.count(), agent.count());
+            merged.merge(back);
         }
         QCOMPARE(merged.count(), all.count());
         for (int b = 0; b < LatencyHistogram::bucketCount(); ++b)
@@ -75,7 +76,8 @@ private slots:
         QCOMPARE(merged.mean(), all.mean());
         for (double p : {50.0, 90.0, 99.0, 99.9, 100.0})
             QCOMPARE(merged.valueAtPercentile(p), all.valueAtPercentile(p));
-        QVERIFY(!histogramFromJson({{"hdr", "not base64 of a histogram"}}));
+        LatencyHistogram bad;
+        QVERIFY(!ResultBundle::latencyFromJson({{"hdr", "not base64 of a histogram"}}, &bad));
     }
 };
 

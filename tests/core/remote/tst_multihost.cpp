@@ -3,13 +3,26 @@
 // an hour ahead on CLOCK_MONOTONIC; the coordinator runs in its own namespace and reaches the
 // agents with the real ssh, as it would reach other machines. Root only; skipped with the
 // reason elsewhere. Label multihost.
+#include "lab/spec/sweepspec.h"
+#include "remote/agentchannel.h"
+#include "remote/agentprotocol.h"
+#include "remote/distributedload.h"
+#include "remote/hostsfile.h"
+
+#include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+#include <memory>
+#include <thread>
 #include <unistd.h>
+
+using namespace servelab;
 
 namespace {
 
@@ -147,7 +160,185 @@ private slots:
             qPrintable(check.out));
     }
 
+    // A seed-shaped point across the namespaces: the server agent serves 4K on its address,
+    // two load agents (one an hour ahead) split 400 requests; the server answered exactly 400.
+    // Then a second's load: both agents' samples on one grid; and nothing listens but sshd and
+    // the server under test meanwhile.
+    void aPointAcrossNamespaces()
+    {
+        const auto hosts = parsedHosts();
+        QVERIFY(hosts);
+        auto server = agent(*hosts, -1);
+        auto near = agent(*hosts, 0);
+        auto ahead = agent(*hosts, 1);
+        QString why;
+        const auto served = server->call(
+            remote::method::serve,
+            {{"address", m_env["srv"]}, {"port", 0}, {"sizes", QJsonArray{4096}}}, 30000, &why);
+        QVERIFY2(served, qPrintable(why));
+        const quint16 port = quint16(served->value("port").toInt());
+        for (const QString &host :
+             {QStringLiteral("srv"), QStringLiteral("a1"), QStringLiteral("a2")})
+            for (const QString &line : listening(host))
+                QVERIFY2(line.contains(QRegularExpression(QStringLiteral(":(22|%1)\\s").arg(port))),
+                         qPrintable(host + QStringLiteral(" listens on ") + line));
+
+        lab::SweepSpec spec;
+        spec.model = client::LoadModel::Closed;
+        spec.requests = 400;
+        spec.concurrency = 4;
+        spec.keepAlive = true;
+        remote::DistributedLoad load({{near.get(), 1}, {ahead.get(), 1}});
+        const auto point = load.run(spec, 4096, m_env["srv"], port);
+        QVERIFY2(!point.dnf, qPrintable(point.reason));
+        QCOMPARE(point.load.ok, quint64(400));
+        QCOMPARE(point.load.latency.count(), quint64(400));
+        const auto hour = 3600LL * 1'000'000'000;
+        QVERIFY2(std::abs(load.shares()[1].clock.offsetNs - hour) <= 1'000'000,
+                 qPrintable(QString::number(load.shares()[1].clock.offsetNs)));
+        QVERIFY(std::abs(load.shares()[0].clock.offsetNs) <= 1'000'000);
+        qInfo("400 requests from two namespaces, start skew %.3f ms",
+              double(load.startSkewNs()) / 1e6);
+
+        lab::SweepSpec timed;
+        timed.model = client::LoadModel::Duration;
+        timed.durationMs = 1000;
+        timed.concurrency = 2;
+        timed.clientThreads = 1;
+        remote::DistributedLoad second({{near.get(), 1}, {ahead.get(), 1}});
+        const auto secondPoint = second.run(timed, 4096, m_env["srv"], port);
+        QVERIFY2(!secondPoint.dnf, qPrintable(secondPoint.reason));
+        const auto grid = secondPoint.clientSamples.size();
+        QVERIFY2(grid >= 8 && grid <= 13, qPrintable(QString::number(grid)));
+
+        const auto stopped = server->call(remote::method::stopServe, {}, 30000, &why);
+        QVERIFY2(stopped, qPrintable(why));
+        // The duration point's requests in flight at its end may or may not have reached it.
+        const qint64 answered = stopped->value("requests").toInteger() - 400;
+        QVERIFY2(answered >= qint64(secondPoint.load.completed) &&
+                     answered <= qint64(secondPoint.load.completed + secondPoint.load.unfinished),
+                 qPrintable(QStringLiteral("%1 answered, %2 completed, %3 in flight")
+                                .arg(answered)
+                                .arg(secondPoint.load.completed)
+                                .arg(secondPoint.load.unfinished)));
+    }
+
+    // A load agent's link taken down mid-point: DNF naming it, the other cancelled at once and
+    // its part kept; with the link back, the cut-off share loads no more, and the agent ends
+    // with its connection.
+    void aLinkDownMidPoint()
+    {
+        const auto hosts = parsedHosts();
+        QVERIFY(hosts);
+        auto server = agent(*hosts, -1);
+        auto near = agent(*hosts, 0);
+        auto ahead = agent(*hosts, 1);
+        QString why;
+        const auto served = server->call(
+            remote::method::serve,
+            {{"address", m_env["srv"]}, {"port", 0}, {"sizes", QJsonArray{4096}}}, 30000, &why);
+        QVERIFY2(served, qPrintable(why));
+        lab::SweepSpec spec;
+        spec.model = client::LoadModel::Duration;
+        spec.durationMs = 3000;
+        spec.concurrency = 2;
+        spec.clientThreads = 1;
+        const QString port = QString::number(served->value("port").toInt());
+        std::thread cut([&] {
+            // Once a1's connections to the server are up (bounded), its link goes.
+            QElapsedTimer since;
+            since.start();
+            while (since.elapsed() < 10000 && !connectedToServer(QStringLiteral("a1"), port))
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            run(QStringLiteral("ip"),
+                {QStringLiteral("-n"), m_tag + QStringLiteral("-a1"), QStringLiteral("link"),
+                 QStringLiteral("set"), QStringLiteral("eth0"), QStringLiteral("down")});
+        });
+        remote::DistributedLoad load({{near.get(), 1}, {ahead.get(), 1}});
+        QElapsedTimer timer;
+        timer.start();
+        const auto point =
+            load.run(spec, 4096, m_env["srv"], quint16(served->value("port").toInt()));
+        cut.join();
+        run(QStringLiteral("ip"),
+            {QStringLiteral("-n"), m_tag + QStringLiteral("-a1"), QStringLiteral("link"),
+             QStringLiteral("set"), QStringLiteral("eth0"), QStringLiteral("up")});
+        QVERIFY(point.dnf);
+        QVERIFY2(
+            point.reason.startsWith(QStringLiteral("load agent 1 (%1) lost ").arg(m_env["a1"])),
+            qPrintable(point.reason));
+        QVERIFY(load.shares()[1].endedNs > 0); // the other's part came back
+        QVERIFY(!load.shares()[1].finished);
+        // The link back: a1's share does not go on loading (the cancel got through, or its own
+        // deadline came), and the agent ends once its connection does.
+        QTRY_VERIFY_WITH_TIMEOUT(!connectedToServer(QStringLiteral("a1"), port), 15000);
+        near->close(5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!agentRunsIn(QStringLiteral("a1")), 10000);
+    }
+
 private:
+    // Whether `host` has a connection established to the server's port.
+    bool connectedToServer(const QString &host, const QString &port)
+    {
+        return run(QStringLiteral("ip"),
+                   {QStringLiteral("netns"), QStringLiteral("exec"), m_tag + u'-' + host,
+                    QStringLiteral("ss"), QStringLiteral("-Htn"), QStringLiteral("state"),
+                    QStringLiteral("established"), QStringLiteral("dport"),
+                    QStringLiteral("= :") + port})
+            .out.contains(m_env["srv"]);
+    }
+
+    // Whether a servelab-cli agent runs in the namespace of `host`.
+    bool agentRunsIn(const QString &host)
+    {
+        const Run pids = run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("pids"),
+                                                    m_tag + u'-' + host});
+        for (const QString &pid : pids.out.split(u'\n', Qt::SkipEmptyParts)) {
+            QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid.trimmed()));
+            if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains("agent\0--stdio"))
+                return true;
+        }
+        return false;
+    }
+
+    QStringList listening(const QString &host)
+    {
+        const Run ss = run(QStringLiteral("ip"),
+                           {QStringLiteral("netns"), QStringLiteral("exec"), m_tag + u'-' + host,
+                            QStringLiteral("ss"), QStringLiteral("-Hltn")});
+        return ss.out.split(u'\n', Qt::SkipEmptyParts);
+    }
+
+    std::optional<remote::HostsFile> parsedHosts()
+    {
+        QFile file(hostsFile({}, {}));
+        if (!file.open(QIODevice::ReadOnly))
+            return std::nullopt;
+        QString why;
+        auto hosts = remote::HostsFile::parse(file.readAll(), file.fileName(), &why);
+        if (!hosts)
+            qWarning("%s", qPrintable(why));
+        return hosts;
+    }
+
+    // An agent of the hosts file, its ssh run from the coordinator's namespace.
+    std::unique_ptr<remote::AgentChannel> agent(const remote::HostsFile &hosts, int load)
+    {
+        const remote::HostEntry &entry = load < 0 ? hosts.server : hosts.load[load];
+        auto channel =
+            std::make_unique<remote::AgentChannel>(remote::HostsFile::label(entry, load));
+        QString why;
+        const QStringList command = QStringList{QStringLiteral("ip"), QStringLiteral("netns"),
+                                                QStringLiteral("exec"), m_env["coord"]} +
+                                    hosts.command(entry);
+        if (!channel->start(command, &why) || !channel->call(remote::method::hello,
+                                                             {{"protocol", remote::protocolVersion},
+                                                              {"version", remote::buildName()}},
+                                                             30000, &why))
+            qWarning("%s", qPrintable(why));
+        return channel;
+    }
+
     // The hosts file: the built-in ssh connector, the fixture's client configuration; extra
     // options for load host 1 and load host 2 (a wrong key, an empty known_hosts).
     QString hostsFile(const QStringList &first, const QStringList &second)
