@@ -45,6 +45,16 @@ up() {
     for tool in ip tc unshare ssh ssh-keygen /usr/sbin/sshd; do
         command -v "$tool" >/dev/null || { echo "netlab.sh: $tool is missing" >&2; exit 77; }
     done
+    # What this machine must allow, tried before anything is built: a skip says which is missing.
+    local why
+    if ! why=$(ip netns add "$tag-probe" 2>&1); then
+        echo "netlab.sh: cannot make network namespaces here: $why" >&2; exit 77
+    fi
+    if ! why=$(ip netns exec "$tag-probe" unshare --time --monotonic 1 true 2>&1); then
+        ip netns del "$tag-probe"
+        echo "netlab.sh: cannot make time namespaces here: $why" >&2; exit 77
+    fi
+    ip netns del "$tag-probe"
     mkdir -p "$dir" /run/sshd
     chmod 700 "$dir"
     ssh-keygen -q -t ed25519 -N '' -C servelab-test -f "$dir/client_key"

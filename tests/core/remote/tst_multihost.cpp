@@ -166,17 +166,11 @@ private slots:
     // the server under test meanwhile.
     void aPointAcrossNamespaces()
     {
-        const auto hosts = parsedHosts();
-        QVERIFY(hosts);
-        auto server = agent(*hosts, -1);
-        auto near = agent(*hosts, 0);
-        auto ahead = agent(*hosts, 1);
+        Lab lab;
+        QVERIFY(serving(&lab));
+        auto &[server, near, ahead, served] = lab;
         QString why;
-        const auto served = server->call(
-            remote::method::serve,
-            {{"address", m_env["srv"]}, {"port", 0}, {"sizes", QJsonArray{4096}}}, 30000, &why);
-        QVERIFY2(served, qPrintable(why));
-        const quint16 port = quint16(served->value("port").toInt());
+        const quint16 port = quint16(served.value("port").toInt());
         for (const QString &host :
              {QStringLiteral("srv"), QStringLiteral("a1"), QStringLiteral("a2")})
             for (const QString &line : listening(host))
@@ -228,22 +222,16 @@ private slots:
     // with its connection.
     void aLinkDownMidPoint()
     {
-        const auto hosts = parsedHosts();
-        QVERIFY(hosts);
-        auto server = agent(*hosts, -1);
-        auto near = agent(*hosts, 0);
-        auto ahead = agent(*hosts, 1);
+        Lab lab;
+        QVERIFY(serving(&lab));
+        auto &[server, near, ahead, served] = lab;
         QString why;
-        const auto served = server->call(
-            remote::method::serve,
-            {{"address", m_env["srv"]}, {"port", 0}, {"sizes", QJsonArray{4096}}}, 30000, &why);
-        QVERIFY2(served, qPrintable(why));
         lab::SweepSpec spec;
         spec.model = client::LoadModel::Duration;
         spec.durationMs = 3000;
         spec.concurrency = 2;
         spec.clientThreads = 1;
-        const QString port = QString::number(served->value("port").toInt());
+        const QString port = QString::number(served.value("port").toInt());
         std::thread cut([&] {
             // Once a1's connections to the server are up (bounded), its link goes.
             QElapsedTimer since;
@@ -258,7 +246,7 @@ private slots:
         QElapsedTimer timer;
         timer.start();
         const auto point =
-            load.run(spec, 4096, m_env["srv"], quint16(served->value("port").toInt()));
+            load.run(spec, 4096, m_env["srv"], quint16(served.value("port").toInt()));
         cut.join();
         run(QStringLiteral("ip"),
             {QStringLiteral("-n"), m_tag + QStringLiteral("-a1"), QStringLiteral("link"),
@@ -277,6 +265,32 @@ private slots:
     }
 
 private:
+    // The three agents of the hosts file, the server agent serving 4K on its address.
+    struct Lab
+    {
+        std::unique_ptr<remote::AgentChannel> server;
+        std::unique_ptr<remote::AgentChannel> near;  // load 1
+        std::unique_ptr<remote::AgentChannel> ahead; // load 2, an hour ahead
+        QJsonObject served;                          // the serve answer: its port
+    };
+    bool serving(Lab *lab)
+    {
+        const auto hosts = parsedHosts();
+        if (!hosts)
+            return false;
+        lab->server = agent(*hosts, -1);
+        lab->near = agent(*hosts, 0);
+        lab->ahead = agent(*hosts, 1);
+        QString why;
+        const auto served = lab->server->call(
+            remote::method::serve,
+            {{"address", m_env["srv"]}, {"port", 0}, {"sizes", QJsonArray{4096}}}, 30000, &why);
+        if (!served)
+            qWarning("%s", qPrintable(why));
+        lab->served = served.value_or(QJsonObject());
+        return served.has_value();
+    }
+
     // Whether `host` has a connection established to the server's port.
     bool connectedToServer(const QString &host, const QString &port)
     {
