@@ -127,6 +127,19 @@ void SweepRunner::run()
         return Q_EMIT failed(QStringLiteral("cannot watch the server: ") +
                              QString::fromStdString(why));
 
+    // A server that forks its workers once it listens (nginx) is still setting them up when its
+    // port first accepts: their epoll and eventfd would be the first point's "leaks". Its
+    // descriptors settle first: the same count twice, 50 ms apart (at most 2 s).
+    if (pid && tree) {
+        std::size_t before = sampler.openFds().size();
+        for (int wait = 0; wait < 40 && !m_control->isCancelled(); ++wait) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            const std::size_t now = sampler.openFds().size();
+            if (now == before)
+                break;
+            before = now;
+        }
+    }
     m_control->setTarget(target.get(), [feed = m_feed](const TuneEvent &event) {
         if (feed)
             feed->publishTune(event);
