@@ -13,6 +13,8 @@
 #include "lab/spec/sizelist.h"
 #include "lab/spec/specsource.h"
 #include "profilefiles.h"
+#include "remote/hostfleet.h"
+#include "remote/remotetarget.h"
 #include "runcharts.h"
 #include "server/eventmodel.h"
 #include "server/servermode.h"
@@ -203,6 +205,11 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
                         "such point's load runs once more with perf attached, in the last "
                         "repetition. With --out, the profiles go to DIR/profiles."),
          QStringLiteral("sizes")},
+        {QStringLiteral("hosts"),
+         QStringLiteral("Run across machines: the hosts file names the server host, which "
+                        "serves each target, and the load hosts, which split each point's load "
+                        "(servelab-cli hosts check FILE tries them first)."),
+         QStringLiteral("file")},
     });
     int code = exitOk;
     if (!cl.parse(arguments, out, err, &code))
@@ -237,6 +244,18 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             target.profile = profile;
     }
     const QList<lab::SweepSpec> targets = spec.expanded(); // as the runner expands them
+    std::shared_ptr<remote::HostFleet> hosts;
+    if (p.isSet(QStringLiteral("hosts"))) {
+        QString why;
+        auto file = remote::HostsFile::read(p.value(QStringLiteral("hosts")), &why);
+        if (!file)
+            return cl.usageError(why, err);
+        for (const lab::SweepSpec &target : targets)
+            if (const QString problem = remote::RemoteTarget::unsupported(target);
+                !problem.isEmpty())
+                return cl.usageError(QStringLiteral("--hosts: ") + problem, err);
+        hosts = std::make_shared<remote::HostFleet>(std::move(*file));
+    }
     const QString outDir = p.value(QStringLiteral("out"));
     if (!outDir.isEmpty() && (!QDir().mkpath(outDir) || !QFileInfo(outDir).isWritable()))
         return cl.usageError(
@@ -244,6 +263,7 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             err);
 
     lab::ExperimentRunner runner(spec);
+    runner.setHosts(hosts);
     // The exports need every point whole; the table alone needs only totals, so a long run
     // without --out holds a few hundred bytes per point (the database has the rest).
     const bool keepWhole = !outDir.isEmpty();

@@ -13,8 +13,10 @@ namespace {
 const AgentMethod methods[] = {
     {method::hello,     "{protocol, version} -> the agent's protocol, version, host, cores, fd limits"},
     {method::clock,     "{} -> {monotonic_ns}: one ping of the clock-offset estimate"},
-    {method::serve,     "{mode, address, port, sizes} -> {port, path, bytes}: a built-in server on this host"},
+    {method::serve,     "{mode, address, port, sizes, threads, content, files, fd_limit, arguments} -> {port, path, bytes}: a built-in server on this host"},
     {method::stopServe, "{} -> {requests}: stops it, with the requests it answered"},
+    {method::watch,     "{} -> {started_ns}: starts sampling the server for a point (fds, threads, CPU, leaks)"},
+    {method::watchEnd,  "{} -> {point, started_ns}: the server's part of the point: samples, fds left open, counts"},
     {method::probe,     "{host, port, path, bytes} -> {ok, micros, error}: one GET from this host"},
     {method::load,      "{spec, size, host, port, start_at_ns, deadline_ns} -> {accepted}: a share of a point, then load_done"},
     {method::cancel,    "{} -> {}: stops the load now (load_done follows)"},

@@ -14,7 +14,7 @@ namespace servelab::remote {
 // requests and responses, one per MessageFramer frame. The first request is "hello", which
 // refuses a coordinator that speaks another protocol, naming both versions. A change to a
 // method's parameters or results that an older peer would misread bumps protocolVersion.
-inline constexpr int protocolVersion = 1;
+inline constexpr int protocolVersion = 2; // 2: watch, watch_end; serve takes threads
 
 // The methods, one row each: the agent's dispatch table and `agent --help` read these names
 // (AgentSession holds the handler of each row).
@@ -29,6 +29,8 @@ inline constexpr char hello[] = "hello";
 inline constexpr char clock[] = "clock";
 inline constexpr char serve[] = "serve";
 inline constexpr char stopServe[] = "stop_serve";
+inline constexpr char watch[] = "watch";
+inline constexpr char watchEnd[] = "watch_end";
 inline constexpr char probe[] = "probe";
 inline constexpr char shutdown[] = "shutdown";
 inline constexpr char load[] = "load";

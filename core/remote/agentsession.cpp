@@ -3,6 +3,7 @@
 
 #include "agentprotocol.h"
 #include "clocksync.h"
+#include "serverwatch.h"
 #include "sharerun.h"
 
 #include "client/clientsample.h"
@@ -11,8 +12,8 @@
 #include "lab/run/docrootgenerator.h"
 #include "lab/run/experimentmodel.h"
 #include "lab/run/pointoptions.h"
+#include "lab/targets/isolatedserver.h"
 #include "lab/spec/experimentspec.h"
-#include "server/server.h"
 #include "server/serveroptions.h"
 
 #include <QFile>
@@ -22,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -48,6 +50,8 @@ const AgentSession::Route AgentSession::routes[] = {
     {method::clock,     &AgentSession::clock,     false},
     {method::serve,     &AgentSession::serve,     false},
     {method::stopServe, &AgentSession::stopServe, false},
+    {method::watch,     &AgentSession::watch,     false},
+    {method::watchEnd,  &AgentSession::watchEnd,  false},
     {method::probe,     &AgentSession::probe,     false},
     {method::shutdown,  &AgentSession::shutdown,  true},
     {method::load,      &AgentSession::load,      false},
@@ -62,6 +66,7 @@ AgentSession::AgentSession(int input, int output)
 AgentSession::~AgentSession()
 {
     m_load.reset();
+    m_watch.reset();
     if (m_server)
         m_server->stop();
 }
@@ -195,6 +200,7 @@ AgentSession::Reply AgentSession::serve(const QJsonObject &params)
         return failure(rpcError::invalidParams,
                        QStringLiteral("port %1 is out of range").arg(port));
     options.port = quint16(port);
+    options.threads = params.value(QStringLiteral("threads")).toInt(options.threads);
     m_root = std::make_unique<QTemporaryDir>();
     QFile file(m_root->filePath(QLatin1String(checkPath + 1)));
     if (!m_root->isValid() || !file.open(QIODevice::WriteOnly) ||
@@ -207,15 +213,29 @@ AgentSession::Reply AgentSession::serve(const QJsonObject &params)
     for (const QJsonValue &size : params.value(QStringLiteral("sizes")).toArray())
         sizes << quint64(size.toInteger());
     QString why;
-    if (!sizes.isEmpty() && !lab::DocRootGenerator::ensure(m_root->path(), sizes, &why))
+    lab::DocRootGenerator::Content content{};
+    if (const QString name = params.value(QStringLiteral("content")).toString(
+            QStringLiteral("random"));
+        !lab::DocRootGenerator::parseContent(name, &content))
+        return failure(rpcError::invalidParams,
+                       QStringLiteral("content \"%1\" is not random or zeros").arg(name));
+    const int files = std::max(1, params.value(QStringLiteral("files")).toInt(1));
+    if (!sizes.isEmpty() &&
+        !lab::DocRootGenerator::ensure(m_root->path(), sizes, &why, content, files))
         return failure(rpcError::failed, QStringLiteral("cannot write the files: %1").arg(why));
     options.root = m_root->path().toStdString();
-    std::string error;
-    auto server = server::createServer(options, &error);
-    if (!server || !server->start(&error))
+    // A child process, as a target on one machine is by default: its descriptors, threads and
+    // CPU are its own (not this agent's channel, sampler and counters), it takes an fd limit
+    // and serve's other flags, and it dies with this agent (PDEATHSIG).
+    QStringList arguments;
+    for (const QJsonValue &argument : params.value(QStringLiteral("arguments")).toArray())
+        arguments << argument.toString();
+    auto server = std::make_unique<lab::IsolatedServer>();
+    QString error;
+    if (!server->start(options, params.value(QStringLiteral("fd_limit")).toInt(0), &error,
+                       arguments))
         return failure(rpcError::failed, QStringLiteral("cannot serve on %1: %2")
-                                             .arg(QString::fromStdString(options.host),
-                                                  QString::fromStdString(error)));
+                                             .arg(QString::fromStdString(options.host), error));
     m_server = std::move(server);
     return {QJsonObject{{QStringLiteral("port"), int(m_server->port())},
                         {QStringLiteral("path"), QLatin1String(checkPath)},
@@ -224,14 +244,38 @@ AgentSession::Reply AgentSession::serve(const QJsonObject &params)
 
 AgentSession::Reply AgentSession::stopServe(const QJsonObject &)
 {
+    m_watch.reset();
     qint64 requests = 0;
     if (m_server) {
+        if (const auto stats = m_server->stats())
+            requests = qint64(stats->requests);
         m_server->stop();
-        requests = qint64(m_server->stats().requests);
     }
     m_server.reset();
     m_root.reset();
     return {QJsonObject{{QStringLiteral("requests"), requests}}};
+}
+
+AgentSession::Reply AgentSession::watch(const QJsonObject &)
+{
+    if (!m_server)
+        return failure(rpcError::failed, QStringLiteral("no server runs here: serve first"));
+    m_watch = std::make_unique<ServerWatch>(*m_server);
+    QString why;
+    if (!m_watch->start(&why)) {
+        m_watch.reset();
+        return failure(rpcError::failed, why);
+    }
+    return {QJsonObject{{QStringLiteral("started_ns"), monotonicNanos()}}};
+}
+
+AgentSession::Reply AgentSession::watchEnd(const QJsonObject &)
+{
+    if (!m_watch)
+        return failure(rpcError::failed, QStringLiteral("no watch runs here: watch first"));
+    const QJsonObject seen = m_watch->finish();
+    m_watch.reset();
+    return {seen};
 }
 
 AgentSession::Reply AgentSession::probe(const QJsonObject &params)

@@ -14,12 +14,13 @@
 
 class QTemporaryDir;
 
-namespace servelab::server {
-class Server;
+namespace servelab::lab {
+class IsolatedServer;
 }
 
 namespace servelab::remote {
 
+class ServerWatch;
 class ShareRun;
 
 // The agent's end (`servelab-cli agent --stdio`): reads requests from `input`, answers on
@@ -63,6 +64,8 @@ private:
     Reply clock(const QJsonObject &params);
     Reply serve(const QJsonObject &params);
     Reply stopServe(const QJsonObject &params);
+    Reply watch(const QJsonObject &params);
+    Reply watchEnd(const QJsonObject &params);
     Reply probe(const QJsonObject &params);
     Reply shutdown(const QJsonObject &params);
     Reply load(const QJsonObject &params);
@@ -78,7 +81,8 @@ private:
     bool m_greeted = false;
     bool m_shutdown = false;
     std::unique_ptr<QTemporaryDir> m_root;
-    std::unique_ptr<server::Server> m_server;
+    std::unique_ptr<lab::IsolatedServer> m_server; // a child `servelab-cli serve`
+    std::unique_ptr<ServerWatch> m_watch; // of m_server, during a point
     std::mutex m_writing;
     os::UniqueFd m_wake; // a load that ran into its deadline ends the session
     std::unique_ptr<ShareRun> m_load;

@@ -2,6 +2,7 @@
 #include "hostcheck.h"
 
 #include "agentchannel.h"
+#include "agentreach.h"
 #include "agentprotocol.h"
 #include "hostsfile.h"
 
@@ -14,8 +15,6 @@ namespace servelab::remote {
 
 namespace {
 
-// ssh may ask DNS, open a TCP connection and exchange keys before the agent even starts.
-constexpr int connectTimeoutMs = 30000;
 constexpr int callTimeoutMs = 10000;
 
 struct Agent
@@ -28,42 +27,26 @@ struct Agent
 void reach(const HostsFile &hosts, const HostEntry &entry, int loadIndex, Agent *agent,
            const std::function<void(const QString &)> &say)
 {
-    const QString label = HostsFile::label(entry, loadIndex);
-    agent->channel = std::make_unique<AgentChannel>(label);
+    AgentReach reached = AgentReach::reach(hosts, entry, loadIndex, HostCheck::clockPings);
+    const bool ok = reached.ok();
+    agent->channel = std::move(reached.channel);
     agent->row.role =
         loadIndex < 0 ? QStringLiteral("server") : QStringLiteral("load %1").arg(loadIndex + 1);
     agent->row.host = entry.host;
-    QString why;
-    if (!agent->channel->start(hosts.command(entry), &why)) {
-        agent->row.problem = why;
+    const QJsonObject &hello = reached.hello;
+    agent->row.version = hello.value(QStringLiteral("version")).toString();
+    agent->row.kernel = hello.value(QStringLiteral("kernel")).toString();
+    agent->row.cores = hello.value(QStringLiteral("cores")).toInt();
+    agent->row.nofileSoft = hello.value(QStringLiteral("nofile_soft")).toInteger();
+    agent->row.nofileHard = hello.value(QStringLiteral("nofile_hard")).toInteger();
+    agent->row.clock = reached.clock;
+    if (!ok) {
+        agent->row.problem = reached.problem;
         return;
     }
-    const auto hello = agent->channel->call(
-        method::hello,
-        {{QStringLiteral("protocol"), protocolVersion}, {QStringLiteral("version"), buildName()}},
-        connectTimeoutMs, &why);
-    if (!hello) {
-        agent->row.problem = why;
-        return;
-    }
-    agent->row.version = hello->value(QStringLiteral("version")).toString();
-    agent->row.kernel = hello->value(QStringLiteral("kernel")).toString();
-    agent->row.cores = hello->value(QStringLiteral("cores")).toInt();
-    agent->row.nofileSoft = hello->value(QStringLiteral("nofile_soft")).toInteger();
-    agent->row.nofileHard = hello->value(QStringLiteral("nofile_hard")).toInteger();
-    std::vector<ClockSample> samples;
-    for (int i = 0; i < HostCheck::clockPings; ++i) {
-        const auto sample = agent->channel->ping(callTimeoutMs, &why);
-        if (!sample) {
-            agent->row.problem = why;
-            return;
-        }
-        samples.push_back(*sample);
-    }
-    agent->row.clock = estimateClockOffset(samples);
     agent->ready = true;
     if (say)
-        say(QStringLiteral("%1: reached, %2").arg(label, agent->row.version));
+        say(QStringLiteral("%1: reached, %2").arg(agent->channel->name(), agent->row.version));
 }
 
 QString millis(qint64 nanos, int decimals)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "agentlane.h"
 #include "client/clientsample.h"
 #include "client/loadmodel.h"
 #include "client/loadresult.h"
 #include "metrics/processprobe.h"
 #include "metrics/resourceuse.h"
 #include "pointprofile.h"
+#include "server/serverstats.h"
 #include "tuneevent.h"
 
 #include <QMetaType>
@@ -60,6 +62,15 @@ struct PointResult
     std::uint64_t serverEmfile = 0;
     std::uint64_t handoffs = 0;          // poller: hand-offs from the watcher to the pool
     std::uint64_t handoffWaitMicros = 0; // and the time they waited, summed
+    // Those counters over the point: `after` less `before`, both read where the server runs.
+    void countServer(const server::ServerStats &before, const server::ServerStats &after)
+    {
+        serverCounted = true;
+        serverRequests = after.requests - before.requests;
+        serverEmfile = after.acceptEmfile - before.acceptEmfile;
+        handoffs = after.handoffs - before.handoffs;
+        handoffWaitMicros = after.handoffWaitMicros - before.handoffWaitMicros;
+    }
 
     // What the point cost the machine: the server's processes (summed over a tree; for an
     // in-process target, the process less the client's threads) from the point's start to its
@@ -74,6 +85,12 @@ struct PointResult
     // A perf profile of the server during a second pass of this load, when the spec asked.
     PointProfile profile;
 
+    // A point whose load several hosts made (run --hosts): each load agent's part, and the
+    // spread of their real starts (their planned phases taken out), on the coordinator's clock.
+    // Empty and 0 for a point made on this machine.
+    std::vector<AgentLane> agents;
+    std::int64_t startSkewMicros = 0;
+
     // Descriptors the server still held once the point had drained that it did not hold before
     // it ("fd 12 file /root/4K.bin", as lsof lists them); empty when the count came back.
     QStringList fdsLeftOpen;
@@ -85,6 +102,8 @@ struct PointResult
         PointResult p = *this;
         p.clientSamples = {};
         p.serverSamples = {};
+        for (AgentLane &lane : p.agents)
+            lane.samples = {};
         return p;
     }
     // Only the totals (counts, bytes, times, the reason): what a table of KiB/s needs, a few
@@ -98,6 +117,8 @@ struct PointResult
         p.load.waitingTimes = {};
         p.uncorrected = {};
         p.fdsLeftOpen = {};
+        for (AgentLane &lane : p.agents)
+            lane.load.latency = {};
         return p;
     }
 };

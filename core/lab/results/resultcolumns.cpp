@@ -43,11 +43,27 @@ QVariant partsOf(const ProcessSample &s)
     return QVariant(parts);
 }
 
+// A JSON array column: a QJsonArray to write (text in the database), text or an array to read.
+QJsonArray arrayOf(const QVariant &v)
+{
+    return v.typeId() == QMetaType::QString ? QJsonDocument::fromJson(v.toString().toUtf8()).array()
+                                            : v.toJsonArray();
+}
+
+// A distributed point's agents (AgentLane), an empty array for any other.
+QVariant agentsOf(const PointResult &p)
+{
+    return QVariant(AgentLane::toJson(p.agents));
+}
+
+void setAgents(PointResult *p, const QVariant &v)
+{
+    p->agents = AgentLane::fromJson(arrayOf(v));
+}
+
 void setParts(ProcessSample *s, const QVariant &v)
 {
-    const QJsonArray parts = v.typeId() == QMetaType::QString
-                                 ? QJsonDocument::fromJson(v.toString().toUtf8()).array()
-                                 : v.toJsonArray();
+    const QJsonArray parts = arrayOf(v);
     s->parts.clear();
     for (const QJsonValue &value : parts) {
         const QJsonObject o = value.toObject();
@@ -203,6 +219,11 @@ const ResultColumn<PointResult> pointColumns[] = {
      [](PointResult *p, const QVariant &v) {
          p->profile.unprofiledRequestsPerSecond = v.toDouble();
      }},
+    // A distributed point (schema 8): each load agent's part, and how far apart they started.
+    {"agents", "agents", agentsOf, setAgents},
+    {"start_skew_us", "start_skew_us",
+     [](const PointResult &p) { return whole(p.startSkewMicros); },
+     [](PointResult *p, const QVariant &v) { p->startSkewMicros = v.toLongLong(); }},
 };
 
 const ResultColumn<ClientSample> clientSampleColumns[] = {

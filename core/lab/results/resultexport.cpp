@@ -292,6 +292,13 @@ QString formatPointsHdrLog(const QList<PointResult> &points)
         tag.replace(unsafe, QStringLiteral("_"));
         const double start = origin < 0 ? 0 : double(p.startedAtMicros - origin) / 1e6;
         log.add(start, p.load.elapsedSeconds(), p.load.latency, tag.toStdString());
+        // A distributed point: each load agent's own histogram after the merged one, tagged
+        // with the point's tag and the agent's number ("…_r1_a2"), from its real start.
+        for (std::size_t k = 0; k < p.agents.size(); ++k) {
+            const AgentLane &lane = p.agents[k];
+            log.add(start + double(lane.startMicros) / 1e6, lane.load.elapsedSeconds(),
+                    lane.load.latency, QStringLiteral("%1_a%2").arg(tag).arg(k + 1).toStdString());
+        }
     }
     return QString::fromStdString(log.text());
 }

@@ -176,6 +176,12 @@ const QList<QStringList> &resultMigrations()
             QStringLiteral("ALTER TABLE points ADD COLUMN profile_unprofiled_rps REAL NOT NULL "
                            "DEFAULT 0"),
         },
+        // 7 -> 8: distributed points (run --hosts), their load agents' parts.
+        {
+            QStringLiteral("ALTER TABLE points ADD COLUMN agents TEXT NOT NULL DEFAULT '[]'"),
+            QStringLiteral("ALTER TABLE points ADD COLUMN start_skew_us INTEGER NOT NULL "
+                           "DEFAULT 0"),
+        },
     };
     return steps;
 }

@@ -21,7 +21,7 @@ namespace servelab::lab {
 class ResultStore
 {
 public:
-    static constexpr int schemaVersion = 7;
+    static constexpr int schemaVersion = 8;
 
     struct Experiment
     {

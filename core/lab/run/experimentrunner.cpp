@@ -7,6 +7,7 @@
 #include "lab/targets/externalserver.h"
 #include "lab/targets/targetlabels.h"
 #include "pointprofiler.h"
+#include "remotehosts.h"
 #include "runcontrol.h"
 #include "sweeprunner.h"
 
@@ -80,6 +81,11 @@ void ExperimentRunner::run()
         m_machine.insert(QStringLiteral("server_versions"), versions);
     m_status = RunStatus::Failed;
     QString error;
+    if (m_hosts) {
+        if (!m_hosts->connect(&error))
+            return m_reason = error, Q_EMIT finished(m_status, error);
+        m_machine.insert(QStringLiteral("hosts"), m_hosts->facts());
+    }
     ResultStore store;
     if (!m_database.isEmpty()) {
         if (!store.open(m_database, &error) ||
@@ -110,6 +116,7 @@ void ExperimentRunner::run()
         for (int t = 0; t < m_targets.size() && m_control->proceed(); ++t) {
             SweepRunner runner(m_targets[t]);
             runner.setControl(m_control);
+            runner.setHosts(m_hosts);
             // Profiles of the last repetition: the server is as warm as it gets.
             if (m_profileFolder.isEmpty())
                 m_profileFolder = PointProfiler::defaultFolder();

@@ -15,6 +15,7 @@
 namespace servelab::lab {
 
 class LiveFeed;
+class RemoteHosts;
 class RunControl;
 
 // Runs a whole experiment: each repetition, each target of the expanded spec, each size, with a
@@ -44,6 +45,10 @@ public:
     void setLiveFeed(std::shared_ptr<LiveFeed> feed) { m_feed = std::move(feed); }
     // Where profiled points keep their perf.data (empty: PointProfiler::defaultFolder()).
     void setProfileFolder(const QString &folder) { m_profileFolder = folder; }
+    // A distributed run (run --hosts): run() reaches the hosts first (a host not reached fails
+    // the run, naming it), keeps what they are in machine()["hosts"], and every target serves
+    // on the server host while the load hosts make each point's load.
+    void setHosts(std::shared_ptr<RemoteHosts> hosts) { m_hosts = std::move(hosts); }
 
     void pause();
     void resume();
@@ -87,6 +92,7 @@ private:
     QString m_databasePath;
     std::shared_ptr<RunControl> m_control;
     std::shared_ptr<LiveFeed> m_feed;
+    std::shared_ptr<RemoteHosts> m_hosts;
     QString m_profileFolder;
     QList<PointResult> m_results;
     QJsonObject m_machine;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sweeprunner.h"
 
-
 #include "client/closedclient.h"
 #include "docrootgenerator.h"
 #include "experimentmodel.h"
@@ -15,6 +14,7 @@
 #include "pointoptions.h"
 #include "pointprofiler.h"
 #include "pointtuner.h"
+#include "remotehosts.h"
 #include "runcontrol.h"
 #include "servercostmeter.h"
 
@@ -99,8 +99,10 @@ void SweepRunner::run()
     m_results.clear();
     if (const QString problem = m_spec.validate(); !problem.isEmpty())
         return Q_EMIT failed(problem);
-    const QString root = m_spec.resolvedRoot();
+    if (m_hosts) // the server host makes its own files
+        return runTarget(m_hosts->target(m_spec));
     QString error;
+    const QString root = m_spec.resolvedRoot();
     DocRootGenerator::Content content{};
     DocRootGenerator::parseContent(m_spec.content, &content);
     if (!root.isEmpty() && m_spec.generateRoot &&
@@ -110,7 +112,12 @@ void SweepRunner::run()
         !DocRootGenerator::check(root, m_spec.sizes, &error, m_spec.filesPerSize))
         return Q_EMIT failed(error);
 
-    const std::unique_ptr<Target> target = Target::create(m_spec, root);
+    runTarget(Target::create(m_spec, root));
+}
+
+void SweepRunner::runTarget(const std::unique_ptr<Target> &target)
+{
+    QString error;
     if (!target->start(&error))
         return Q_EMIT failed(error);
     // The server process: the child, this one for an in-process target, or the one named for
@@ -179,8 +186,46 @@ void SweepRunner::runModel(const client::ClientOptions &options, PointResult *po
 PointResult SweepRunner::measure(int index, quint64 size, Target &target,
                                  metrics::ProcessSampler *sampler)
 {
+    PointResult point;
+    point.index = index;
+    point.sizeBytes = size;
+    point.target = m_spec.label();
+    point.model = m_spec.model;
     client::ClientOptions options =
         pointOptions(m_spec, size, QStringLiteral("127.0.0.1"), target.port());
+    const QString untuned =
+        m_hosts ? loadRemotely(size, target, &point) : loadHere(options, target, sampler, &point);
+    // Cool-down, in steps so that a cancel is not kept waiting.
+    for (int rested = 0; rested < m_spec.cooldownMs && !m_control->isCancelled(); rested += 50)
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(std::min(50, m_spec.cooldownMs - rested)));
+    judge(&point, untuned);
+    if (m_profile && m_spec.profile.wants(size) && !m_control->isCancelled()) {
+        if (m_hosts) {
+            point.profile.requested = true;
+            point.profile.note = QStringLiteral("not profiled: the server runs on another host "
+                                                "(perf records only this machine's processes)");
+            return point;
+        }
+        if (m_profileFolder.isEmpty())
+            m_profileFolder = PointProfiler::defaultFolder();
+        client::ClientOptions quiet = options;
+        quiet.samples = nullptr; // the pass is not the point's timeline
+        const bool inProcess = m_spec.kind() == TargetKind::Builtin && !m_spec.runsIsolated();
+        PointProfiler(m_spec.profile, m_profileFolder)
+            .profile(m_profileLabel.isEmpty() ? point.target : m_profileLabel, pid_t(target.pid()),
+                     m_spec.kind() != TargetKind::Builtin, inProcess, &point,
+                     [&](PointResult *pass) { runModel(quiet, pass); });
+    }
+    return point;
+}
+
+// The point's load from this machine, the server watched here: its timeline, its counters,
+// its CPU, the descriptors it kept. Returns what the spec's changes could not undo.
+QString SweepRunner::loadHere(client::ClientOptions options, Target &target,
+                              metrics::ProcessSampler *sampler, PointResult *out)
+{
+    PointResult &point = *out;
     client::SampleQueue samples;
     LiveTee tee(samples, m_feed.get());
     options.samples = &tee;
@@ -212,14 +257,9 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     const auto countersBefore = target.counters();
     if (sampler)
         sampler->drain(); // what came before this point is not its timeline
-    PointResult point;
-    point.index = index;
-    point.sizeBytes = size;
-    point.target = m_spec.label();
-    point.model = m_spec.model;
     point.startedAtMicros = metrics::monotonicMicros();
     if (m_feed)
-        m_feed->beginPoint(m_liveLabel.isEmpty() ? point.target : m_liveLabel, size,
+        m_feed->beginPoint(m_liveLabel.isEmpty() ? point.target : m_liveLabel, point.sizeBytes,
                            m_liveRepetition, point.startedAtMicros);
     // The timeline starts and ends with the point, however short it is.
     if (sampler)
@@ -263,20 +303,58 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
         std::erase_if(point.serverSamples,
                       [endedAt](const metrics::ProcessSample &s) { return s.atMicros > endedAt; });
     }
-    if (const auto after = target.counters(); countersBefore && after) {
-        point.serverCounted = true;
-        point.serverRequests = after->requests - countersBefore->requests;
-        point.serverEmfile = after->acceptEmfile - countersBefore->acceptEmfile;
-        point.handoffs = after->handoffs - countersBefore->handoffs;
-        point.handoffWaitMicros = after->handoffWaitMicros - countersBefore->handoffWaitMicros;
-    }
-    // Cool-down, in steps so that a cancel is not kept waiting.
-    for (int rested = 0; rested < m_spec.cooldownMs && !m_control->isCancelled(); rested += 50)
-        std::this_thread::sleep_for(
-            std::chrono::milliseconds(std::min(50, m_spec.cooldownMs - rested)));
+    if (const auto after = target.counters(); countersBefore && after)
+        point.countServer(*countersBefore, *after);
+    return untuned;
+}
 
+// The point's load from the load hosts, split among them, the server watched on its own host
+// (run --hosts): the same figures, each host's on this machine's clock. A remote server takes
+// no changes (RemoteTarget): nothing to undo.
+QString SweepRunner::loadRemotely(quint64 size, Target &target, PointResult *point)
+{
+    const auto stoppable = [this](auto run) {
+        m_control->setInterrupt([hosts = m_hosts] { hosts->stopLoad(); });
+        run();
+        m_control->setInterrupt(nullptr);
+    };
+    if (m_spec.warmupRequests > 0 && !m_control->isCancelled()) {
+        SweepSpec warm = m_spec;
+        warm.model = client::LoadModel::Closed;
+        warm.requests = m_spec.warmupRequests;
+        warm.concurrency = int(std::min<quint64>(quint64(m_spec.concurrency), warm.requests));
+        PointResult ignored;
+        stoppable([&] { m_hosts->runLoad(warm, size, target.port(), &ignored); });
+    }
+    QString why;
+    if (!m_hosts->watchServer(&why)) {
+        point->dnf = true;
+        point->reason = why;
+        return {};
+    }
+    if (m_feed)
+        m_feed->beginPoint(m_liveLabel.isEmpty() ? point->target : m_liveLabel, size,
+                           m_liveRepetition, metrics::monotonicMicros());
+    stoppable([&] { m_hosts->runLoad(m_spec, size, target.port(), point); });
+    m_hosts->endWatch(point);
+    if (m_feed) {
+        for (const client::ClientSample &s : point->clientSamples)
+            m_feed->publishClient(s);
+        for (const metrics::ProcessSample &s : point->serverSamples)
+            m_feed->publishServer(s);
+        m_feed->endPoint();
+    }
+    return {};
+}
+
+// The point's verdict: DNF and why, what failed, what limited it, the descriptors it kept.
+void SweepRunner::judge(PointResult *out, const QString &untuned) const
+{
+    PointResult &point = *out;
     const auto &load = point.load;
-    if (!load.fatalError.empty()) {
+    if (point.dnf) {
+        // Already said why: a load host lost or late, the server host's watch refused.
+    } else if (!load.fatalError.empty()) {
         point.dnf = true;
         point.reason = QString::fromStdString(load.fatalError);
     } else if (QString why = ExperimentModel::of(m_spec.model)
@@ -318,17 +396,6 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
                          .arg(point.fdsLeftOpen.first());
         point.reason = point.reason.isEmpty() ? leak : point.reason + QStringLiteral("; ") + leak;
     }
-    if (m_profile && m_spec.profile.wants(size) && !m_control->isCancelled()) {
-        if (m_profileFolder.isEmpty())
-            m_profileFolder = PointProfiler::defaultFolder();
-        client::ClientOptions quiet = options;
-        quiet.samples = nullptr; // the pass is not the point's timeline
-        PointProfiler(m_spec.profile, m_profileFolder)
-            .profile(m_profileLabel.isEmpty() ? point.target : m_profileLabel, pid_t(target.pid()),
-                     m_spec.kind() != TargetKind::Builtin, inProcess, &point,
-                     [&](PointResult *pass) { runModel(quiet, pass); });
-    }
-    return point;
 }
 
 } // namespace servelab::lab

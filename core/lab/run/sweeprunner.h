@@ -21,6 +21,7 @@ class ProcessSampler;
 namespace servelab::lab {
 
 class LiveFeed;
+class RemoteHosts;
 class RunControl;
 class Target;
 
@@ -50,6 +51,9 @@ public:
     // only), where their perf.data go (empty: PointProfiler::defaultFolder()) and the target's
     // name in their file names (empty: the spec's label).
     void setProfiling(bool take, const QString &folder = {}, const QString &label = {});
+    // A distributed run (run --hosts): the target runs on the server host and each point's load
+    // is split among the load hosts; `hosts` is connected already and outlives the sweep.
+    void setHosts(std::shared_ptr<RemoteHosts> hosts) { m_hosts = std::move(hosts); }
     const QList<PointResult> &results() const { return m_results; }
     bool wasCancelled() const;
 
@@ -63,12 +67,18 @@ Q_SIGNALS:
     void failed(const QString &reason);
 
 private:
+    void runTarget(const std::unique_ptr<Target> &target);
     PointResult measure(int index, quint64 size, Target &target, metrics::ProcessSampler *sampler);
+    QString loadHere(client::ClientOptions options, Target &target,
+                     metrics::ProcessSampler *sampler, PointResult *point);
+    QString loadRemotely(quint64 size, Target &target, PointResult *point);
+    void judge(PointResult *point, const QString &untuned) const;
 
     SweepSpec m_spec;
     QList<PointResult> m_results;
     std::shared_ptr<RunControl> m_control;
     std::shared_ptr<LiveFeed> m_feed;
+    std::shared_ptr<RemoteHosts> m_hosts;
     QString m_liveLabel;
     int m_liveRepetition = 0;
     bool m_profile = true;

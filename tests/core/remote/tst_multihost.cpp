@@ -11,6 +11,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
 #include <QJsonArray>
 #include <QProcess>
 #include <QRegularExpression>
@@ -262,6 +263,49 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!connectedToServer(QStringLiteral("a1"), port), 15000);
         near->close(5000);
         QTRY_VERIFY_WITH_TIMEOUT(!agentRunsIn(QStringLiteral("a1")), 10000);
+    }
+
+    // `servelab-cli run --hosts` from the coordinator's namespace: a seed-shaped sweep (ab
+    // without keep-alive, 4K..1M) served in srv, loaded from a1 and a2 (an hour ahead); the
+    // table, each point's lanes with a2's hour, and the server's fd timeline from srv.
+    void aSweepFromRunHosts()
+    {
+        const QString spec = m_dir.filePath(QStringLiteral("sweep.json"));
+        QFile file(spec);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"servelab": 1, "name": "seed 001 across namespaces",
+  "targets": [{"builtin": "epoll+sendfile"}], "sizes": ["4K", "64K", "1M"],
+  "client": {"requests": 200, "concurrency": 2}})");
+        file.close();
+        const QString out = m_dir.filePath(QStringLiteral("sweep-out"));
+        const Run sweep =
+            run(QStringLiteral("ip"),
+                {QStringLiteral("netns"), QStringLiteral("exec"), m_env["coord"],
+                 qEnvironmentVariable("SERVELAB_CLI"), QStringLiteral("run"), spec,
+                 QStringLiteral("--hosts"), hostsFile({}, {}), QStringLiteral("--out"), out,
+                 QStringLiteral("--db"), m_dir.filePath(QStringLiteral("sweep.db"))},
+                180000);
+        QVERIFY2(sweep.exitCode == 0, qPrintable(sweep.out + sweep.err));
+        QVERIFY2(!sweep.out.contains(QStringLiteral("DNF")), qPrintable(sweep.out));
+        QFile bundleFile(out + QStringLiteral("/bundle.json"));
+        QVERIFY(bundleFile.open(QIODevice::ReadOnly));
+        const QJsonArray points =
+            QJsonDocument::fromJson(bundleFile.readAll()).object().value("points").toArray();
+        QCOMPARE(points.size(), 3);
+        const qint64 hour = 3600LL * 1'000'000'000;
+        for (const QJsonValue &value : points) {
+            const QJsonObject point = value.toObject();
+            QCOMPARE(point.value("ok").toInteger(), 200);
+            QCOMPARE(point.value("server_requests").toInteger(), 200);
+            QVERIFY(!point.value("server_samples").toArray().isEmpty());
+            const QJsonArray agents = point.value("agents").toArray();
+            QCOMPARE(agents.size(), 2);
+            const qint64 offset = agents[1].toObject().value("clock_offset_ns").toInteger();
+            QVERIFY2(std::abs(offset - hour) <= 1'000'000, qPrintable(QString::number(offset)));
+            QVERIFY(agents[0].toObject().value("finished").toBool());
+            QVERIFY(agents[1].toObject().value("finished").toBool());
+        }
+        qInfo("%s", qPrintable(sweep.out));
     }
 
 private:

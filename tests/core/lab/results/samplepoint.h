@@ -81,7 +81,55 @@ inline lab::PointResult samplePoint(int index)
         p.profile.requestsPerSecond = 9500.5;
         p.profile.unprofiledRequestsPerSecond = 10000.25;
     }
+    // Two load agents on the second point (run --hosts), the second cut short.
+    if (index) {
+        p.startSkewMicros = 420;
+        for (int k = 0; k < 2; ++k) {
+            lab::AgentLane lane;
+            lane.agent = QStringLiteral("load agent %1 (10.0.0.%2)").arg(k + 1).arg(k + 2);
+            lane.finished = k == 0;
+            lane.clockOffsetNs = k * 3'600'000'000'000LL + 17;
+            lane.clockErrorNs = 90'000 + k;
+            lane.clockDriftNs = -5 + k;
+            lane.startMicros = 300 * k;
+            lane.cores = 2 + k;
+            lane.load.concurrency = 2;
+            lane.load.completed = lane.load.ok = 49 + k;
+            lane.load.elapsedMicros = 250'000;
+            lane.load.clientUse.userMicros = 1000 * (k + 1);
+            for (int i = 0; i < 49 + k; ++i)
+                lane.load.latency.record(100 + 37 * i + k);
+            lane.samples = {p.clientSamples[k]};
+            p.agents.push_back(std::move(lane));
+        }
+    }
     return p;
+}
+
+// Whether a point read back carries the load agents' lanes written (the first difference is
+// printed).
+inline bool sameAgents(const lab::PointResult &got, const lab::PointResult &want)
+{
+    if (got.agents.size() != want.agents.size() || got.startSkewMicros != want.startSkewMicros) {
+        qWarning("%zu lanes, skew %lld", got.agents.size(), qlonglong(got.startSkewMicros));
+        return false;
+    }
+    for (std::size_t k = 0; k < got.agents.size(); ++k) {
+        const lab::AgentLane &g = got.agents[k];
+        const lab::AgentLane &w = want.agents[k];
+        if (g.agent != w.agent || g.finished != w.finished || g.clockOffsetNs != w.clockOffsetNs ||
+            g.clockErrorNs != w.clockErrorNs || g.clockDriftNs != w.clockDriftNs ||
+            g.startMicros != w.startMicros || g.cores != w.cores || g.load.ok != w.load.ok ||
+            g.load.latency.count() != w.load.latency.count() ||
+            g.load.latency.max() != w.load.latency.max() ||
+            g.load.clientUse.userMicros != w.load.clientUse.userMicros ||
+            g.cpuShare() != w.cpuShare() || g.samples.size() != w.samples.size() ||
+            g.samples.front().endMicros != w.samples.front().endMicros) {
+            qWarning("lane %zu (%s) differs", k, qPrintable(w.agent));
+            return false;
+        }
+    }
+    return true;
 }
 
 // Whether a point read back carries the cost and verdict written, figure by figure (the

@@ -50,6 +50,7 @@ private Q_SLOTS:
             QCOMPARE(got.handoffWaitMicros, want.handoffWaitMicros);
             QVERIFY(testing::sameCost(got, want));    // what it cost and what limited it
             QVERIFY(testing::sameProfile(got, want)); // and its profile
+            QVERIFY(testing::sameAgents(got, want)); // and its load agents
             QCOMPARE(got.clientSamples.size(), want.clientSamples.size());
             QCOMPARE(got.clientSamples[1].latency.count(), 1u);
             QCOMPARE(got.serverSamples.size(), want.serverSamples.size());

@@ -61,6 +61,7 @@ private Q_SLOTS:
             QCOMPARE(got.handoffWaitMicros, 12345u);
             QVERIFY(testing::sameCost(got, want));    // what it cost and what limited it
             QVERIFY(testing::sameProfile(got, want)); // and its profile
+            QVERIFY(testing::sameAgents(got, want)); // and its load agents
             QCOMPARE(got.sizeBytes, want.sizeBytes);
             QCOMPARE(got.target, want.target);
             QCOMPARE(got.reason, want.reason);
@@ -273,6 +274,8 @@ private Q_SLOTS:
             for (const char *column :
                  {"requested", "note", "on_cpu", "off_cpu", "perf_data", "rps", "unprofiled_rps"})
                 costColumns << QLatin1String("profile_") + QLatin1String(column);
+            // Schema 8's: a distributed point's load agents.
+            costColumns << QStringLiteral("agents") << QStringLiteral("start_skew_us");
             for (const QString &column : costColumns)
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE points DROP COLUMN %1").arg(column)),
                          qPrintable(q.lastError().text()));
@@ -298,6 +301,7 @@ private Q_SLOTS:
         QVERIFY(!points.first().load.clientUse.known());
         QVERIFY(points.first().verdict.isEmpty());
         QVERIFY(!points.first().profile.requested);
+        QVERIFY(points.first().agents.empty());
     }
 
     void unwritableFolderIsRefused()
