@@ -14,7 +14,6 @@
 #include "lab/spec/specsource.h"
 #include "profilefiles.h"
 #include "remote/hostfleet.h"
-#include "remote/remotetarget.h"
 #include "runcharts.h"
 #include "server/eventmodel.h"
 #include "server/servermode.h"
@@ -208,7 +207,8 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         {QStringLiteral("hosts"),
          QStringLiteral("Run across machines: the hosts file names the server host, which "
                         "serves each target, and the load hosts, which split each point's load "
-                        "(servelab-cli hosts check FILE tries them first)."),
+                        "(servelab-cli hosts check FILE tries them first). Instead of the "
+                        "spec's \"hosts\", if it has one."),
          QStringLiteral("file")},
     });
     int code = exitOk;
@@ -244,17 +244,13 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
             target.profile = profile;
     }
     const QList<lab::SweepSpec> targets = spec.expanded(); // as the runner expands them
+    if (p.isSet(QStringLiteral("hosts")))
+        spec.hosts = p.value(QStringLiteral("hosts"));
     std::shared_ptr<remote::HostFleet> hosts;
-    if (p.isSet(QStringLiteral("hosts"))) {
+    if (!spec.hosts.isEmpty()) {
         QString why;
-        auto file = remote::HostsFile::read(p.value(QStringLiteral("hosts")), &why);
-        if (!file)
+        if (!(hosts = remote::HostFleet::open(spec.hosts, targets, &why)))
             return cl.usageError(why, err);
-        for (const lab::SweepSpec &target : targets)
-            if (const QString problem = remote::RemoteTarget::unsupported(target);
-                !problem.isEmpty())
-                return cl.usageError(QStringLiteral("--hosts: ") + problem, err);
-        hosts = std::make_shared<remote::HostFleet>(std::move(*file));
     }
     const QString outDir = p.value(QStringLiteral("out"));
     if (!outDir.isEmpty() && (!QDir().mkpath(outDir) || !QFileInfo(outDir).isWritable()))
@@ -271,6 +267,7 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (keepWhole)
         runner.setProfileFolder(QDir(outDir).absoluteFilePath(QStringLiteral("profiles")));
     QList<lab::PointResult> totals;
+    QStringList lanes; // the last point's load agents
     if (!p.isSet(QStringLiteral("no-db")))
         runner.setDatabase(p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
                                                          : lab::ResultStore::defaultPath());
@@ -301,12 +298,17 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
                 err << ", " << point.profile.note;
             if (!keepWhole)
                 totals.append(point.totals());
+            lanes.clear(); // said under the point's line, once its estimate is out
+            for (const lab::AgentLane &lane : point.agents)
+                lanes << QStringLiteral("  ") + lane.summary();
         });
     QObject::connect(&runner, &lab::ExperimentRunner::progress,
                      [&](int done, int total, qint64 remainingMs) {
                          if (done < total && remainingMs >= 0)
                              err << " (about " << formatDuration(remainingMs) << " left)";
                          err << '\n';
+                         for (const QString &lane : lanes)
+                             err << lane << '\n';
                          err.flush();
                      });
     {

@@ -5,6 +5,7 @@
 
 #include "lab/run/experimentrunner.h"
 #include "lab/run/runcontrol.h"
+#include "remote/hostfleet.h"
 
 #include <QThread>
 
@@ -28,6 +29,18 @@ void ExperimentController::start(const lab::ExperimentSpec &spec, const QString 
     Q_ASSERT(QThread::currentThread() == thread());
     if (m_thread)
         return;
+    // A run across machines (the spec's "hosts"): a hosts file that cannot be read, or a target
+    // a server host cannot run, ends it before it starts, as the runner's own failures do.
+    std::shared_ptr<remote::HostFleet> hosts;
+    if (!spec.hosts.isEmpty()) {
+        QString why;
+        if (!(hosts = remote::HostFleet::open(spec.hosts, spec.expanded(), &why))) {
+            QMetaObject::invokeMethod(
+                this, [this, why] { Q_EMIT finished(lab::RunStatus::Failed, why); },
+                Qt::QueuedConnection);
+            return;
+        }
+    }
     m_thread = new QThread;
     m_thread->setObjectName(QStringLiteral("experiment"));
     m_runner = new lab::ExperimentRunner(spec);
@@ -35,6 +48,7 @@ void ExperimentController::start(const lab::ExperimentSpec &spec, const QString 
     m_runner->setKeepResults(false); // the window keeps its own (slim) copies
     m_feed = std::make_shared<lab::LiveFeed>();
     m_runner->setLiveFeed(m_feed);
+    m_runner->setHosts(hosts); // reached in the worker thread: ssh may take seconds
     m_runner->moveToThread(m_thread);
     using Runner = lab::ExperimentRunner;
     // First, in the new thread: the priority the GUI thread handed down goes back to normal,

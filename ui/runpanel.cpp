@@ -93,6 +93,8 @@ bool RunPanel::start(const lab::ExperimentSpec &spec)
     m_log->appendPlainText(tr("run: %1").arg(spec.name));
     for (const QString &line : spec.leftOut)
         m_log->appendPlainText(tr("note: %1").arg(line));
+    if (!spec.hosts.isEmpty())
+        m_log->appendPlainText(tr("across the hosts of %1: reaching them…").arg(spec.hosts));
     for (const lab::SweepSpec &t : spec.targets) // said before its DNF column comes
         if (const QString missing = lab::ExternalServer::notInstalled(t.target); !missing.isEmpty())
             m_log->appendPlainText(tr("warning: %1").arg(missing));
@@ -235,6 +237,9 @@ void RunPanel::onPointFinished(const lab::PointResult &point)
     if (point.serverEmfile > 0)
         line += tr("; the server met EMFILE %1 times").arg(point.serverEmfile);
     m_log->appendPlainText(line);
+    // A run across machines: what each load agent did, and whether it finished.
+    for (const lab::AgentLane &lane : point.agents)
+        m_log->appendPlainText(QStringLiteral("  ") + lane.summary());
     if (point.dnf)
         Q_EMIT message(tr("%1 at %2: DNF, %3")
                            .arg(point.target, lab::formatSize(point.sizeBytes), point.reason),

@@ -47,6 +47,9 @@ lab::PointResult Session::slim(lab::PointResult point)
 {
     for (auto &sample : point.clientSamples)
         sample.latency = client::LatencyHistogram();
+    for (auto &lane : point.agents)
+        for (auto &sample : lane.samples)
+            sample.latency = client::LatencyHistogram();
     return point;
 }
 

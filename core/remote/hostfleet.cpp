@@ -7,6 +7,7 @@
 
 #include "lab/results/pointresult.h"
 #include "lab/results/resultbundle.h"
+#include "lab/spec/sweepspec.h"
 
 #include <QJsonArray>
 
@@ -22,6 +23,20 @@ constexpr int watchEndTimeoutMs = 15000;
 } // namespace
 
 HostFleet::HostFleet(HostsFile hosts) : m_hosts(std::move(hosts)) {}
+
+std::shared_ptr<HostFleet> HostFleet::open(const QString &path,
+                                           const QList<lab::SweepSpec> &targets, QString *why)
+{
+    auto file = HostsFile::read(path, why);
+    if (!file)
+        return nullptr;
+    for (const lab::SweepSpec &target : targets)
+        if (const QString problem = RemoteTarget::unsupported(target); !problem.isEmpty()) {
+            *why = QStringLiteral("hosts: ") + problem;
+            return nullptr;
+        }
+    return std::make_shared<HostFleet>(std::move(*file));
+}
 
 HostFleet::~HostFleet()
 {

@@ -6,6 +6,7 @@
 
 #include "lab/run/remotehosts.h"
 
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -22,6 +23,12 @@ class HostFleet final : public lab::RemoteHosts
 public:
     explicit HostFleet(HostsFile hosts);
     ~HostFleet() override;
+
+    // The fleet of the hosts file `path` for an experiment of `targets` (not connected yet), or
+    // null with *why: the file unreadable or wrong (its line and field named), or a target a
+    // server host cannot run yet (RemoteTarget::unsupported).
+    static std::shared_ptr<HostFleet> open(const QString &path,
+                                           const QList<lab::SweepSpec> &targets, QString *why);
 
     bool connect(QString *why) override;
     QJsonObject facts() const override;

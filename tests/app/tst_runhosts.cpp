@@ -131,6 +131,34 @@ private Q_SLOTS:
                             [&](const QStringList &row) { return row.value(limit) == u"64"; }));
     }
 
+    // A spec's own "hosts" runs it across them too; the database keeps the hosts it ran on.
+    void theSpecNamesItsHosts()
+    {
+        QTemporaryDir dir;
+        const QString spec = writeFile(
+            dir, QStringLiteral("spec.json"),
+            QStringLiteral(R"({"servelab": 1, "targets": [{"builtin": "epoll+sendfile"}],
+  "sizes": ["16K"], "client": {"requests": 20, "concurrency": 2}, "hosts": "%1"})")
+                .arg(hostsFile(dir)));
+        const Run run = runCli({QStringLiteral("run"), spec, QStringLiteral("--out"),
+                                dir.filePath(QStringLiteral("out")), QStringLiteral("--no-db")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        const QJsonObject bundle =
+            QJsonDocument::fromJson(readFile(dir.filePath(QStringLiteral("out/bundle.json"))))
+                .object();
+        const QJsonArray points = bundle.value(QStringLiteral("points")).toArray();
+        QCOMPARE(points.size(), 1);
+        QCOMPARE(points[0].toObject().value(QStringLiteral("agents")).toArray().size(), 2);
+        QCOMPARE(bundle.value(QStringLiteral("machine"))
+                     .toObject()
+                     .value(QStringLiteral("hosts"))
+                     .toObject()
+                     .value(QStringLiteral("load"))
+                     .toArray()
+                     .size(),
+                 2);
+    }
+
     void refusesWhatItCannotRun_data()
     {
         QTest::addColumn<QString>("target");
@@ -138,12 +166,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("a real server")
             << QStringLiteral("{\"url\": \"http://127.0.0.1:1/\"}") << QString()
-            << QStringLiteral("--hosts: http://127.0.0.1:1/ is not a built-in mode");
+            << QStringLiteral("hosts: http://127.0.0.1:1/ is not a built-in mode");
         QTest::newRow("live tuning")
             << QStringLiteral(
                    R"({"builtin": "poller+copy", "tune": [{"at_ms": 10, "threads": 2}]})")
             << QString()
-            << QStringLiteral("--hosts: poller+copy: live tuning does not reach a server host yet");
+            << QStringLiteral("hosts: poller+copy: live tuning does not reach a server host yet");
         QTest::newRow("a bad hosts file")
             << QStringLiteral(R"({"builtin": "epoll+copy"})")
             << QStringLiteral(R"({"servelab": 1, "server": {"host": "x"}, "load": []})")

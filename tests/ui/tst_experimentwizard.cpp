@@ -2,6 +2,7 @@
 #include "clientpage.h"
 #include "environmentpage.h"
 #include "experimentwizard.h"
+#include "hostspage.h"
 #include "reviewpage.h"
 #include "targetspage.h"
 #include "workloadpage.h"
@@ -343,7 +344,7 @@ private Q_SLOTS:
         list->setCurrentRow(0);
         QCOMPARE(tune->text(), QStringLiteral("1000 ms: threads=300; 3000 ms: chunk=64K"));
 
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < 5; ++i) // to the review, through the hosts page
             wizard.next();
         auto *review = wizard.reviewPage();
         QCOMPARE(review->missingServers().size(), 1);
@@ -367,7 +368,7 @@ private Q_SLOTS:
         wizard.next();
         auto *sizes = wizard.workloadPage()->findChild<QLineEdit *>();
         sizes->setText(QStringLiteral("4K,1M"));
-        for (int i = 0; i < 3; ++i)
+        for (int i = 0; i < 4; ++i)
             wizard.next();
         QCOMPARE(wizard.currentId(), int(ui::ExperimentWizard::Review));
         QVERIFY2(wizard.spec().name.endsWith(QStringLiteral(" over 4K,1M")),
@@ -378,6 +379,55 @@ private Q_SLOTS:
         wizard.back();
         wizard.next();
         QCOMPARE(wizard.spec().name, QStringLiteral("mine"));
+    }
+
+    // The hosts page: no file is this machine; a file is read as typed (its summary, or its
+    // line and field when wrong); a target a server host cannot run is named; the spec keeps it.
+    void hostsPageReadsTheFileAsTyped()
+    {
+        QTemporaryDir dir;
+        const auto write = [&](const QString &name, const QByteArray &text) {
+            QFile file(dir.filePath(name));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(text);
+        };
+        write(QStringLiteral("hosts.json"), R"({"servelab": 1,
+  "server": {"host": "web1", "address": "10.0.0.1"},
+  "load": [{"host": "load1"}, {"host": "load2", "weight": 2}]})");
+        write(QStringLiteral("bad.json"), R"({"servelab": 1,
+  "server": {"host": "web1"}, "load": [{"host": "load1"}]})");
+        ui::ExperimentWizard wizard;
+        wizard.setSpec(preset(QStringLiteral("sendfile-threshold")));
+        wizard.show();
+        for (int i = 0; i < 4; ++i)
+            wizard.next();
+        QCOMPARE(wizard.currentId(), int(ui::ExperimentWizard::Hosts));
+        auto *page = wizard.hostsPage();
+        QVERIFY(page->isComplete());
+        QVERIFY(page->summary().contains(QStringLiteral("this machine")));
+        page->fileEdit()->setText(dir.filePath(QStringLiteral("hosts.json")));
+        QVERIFY2(page->isComplete(), qPrintable(page->problem()));
+        QVERIFY2(page->summary().contains(QStringLiteral("Server: web1, reached by the load hosts "
+                                                         "at 10.0.0.1 (ssh)")) &&
+                     page->summary().contains(QStringLiteral("load2 (weight 2, ssh)")),
+                 qPrintable(page->summary()));
+        page->fileEdit()->setText(dir.filePath(QStringLiteral("bad.json")));
+        QVERIFY(!page->isComplete());
+        QVERIFY2(page->problem().contains(QStringLiteral("bad.json:2: server: \"address\" is "
+                                                         "missing")),
+                 qPrintable(page->problem()));
+        page->fileEdit()->setText(dir.filePath(QStringLiteral("hosts.json")));
+        wizard.next();
+        QCOMPARE(wizard.spec().hosts, dir.filePath(QStringLiteral("hosts.json")));
+
+        // A real server cannot run on a server host yet: said on the page.
+        lab::ExperimentSpec nginx = preset(QStringLiteral("sendfile-threshold"));
+        nginx.targets[0].target = QStringLiteral("nginx");
+        nginx.hosts = dir.filePath(QStringLiteral("hosts.json"));
+        page->load(nginx);
+        QVERIFY(!page->isComplete());
+        QVERIFY2(page->problem().contains(QStringLiteral("only built-in servers")),
+                 qPrintable(page->problem()));
     }
 
     // A preset opens pre-filled and comes out the same; the review page shows the JSON, checks
@@ -393,7 +443,7 @@ private Q_SLOTS:
             ui::ExperimentWizard wizard;
             wizard.setSpec(original);
             wizard.show();
-            for (int page = 0; page < 4; ++page) {
+            for (int page = 0; page < 5; ++page) {
                 QVERIFY2(
                     wizard.currentPage()->isComplete(),
                     qPrintable(name + QStringLiteral(": ") + shownProblem(wizard.currentPage())));
@@ -413,7 +463,7 @@ private Q_SLOTS:
                      qPrintable(chooser->itemText(i)));
             Q_EMIT chooser->activated(i);
             fromChooser.show();
-            for (int page = 0; page < 4; ++page)
+            for (int page = 0; page < 5; ++page)
                 fromChooser.next();
             QCOMPARE(fromChooser.spec().toJson(),
                      preset(QStringLiteral("sendfile-threshold")).toJson());
@@ -421,7 +471,7 @@ private Q_SLOTS:
         ui::ExperimentWizard wizard;
         wizard.setSpec(preset(QStringLiteral("ab-c300-maxthreads")));
         wizard.show();
-        for (int page = 0; page < 4; ++page)
+        for (int page = 0; page < 5; ++page)
             wizard.next();
         auto *json = wizard.reviewPage()->findChild<QPlainTextEdit *>(QStringLiteral("reviewJson"));
         json->setPlainText(QStringLiteral("{\"servelab\": 1, \"targets\": []}"));

@@ -20,6 +20,7 @@
 #include <QAbstractItemModelTester>
 #include <QChartView>
 #include <QCommandLinkButton>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -848,7 +849,7 @@ private Q_SLOTS:
         window.setSpec(spec);
         QPointer<ui::ExperimentWizard> wizard = window.openWizard(window.experiment());
         QVERIFY(wizard && wizard->isVisible());
-        for (int page = 0; page < 4; ++page)
+        for (int page = 0; page < 5; ++page)
             wizard->next();
         QCOMPARE(wizard->currentId(), int(ui::ExperimentWizard::Review));
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
@@ -859,6 +860,55 @@ private Q_SLOTS:
         QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
         QCOMPARE(window.resultsView()->model()->rowCount(), 2);
         QTRY_VERIFY(wizard.isNull()); // closed, and gone
+    }
+
+    // A spec that names a hosts file runs across its hosts from the window (local agents here;
+    // tst_multihost reaches real sshds): each point's load agents in the log and on the Rate
+    // tab; a hosts file that cannot be read fails the run with its reason.
+    void runsAcrossHosts()
+    {
+        QTemporaryDir dir;
+        const QString hosts = dir.filePath(QStringLiteral("hosts.json"));
+        QFile file(hosts);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"servelab": 1, "agent": "%1",
+  "server": {"host": "srv", "via": "local", "address": "127.0.0.1"},
+  "load": [{"host": "a", "via": "local"}, {"host": "b", "via": "local"}]})")
+                       .arg(qEnvironmentVariable("SERVELAB_CLI"))
+                       .toUtf8());
+        file.close();
+        ui::MainWindow window;
+        window.session()->setDatabase(dir.filePath(QStringLiteral("results.db")));
+        lab::ExperimentSpec spec;
+        spec.name = QStringLiteral("across hosts");
+        lab::SweepSpec target = lab::SweepSpec::defaults();
+        target.sizes = {4096, 65536};
+        target.requests = 40;
+        target.concurrency = 2;
+        spec.targets = {target};
+        spec.hosts = hosts;
+        window.setExperiment(spec);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRun());
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
+        const auto &points = window.session()->points();
+        QCOMPARE(points.size(), 2);
+        for (const lab::PointResult &p : points)
+            QCOMPARE(p.agents.size(), std::size_t(2));
+        QVERIFY2(window.runPanel()->logText().contains(QStringLiteral("  load agent 2 (b): 20 ok")),
+                 qPrintable(window.runPanel()->logText()));
+        auto *agents = rateChart(window)->findChild<QComboBox *>(QStringLiteral("rateAgents"));
+        QVERIFY(agents && !agents->isHidden());
+
+        spec.hosts = dir.filePath(QStringLiteral("missing.json"));
+        window.setExperiment(spec);
+        finished.clear();
+        QVERIFY(window.startRun());
+        QVERIFY(finished.wait(10000));
+        QVERIFY(!finished.first().first().toBool());
+        QVERIFY2(window.runPanel()->status().contains(QStringLiteral("cannot read the hosts file")),
+                 qPrintable(window.runPanel()->status()));
     }
 
     void closingDuringARunStopsIt()

@@ -3,6 +3,7 @@
 
 #include "clientpage.h"
 #include "environmentpage.h"
+#include "hostspage.h"
 #include "reviewpage.h"
 #include "targetspage.h"
 #include "workloadpage.h"
@@ -18,13 +19,15 @@ namespace servelab::ui {
 
 ExperimentWizard::ExperimentWizard(QWidget *parent)
     : QWizard(parent), m_targets(new TargetsPage), m_workload(new WorkloadPage),
-      m_client(new ClientPage), m_environment(new EnvironmentPage), m_review(new ReviewPage)
+      m_client(new ClientPage), m_environment(new EnvironmentPage), m_hosts(new HostsPage),
+      m_review(new ReviewPage)
 {
     setWindowTitle(tr("New Experiment"));
     setPage(Targets, m_targets);
     setPage(Workload, m_workload);
     setPage(Client, m_client);
     setPage(Environment, m_environment);
+    setPage(Hosts, m_hosts);
     setPage(Review, m_review);
     setOption(QWizard::HaveCustomButton1);
     setButtonText(QWizard::CustomButton1, tr("&Save…"));
@@ -33,8 +36,11 @@ ExperimentWizard::ExperimentWizard(QWidget *parent)
         if (which == QWizard::CustomButton1)
             saveInteractive();
     });
-    connect(this, &QWizard::currentIdChanged, this,
-            [this](int id) { button(QWizard::CustomButton1)->setVisible(id == Review); });
+    connect(this, &QWizard::currentIdChanged, this, [this](int id) {
+        button(QWizard::CustomButton1)->setVisible(id == Review);
+        if (id == Hosts) // what the server host will have to run, as the pages before made it
+            m_hosts->setTargets(builtSpec().expanded());
+    });
     // Any preset as a start, named by what it reproduces: every page is filled from it.
     m_presets = new QComboBox;
     m_presets->setObjectName(QStringLiteral("wizardPresets"));
@@ -64,6 +70,7 @@ void ExperimentWizard::setSpec(const lab::ExperimentSpec &spec)
     m_workload->load(spec);
     m_client->load(spec);
     m_environment->load(spec);
+    m_hosts->load(spec);
     m_review->load(spec);
 }
 
@@ -74,6 +81,7 @@ lab::ExperimentSpec ExperimentWizard::builtSpec() const
     m_workload->apply(spec);
     m_client->apply(spec);
     m_environment->apply(spec);
+    m_hosts->apply(spec);
     return spec;
 }
 

@@ -11,12 +11,13 @@ namespace servelab::ui {
 
 class ClientPage;
 class EnvironmentPage;
+class HostsPage;
 class ReviewPage;
 class TargetsPage;
 class WorkloadPage;
 
-// New experiment, step by step: targets, workload, client, environment, and the spec they make
-// for review. Opens empty or pre-filled (a preset, the experiment in the window).
+// New experiment, step by step: targets, workload, client, environment, hosts, and the spec
+// they make for review. Opens empty or pre-filled (a preset, the experiment in the window).
 class ExperimentWizard : public QWizard
 {
     Q_OBJECT
@@ -27,13 +28,14 @@ public:
         Workload,
         Client,
         Environment,
+        Hosts,
         Review
     };
 
     explicit ExperimentWizard(QWidget *parent = nullptr);
 
     void setSpec(const lab::ExperimentSpec &spec);
-    // What the first four pages make.
+    // What the pages before the review make.
     lab::ExperimentSpec builtSpec() const;
     // What Finish gives: the review page's spec, edits included.
     lab::ExperimentSpec spec() const;
@@ -42,6 +44,7 @@ public:
     WorkloadPage *workloadPage() const { return m_workload; }
     ClientPage *clientPage() const { return m_client; }
     EnvironmentPage *environmentPage() const { return m_environment; }
+    HostsPage *hostsPage() const { return m_hosts; }
     ReviewPage *reviewPage() const { return m_review; }
 
 private:
@@ -51,6 +54,7 @@ private:
     WorkloadPage *m_workload;
     ClientPage *m_client;
     EnvironmentPage *m_environment;
+    HostsPage *m_hosts;
     ReviewPage *m_review;
     QComboBox *m_presets; // on the targets page
 };

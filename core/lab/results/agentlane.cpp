@@ -16,6 +16,24 @@ double AgentLane::cpuShare() const
     return double(cpu) / (double(load.elapsedMicros) * cores);
 }
 
+QString AgentLane::summary() const
+{
+    const auto ms = [](qint64 nanos) { return QString::number(double(nanos) / 1e6, 'f', 3); };
+    QString line = QStringLiteral("%1: %2 ok").arg(agent).arg(load.ok);
+    if (load.elapsedMicros > 0)
+        line += QStringLiteral(", %1 req/s")
+                    .arg(double(load.completed) * 1e6 / double(load.elapsedMicros), 0, 'f', 0);
+    line += QStringLiteral(", started %1 ms after T0").arg(ms(startMicros * 1000));
+    if (const double share = cpuShare(); share >= 0)
+        line += QStringLiteral(", client CPU %1 % of %2 cores").arg(qRound(share * 100)).arg(cores);
+    line += QStringLiteral(", clock %1%2 ± %3 ms")
+                .arg(clockOffsetNs >= 0 ? QStringLiteral("+") : QString(), ms(clockOffsetNs),
+                     ms(clockErrorNs));
+    if (!finished)
+        line += QStringLiteral(", cut short");
+    return line;
+}
+
 // A lane's figures are a point's (the bundle's form of one: totals, histogram, samples), with
 // the agent's own keys beside them.
 QJsonArray AgentLane::toJson(const std::vector<AgentLane> &lanes)

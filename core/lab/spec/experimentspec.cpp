@@ -213,7 +213,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
                  QStringLiteral("repetitions"), QStringLiteral("point_deadline_ms"),
                  QStringLiteral("warmup_requests"), QStringLiteral("cooldown_ms"),
                  QStringLiteral("sweep"), QStringLiteral("clients"), QStringLiteral("transport"),
-                 QStringLiteral("profile")});
+                 QStringLiteral("profile"), QStringLiteral("hosts")});
     if (root.value(QStringLiteral("servelab")).toInt(-1) != 1 ||
         !root.value(QStringLiteral("servelab")).isDouble())
         r.fail(root.contains(QStringLiteral("servelab")) ? QStringLiteral("servelab") : QString(),
@@ -221,6 +221,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
 
     ExperimentSpec out;
     out.name = r.text(root, QStringLiteral("name"), QStringLiteral("name"), QString());
+    out.hosts = r.text(root, QStringLiteral("hosts"), QStringLiteral("hosts"), QString());
     namespace F = SpecFields;
     out.repetitions = int(r.integer(root, F::repetitions, {}));
     SweepSpec shared = SweepSpec::defaults();
@@ -514,6 +515,8 @@ QByteArray ExperimentSpec::toJson() const
             root.insert(QStringLiteral("profile"), s.profile.toJson());
     }
     root.insert(QStringLiteral("repetitions"), repetitions);
+    if (!hosts.isEmpty())
+        root.insert(QStringLiteral("hosts"), hosts);
     if (!transports.isEmpty())
         root.insert(QStringLiteral("transport"),
                     transports.size() == 1 ? QJsonValue(transports.first())

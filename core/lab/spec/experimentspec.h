@@ -36,8 +36,12 @@ namespace servelab::lab {
 //    or "clients": [{"name": "fhb", "model": "ramp", ...}, {"name": "ab", ...}] (every target
 //      under each load; a name defaults to its tool's: ab, wrk, wrk2, fhb),
 //    "repetitions": 1, "point_deadline_ms": 120000, "warmup_requests": 0, "cooldown_ms": 0,
-//    "sweep": {"option": "sendfile-threshold", "values": ["0", "64K", "1M"]}}
+//    "sweep": {"option": "sendfile-threshold", "values": ["0", "64K", "1M"]},
+//    "hosts": "hosts.json"}
 //
+// "hosts" names a hosts file (remote::HostsFile): the experiment then runs across machines, each
+// target on its server host and each point's load split among its load hosts; as written, a
+// relative path is from the working folder (as document_root).
 // A url target is a server already running: ServeLab requests FOLDER/<size>.bin there and
 // samples the process `pid` if given. With "generate": false the document root is used as it is
 // and must hold the files (<size>.bin, and <size>-1.bin … for several files per size).
@@ -73,6 +77,8 @@ struct ExperimentSpec
     // "transport": "https" or ["http", "https", "https:resume"]: every target over each, a
     // series each (lab::Transport; empty: http alone).
     QStringList transports;
+    // "hosts": the hosts file of a run across machines (empty: everything on this one).
+    QString hosts;
     // Targets marked "if_installed" whose server is not installed here, one line each ("nginx
     // left out: not installed here (apt-get install nginx)"): not run, not written back.
     QStringList leftOut;

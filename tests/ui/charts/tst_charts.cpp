@@ -237,6 +237,56 @@ private Q_SLOTS:
         QCOMPARE(first->at(3), QPointF(0.4, 16000.0)); // 400 × 4 KiB in 0.1 s
     }
 
+    // A run across machines: the load hosts merged by default; "each load agent" draws a line
+    // per agent from its own samples, named after the target and the agent, on the same clock.
+    void rateOfEachLoadAgent()
+    {
+        auto p = point(QStringLiteral("epoll+copy"), 4096, 100, 0);
+        for (int k = 0; k < 2; ++k) {
+            lab::AgentLane lane;
+            lane.agent = QStringLiteral("load agent %1 (h%1)").arg(k + 1);
+            for (int i = 1; i <= 3; ++i) {
+                client::ClientSample s;
+                s.endMicros = 100'000 * i;
+                s.intervalMicros = 100'000;
+                s.completed = 10 * (k + 1);
+                lane.samples.push_back(s);
+                if (k == 0) {
+                    s.completed = 30; // the merged sample: both agents' 10 and 20
+                    p.clientSamples.push_back(s);
+                }
+            }
+            p.agents.push_back(lane);
+        }
+        ui::RunView run;
+        run.points = run.overlaid = {p};
+        ui::RateChart chart;
+        auto *agents = chart.findChild<QComboBox *>(QStringLiteral("rateAgents"));
+        QVERIFY(agents);
+        chart.draw(run);
+        QVERIFY(!agents->isHidden());
+        QCOMPARE(chart.seriesCount(), 1);
+        auto *merged = qobject_cast<QLineSeries *>(chart.view()->chart()->series().first());
+        QCOMPARE(merged->at(0), QPointF(0.1, 300.0));
+        QSignalSpy changed(&chart, &ui::RateChart::drawAgain);
+        agents->setCurrentIndex(1);
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(chart.eachAgent());
+        chart.draw(run);
+        QCOMPARE(chart.seriesCount(), 2);
+        QStringList names;
+        for (QAbstractSeries *series : chart.view()->chart()->series())
+            names << series->name();
+        QVERIFY2(names.contains(QStringLiteral("epoll+copy · load agent 2 (h2)")),
+                 qPrintable(names.join(u'|')));
+        auto *second = qobject_cast<QLineSeries *>(chart.view()->chart()->series().last());
+        QCOMPARE(second->at(0), QPointF(0.1, 200.0));
+        // A run on one machine hides the choice.
+        run.points = run.overlaid = {point(QStringLiteral("a"), 4096, 100, 0)};
+        chart.draw(run);
+        QVERIFY(agents->isHidden());
+    }
+
     // The point being measured: one line replaced in place as it grows, decimated with its
     // spikes kept, and gone when the finished points are drawn.
     void liveLineGrowsInPlace()

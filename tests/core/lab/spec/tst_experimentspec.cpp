@@ -525,6 +525,31 @@ private Q_SLOTS:
                 QStringLiteral("has no field \"hz\""));
     }
 
+    // "hosts" names the hosts file of a run across machines, written back as it was read; a
+    // spec without one runs here and writes none.
+    void hostsFileIsKept()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "hosts": "lab/hosts.json"})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        QCOMPARE(spec.hosts, QStringLiteral("lab/hosts.json"));
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.hosts, QStringLiteral("lab/hosts.json"));
+        QVERIFY(ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}]})",
+                                      QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY(spec.hosts.isEmpty());
+        QVERIFY(!spec.toJson().contains("hosts"));
+        QVERIFY(!ExperimentSpec::parse(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}],
+  "hosts": 7})",
+                                       QStringLiteral("s.json"), &spec, &errors));
+        QVERIFY2(errors.join(u'\n').contains(QStringLiteral("hosts")),
+                 qPrintable(errors.join(u'\n')));
+    }
+
     // A builtin server runs in its own process unless the spec says "isolated": false; then its
     // column says so, and what only a child can have is refused.
     void inProcessIsChosenAndNamed()
