@@ -14,7 +14,9 @@ namespace servelab::remote {
 // requests and responses, one per MessageFramer frame. The first request is "hello", which
 // refuses a coordinator that speaks another protocol, naming both versions. A change to a
 // method's parameters or results that an older peer would misread bumps protocolVersion.
-inline constexpr int protocolVersion = 2; // 2: watch, watch_end; serve takes threads
+// 2: watch, watch_end; serve takes threads. 3: serve starts a child and takes its fd limit and
+// flags; a tick carries the samples since the last.
+inline constexpr int protocolVersion = 3;
 
 // The methods, one row each: the agent's dispatch table and `agent --help` read these names
 // (AgentSession holds the handler of each row).

@@ -6,6 +6,7 @@
 #include "loadsplit.h"
 
 #include "lab/results/resultbundle.h"
+#include "lab/results/resultcolumns.h"
 #include "lab/spec/experimentspec.h"
 #include "lab/spec/sweepspec.h"
 #include "lab/spec/transport.h"
@@ -152,6 +153,17 @@ lab::PointResult DistributedLoad::run(const lab::SweepSpec &spec, quint64 size, 
     return point;
 }
 
+// A tick's samples (from the agent's start, which is T0 give or take its phase) to the live
+// view; the agents' samples of one 100 ms slot add up there.
+void DistributedLoad::publishTick(const QJsonObject &tick) const
+{
+    for (const QJsonValue &value : tick.value(QStringLiteral("samples")).toArray()) {
+        client::ClientSample sample;
+        lab::ResultColumns::fromJson(lab::ResultColumns::clientSample(), value.toObject(), &sample);
+        m_live->publish(std::move(sample));
+    }
+}
+
 void DistributedLoad::cancelAll()
 {
     QString ignored; // an agent that cannot take it stops at its deadline anyway
@@ -198,8 +210,10 @@ void DistributedLoad::wait(const lab::SweepSpec &spec, qint64 t0, lab::PointResu
             QString why;
             const bool alive = channel->receive(&why);
             while (const auto notice = channel->nextNotification()) {
-                if (notice->value(QStringLiteral("method")).toString() !=
-                    QLatin1String(method::loadDone))
+                const QString kind = notice->value(QStringLiteral("method")).toString();
+                if (kind == QLatin1String(method::tick) && m_live)
+                    publishTick(notice->value(QStringLiteral("params")).toObject());
+                if (kind != QLatin1String(method::loadDone))
                     continue;
                 const QJsonObject done = notice->value(QStringLiteral("params")).toObject();
                 if (!lab::ResultBundle::pointFromJson(

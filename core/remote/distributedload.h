@@ -5,12 +5,16 @@
 
 #include "lab/results/pointresult.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
 #include <atomic>
 #include <vector>
 
+namespace servelab::client {
+class SampleSink;
+}
 namespace servelab::lab {
 struct SweepSpec;
 }
@@ -63,11 +67,15 @@ public:
     // How long before T0 the shares are sent (default: 300 ms, or 4 round trips if longer).
     // 0 sends them with T0 already past: every agent is late (the tests' late agent).
     void setLeadMs(int ms) { m_leadMs = ms; }
+    // Where the agents' samples go while the point runs (each tick's, from T0, without
+    // histograms): a live view. Null: nowhere. The merged point has them all, whole.
+    void setLiveSink(client::SampleSink *live) { m_live = live; }
 
 private:
     bool measureClocks(QString *why);
     void wait(const lab::SweepSpec &spec, qint64 t0, lab::PointResult *point);
     void cancelAll();
+    void publishTick(const QJsonObject &tick) const;
     void merge(qint64 t0, lab::PointResult *point) const;
 
     std::vector<Agent> m_agents;
@@ -75,6 +83,7 @@ private:
     QList<Share> m_shares;
     std::atomic<bool> m_cancelled{false};
     int m_leadMs = -1;
+    client::SampleSink *m_live = nullptr;
     qint64 m_startSkewNs = 0;
 };
 

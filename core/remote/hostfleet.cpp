@@ -131,12 +131,13 @@ void HostFleet::endWatch(lab::PointResult *point)
 }
 
 void HostFleet::runLoad(const lab::SweepSpec &spec, quint64 size, quint16 port,
-                        lab::PointResult *point)
+                        lab::PointResult *point, client::SampleSink *live)
 {
     std::vector<DistributedLoad::Agent> agents;
     for (qsizetype i = 0; i < m_hosts.load.size(); ++i)
         agents.push_back({m_load[size_t(i)].channel.get(), m_hosts.load[i].weight});
     DistributedLoad load(std::move(agents));
+    load.setLiveSink(live);
     {
         std::lock_guard lock(m_mutex);
         m_running = &load;

@@ -36,8 +36,8 @@ public:
     QString serverAddress() const override { return m_hosts.server.address; }
     bool watchServer(QString *why) override;
     void endWatch(lab::PointResult *point) override;
-    void runLoad(const lab::SweepSpec &spec, quint64 size, quint16 port,
-                 lab::PointResult *point) override;
+    void runLoad(const lab::SweepSpec &spec, quint64 size, quint16 port, lab::PointResult *point,
+                 client::SampleSink *live = nullptr) override;
     void stopLoad() override;
 
 private:

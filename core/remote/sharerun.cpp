@@ -7,9 +7,13 @@
 #include "client/clientsample.h"
 #include "lab/results/pointresult.h"
 #include "lab/results/resultbundle.h"
+#include "lab/results/resultcolumns.h"
 #include "lab/run/experimentmodel.h"
 
+#include <QJsonArray>
+
 #include <chrono>
+#include <iterator>
 
 namespace servelab::remote {
 
@@ -67,7 +71,13 @@ void ShareRun::run()
     if (m_running)
         m_client->run(&point);
     const qint64 ended = monotonicNanos();
-    point.clientSamples = client::sumByInterval(m_samples->drain());
+    {
+        std::lock_guard lock(m_mutex); // the watcher drains for its ticks too
+        std::vector<client::ClientSample> all = std::move(m_sent);
+        for (client::ClientSample &s : m_samples->drain())
+            all.push_back(std::move(s));
+        point.clientSamples = client::sumByInterval(std::move(all));
+    }
     bool cancelled = false;
     bool deadline = false;
     {
@@ -106,8 +116,21 @@ void ShareRun::watch()
         }
         if (now >= next) {
             next = now + qint64(tickMs) * 1'000'000;
+            // The samples since the last tick, without their histograms: what a live view
+            // draws. load_done still carries every sample whole.
+            std::vector<client::ClientSample> fresh = m_samples->drain();
+            QJsonArray samples;
+            for (client::ClientSample s : client::sumByInterval(fresh)) {
+                s.latency = {};
+                QJsonObject o;
+                lab::ResultColumns::toJson(lab::ResultColumns::clientSample(), s, &o);
+                samples.append(o);
+            }
+            m_sent.insert(m_sent.end(), std::make_move_iterator(fresh.begin()),
+                          std::make_move_iterator(fresh.end()));
             lock.unlock();
-            m_notify(method::tick, {{QStringLiteral("now_ns"), now}});
+            m_notify(method::tick,
+                     {{QStringLiteral("now_ns"), now}, {QStringLiteral("samples"), samples}});
             lock.lock();
         }
     }

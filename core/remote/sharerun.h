@@ -8,8 +8,10 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace servelab::client {
+struct ClientSample;
 class SampleQueue;
 }
 
@@ -21,7 +23,8 @@ namespace servelab::remote {
 
 // A load agent's share of a point, on its own thread: it waits for the start time on this
 // host's CLOCK_MONOTONIC, runs the client, and hands its result (as the bundle writes a point)
-// to `notify` as a load_done; meanwhile a tick every tickMs says it is alive. It stops by
+// to `notify` as a load_done; meanwhile a tick every tickMs says it is alive and carries the
+// samples taken since the last (the coordinator's live view of the point). It stops by
 // itself at `deadlineNs`, whatever the coordinator does: a cut-off agent never keeps loading
 // the server.
 class ShareRun
@@ -45,6 +48,7 @@ private:
 
     std::unique_ptr<lab::PointClient> m_client;
     std::unique_ptr<client::SampleQueue> m_samples;
+    std::vector<client::ClientSample> m_sent; // drained for a tick, kept for load_done
     qint64 m_startAtNs;
     qint64 m_deadlineNs;
     Notify m_notify;

@@ -6,6 +6,10 @@
 
 #include <memory>
 
+namespace servelab::client {
+class SampleSink;
+}
+
 namespace servelab::lab {
 
 struct PointResult;
@@ -37,8 +41,10 @@ public:
     virtual bool watchServer(QString *why) = 0;
     virtual void endWatch(PointResult *point) = 0;
     // One point's load at `size`, split among the load hosts (point->load merged exactly,
-    // point->agents each one's part); DNF with the reason when a host is late or lost.
-    virtual void runLoad(const SweepSpec &spec, quint64 size, quint16 port, PointResult *point) = 0;
+    // point->agents each one's part); DNF with the reason when a host is late or lost. `live`
+    // (may be null) takes the hosts' samples as they come, for a live view.
+    virtual void runLoad(const SweepSpec &spec, quint64 size, quint16 port, PointResult *point,
+                         client::SampleSink *live = nullptr) = 0;
     // From any thread: the load being made stops within a moment.
     virtual void stopLoad() = 0;
 };

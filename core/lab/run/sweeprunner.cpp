@@ -70,20 +70,21 @@ void SweepRunner::setProfiling(bool take, const QString &folder, const QString &
 
 namespace {
 
-// The client's samples to the point's queue and, as they come, to the live feed.
+// The client's samples to the point's queue (if any) and, as they come, to the live feed.
 class LiveTee final : public client::SampleSink
 {
 public:
-    LiveTee(client::SampleQueue &queue, LiveFeed *feed) : m_queue(queue), m_feed(feed) {}
+    LiveTee(client::SampleQueue *queue, LiveFeed *feed) : m_queue(queue), m_feed(feed) {}
     void publish(client::ClientSample sample) override
     {
         if (m_feed)
             m_feed->publishClient(sample);
-        m_queue.publish(std::move(sample));
+        if (m_queue)
+            m_queue->publish(std::move(sample));
     }
 
 private:
-    client::SampleQueue &m_queue;
+    client::SampleQueue *m_queue;
     LiveFeed *m_feed;
 };
 
@@ -227,7 +228,7 @@ QString SweepRunner::loadHere(client::ClientOptions options, Target &target,
 {
     PointResult &point = *out;
     client::SampleQueue samples;
-    LiveTee tee(samples, m_feed.get());
+    LiveTee tee(&samples, m_feed.get());
     options.samples = &tee;
 
     // Warm-up: the same requests, not counted (caches, JIT, connection pools settle first).
@@ -332,14 +333,17 @@ QString SweepRunner::loadRemotely(quint64 size, Target &target, PointResult *poi
         point->reason = why;
         return {};
     }
+    // The load hosts' samples reach the live view as their ticks come (every 250 ms); the
+    // server's timeline comes with the point's end.
+    LiveTee live(nullptr, m_feed.get());
     if (m_feed)
         m_feed->beginPoint(m_liveLabel.isEmpty() ? point->target : m_liveLabel, size,
                            m_liveRepetition, metrics::monotonicMicros());
-    stoppable([&] { m_hosts->runLoad(m_spec, size, target.port(), point); });
+    stoppable([&] {
+        m_hosts->runLoad(m_spec, size, target.port(), point, m_feed ? &live : nullptr);
+    });
     m_hosts->endWatch(point);
     if (m_feed) {
-        for (const client::ClientSample &s : point->clientSamples)
-            m_feed->publishClient(s);
         for (const metrics::ProcessSample &s : point->serverSamples)
             m_feed->publishServer(s);
         m_feed->endPoint();

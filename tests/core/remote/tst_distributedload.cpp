@@ -4,6 +4,7 @@
 #include "remote/distributedload.h"
 #include "remote/loadsplit.h"
 
+#include "client/clientsample.h"
 #include "lab/run/docrootgenerator.h"
 #include "lab/spec/experimentspec.h"
 #include "lab/spec/sweepspec.h"
@@ -17,6 +18,7 @@
 
 #include <csignal>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <poll.h>
 #include <thread>
@@ -176,6 +178,40 @@ private slots:
             ok += s.ok;
         QVERIFY2(ok <= point.load.ok && ok + 100 >= point.load.ok,
                  qPrintable(QStringLiteral("%1 of %2").arg(ok).arg(point.load.ok)));
+    }
+
+    // While a point runs, each agent's ticks bring its samples (a live view): the first well
+    // before the end, and never more requests than the point's.
+    void samplesArriveWhileThePointRuns()
+    {
+        struct Sink final : client::SampleSink
+        {
+            std::mutex mutex;
+            qint64 firstNs = 0;
+            std::uint64_t completed = 0;
+            void publish(client::ClientSample sample) override
+            {
+                std::lock_guard lock(mutex);
+                if (!firstNs)
+                    firstNs = monotonicNanos();
+                completed += sample.completed;
+            }
+        } sink;
+        auto first = startAgent("load agent 1 (a)");
+        auto second = startAgent("load agent 2 (b)");
+        DistributedLoad load({{first.get(), 1}, {second.get(), 1}});
+        load.setLiveSink(&sink);
+        const auto point = load.run(durationSpec(1500, 2), size4K, "127.0.0.1", m_server->port());
+        const qint64 endedNs = monotonicNanos();
+        QVERIFY2(!point.dnf, qPrintable(point.reason));
+        QVERIFY(sink.firstNs > 0);
+        QVERIFY2(endedNs - sink.firstNs > 700'000'000,
+                 qPrintable(QString::number((endedNs - sink.firstNs) / 1'000'000)));
+        QVERIFY(sink.completed > 0);
+        QVERIFY2(sink.completed <= point.load.completed,
+                 qPrintable(QStringLiteral("%1 live, %2 in all")
+                                .arg(sink.completed)
+                                .arg(point.load.completed)));
     }
 
     void aLateAgentMakesThePointDnf()
