@@ -47,6 +47,7 @@ const Command commands[] = {
     {"tune",    tuneCommand,    "change a running serve:    tune --pid PID threads=8 [NAME=VALUE...]"},
     {"hosts",   hostsCommand,   "check a distributed run's hosts: hosts check HOSTS.json"},
     {"agent",   agentCommand,   "one agent of a distributed run (ssh starts it): agent --stdio"},
+    {"k8s-job", k8sJobCommand,  "agents as Kubernetes pods: k8s-job --agents N --image IMG --out DIR"},
     {"modes",   modesCommand,   "the server modes that run here, one per line (the rest, and why: stderr)"},
 };
 // clang-format on

@@ -29,5 +29,6 @@ int watchCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
 int tuneCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int agentCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 int hostsCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
+int k8sJobCommand(const QStringList &arguments, QTextStream &out, QTextStream &err);
 
 } // namespace servelab::cli

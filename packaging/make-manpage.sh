@@ -70,7 +70,7 @@ Sizes are written 4K, 64K, 1M (powers of 1024) or as a doubling range 4K..32M; r
 (1024 bytes), counting every byte read, as ab's "Transfer rate" does.
 .SH COMMANDS
 HEAD
-for command in serve load sweep run compare presets import watch tune hosts agent; do
+for command in serve load sweep run compare presets import watch tune hosts agent k8s-job; do
     printf '.SS "%s"\n' "$command"
     about "$command"
     options "$command"
@@ -126,11 +126,13 @@ servelab\-cli load http://127.0.0.1:8080/1M.bin \-\-model duration \-d 10 \-c 8 
 .RE
 .fi
 .PP
-Other hosts checked before a distributed run (the agents are started over ssh):
+Other hosts checked, then an experiment served on one and loaded from the others (the agents
+are started over ssh):
 .PP
 .nf
 .RS
 servelab\-cli hosts check hosts.json
+servelab\-cli run spec.json \-\-hosts hosts.json
 .RE
 .fi
 .SH SEE ALSO

@@ -78,7 +78,7 @@ QList<HostCheckRow> HostCheck::run(const HostsFile &hosts,
     if (server.ready) {
         served = server.channel->call(
             method::serve,
-            {{QStringLiteral("address"), hosts.server.address}, {QStringLiteral("port"), 0}},
+            {{QStringLiteral("address"), hosts.serverListen()}, {QStringLiteral("port"), 0}},
             callTimeoutMs, &why);
         if (served)
             server.row.get = QStringLiteral("serving on %1:%2")

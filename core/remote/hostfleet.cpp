@@ -90,7 +90,7 @@ QJsonObject HostFleet::facts() const
 
 std::unique_ptr<lab::Target> HostFleet::target(const lab::SweepSpec &spec)
 {
-    return std::make_unique<RemoteTarget>(*m_server.channel, m_hosts.server.address, spec);
+    return std::make_unique<RemoteTarget>(*m_server.channel, m_hosts.serverListen(), spec);
 }
 
 bool HostFleet::watchServer(QString *why)

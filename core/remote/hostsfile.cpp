@@ -91,7 +91,10 @@ public:
         const QJsonObject object = value.toObject();
         QStringList keys{QStringLiteral("host"), QStringLiteral("via"), QStringLiteral("options"),
                          QStringLiteral("agent")};
-        keys << (isServer ? QStringLiteral("address") : QStringLiteral("weight"));
+        if (isServer)
+            keys << QStringLiteral("address") << QStringLiteral("listen");
+        else
+            keys << QStringLiteral("weight");
         if (!onlyKeys(object, path, keys) ||
             !text(object, path, QStringLiteral("host"), &out->host, true) ||
             !text(object, path, QStringLiteral("via"), &out->via, false) ||
@@ -100,7 +103,8 @@ public:
                      &out->options))
             return false;
         if (isServer)
-            return text(object, path, QStringLiteral("address"), &out->address, true);
+            return text(object, path, QStringLiteral("address"), &out->address, true) &&
+                   text(object, path, QStringLiteral("listen"), &out->listen, false);
         const QJsonValue weight = object.value(QStringLiteral("weight"));
         if (weight.isUndefined())
             return true;
@@ -133,10 +137,13 @@ QJsonObject entryJson(const HostEntry &entry, bool isServer)
         object.insert(QStringLiteral("options"), toArray(entry.options));
     if (!entry.agent.isEmpty())
         object.insert(QStringLiteral("agent"), entry.agent);
-    if (isServer)
+    if (isServer) {
         object.insert(QStringLiteral("address"), entry.address);
-    else if (entry.weight != 1)
+        if (!entry.listen.isEmpty())
+            object.insert(QStringLiteral("listen"), entry.listen);
+    } else if (entry.weight != 1) {
         object.insert(QStringLiteral("weight"), entry.weight);
+    }
     return object;
 }
 

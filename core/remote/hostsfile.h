@@ -21,12 +21,14 @@ struct HostEntry
     QStringList options;                 // the connector's {options}: ["-p", "2222"], ["-n", "lab"]
     QString agent;     // the agent's program there; empty: the file's, or the default
     QString address;   // server only: the address load agents reach it at
+    QString listen;    // server only: the address it binds to (empty: `address`), as 0.0.0.0
+                       // where `address` is a name (a pod's DNS name)
     double weight = 1; // load only: its share of the load is weight / sum of weights
 };
 
 // `--hosts FILE`: which host serves and which load, and how each is reached.
 //   {"servelab": 1,
-//    "server": {"host": "web1", "address": "10.0.0.1"},
+//    "server": {"host": "web1", "address": "10.0.0.1"},   (and "listen": "0.0.0.0" to bind apart)
 //    "load": [{"host": "load1"}, {"host": "load2", "weight": 2, "options": ["-p", "2222"]}],
 //    "agent": "/opt/servelab/bin/servelab-cli",
 //    "connectors": {"lab": ["ssh", "-J", "bastion", "{host}", "{agent}", "agent", "--stdio"]}}
@@ -47,6 +49,11 @@ struct HostsFile
     const Connector *connector(const QString &name) const;
     // The command that starts this host's agent.
     QStringList command(const HostEntry &entry) const;
+    // The address the server binds to: `listen`, or `address`.
+    QString serverListen() const
+    {
+        return server.listen.isEmpty() ? server.address : server.listen;
+    }
     // "server web1", "load agent 2 (load2)".
     static QString label(const HostEntry &entry, int loadIndex);
 };

@@ -9,9 +9,9 @@ namespace servelab::remote {
 class AgentChannel;
 
 // A built-in server on the server host of a distributed run: started and stopped by its agent
-// (serve, stop_serve), listening on the hosts file's server address. It makes its own files of
-// the spec's sizes there; nothing is copied between hosts. Its timeline, leak check and
-// counters come through the agent's watch (HostFleet), not through this.
+// (serve, stop_serve), listening on the hosts file's server address (or its "listen"). It
+// makes its own files of the spec's sizes there; nothing is copied between hosts. Its timeline,
+// leak check and counters come through the agent's watch (HostFleet), not through this.
 class RemoteTarget final : public lab::Target
 {
 public:

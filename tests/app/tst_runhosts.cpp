@@ -2,10 +2,9 @@
 // `servelab-cli run --hosts`: a distributed experiment from the command line, its agents local
 // children here (connector "local"; tst_multihost runs the same over ssh between namespaces),
 // and the one-line refusals of what it cannot do.
-#include "childprocess.h"
+#include "clirun.h"
 #include "csvrows.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,34 +13,9 @@
 
 namespace {
 
-struct Run
+CliRun runCli(const QStringList &arguments)
 {
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &arguments)
-{
-    ChildProcess process;
-    process.start(QStringLiteral(SERVELAB_CLI), arguments);
-    Run run;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = QStringLiteral("timed out");
-        return run;
-    }
-    run.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    return runProgram(QStringLiteral(SERVELAB_CLI), arguments, 120000);
 }
 
 QString writeFile(const QTemporaryDir &dir, const QString &name, const QString &text)
@@ -82,7 +56,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("out"));
-        const Run run =
+        const CliRun run =
             runCli({QStringLiteral("run"), specFile(dir, QStringLiteral(R"({"builtin": "epoll+copy",
                                     "fd_limit": 64, "options": {"buffer": 32768}})")),
                     QStringLiteral("--hosts"), hostsFile(dir), QStringLiteral("--out"), out,
@@ -94,7 +68,7 @@ private Q_SLOTS:
         QVERIFY2(!run.out.contains(QStringLiteral("DNF")), qPrintable(run.out + run.err));
 
         const QJsonObject bundle =
-            QJsonDocument::fromJson(readFile(out + QStringLiteral("/bundle.json"))).object();
+            QJsonDocument::fromJson(readWholeFile(out + QStringLiteral("/bundle.json"))).object();
         QVERIFY(
             bundle.value(QStringLiteral("machine")).toObject().contains(QStringLiteral("hosts")));
         const QJsonArray points = bundle.value(QStringLiteral("points")).toArray();
@@ -112,14 +86,14 @@ private Q_SLOTS:
             QCOMPARE(ok, 40);
         }
 
-        const QByteArray hlog = readFile(out + QStringLiteral("/latency.hlog"));
+        const QByteArray hlog = readWholeFile(out + QStringLiteral("/latency.hlog"));
         for (const char *tag : {"Tag=p0_epoll+copy_4K_r1,", "Tag=p0_epoll+copy_4K_r1_a1,",
                                 "Tag=p0_epoll+copy_4K_r1_a2,", "Tag=p1_epoll+copy_256K_r1_a2,"})
             QVERIFY2(hlog.contains(tag), tag);
 
         // The server's descriptors, sampled on its host, in the timeline.
         const auto rows =
-            csvrows::parse(QString::fromUtf8(readFile(out + QStringLiteral("/samples.csv"))));
+            csvrows::parse(QString::fromUtf8(readWholeFile(out + QStringLiteral("/samples.csv"))));
         QVERIFY(rows.size() > 2);
         const qsizetype fds = rows.first().indexOf(QStringLiteral("fds"));
         QVERIFY2(fds >= 0, qPrintable(rows.first().join(u',')));
@@ -135,16 +109,16 @@ private Q_SLOTS:
     void theSpecNamesItsHosts()
     {
         QTemporaryDir dir;
-        const QString spec = writeFile(
-            dir, QStringLiteral("spec.json"),
-            QStringLiteral(R"({"servelab": 1, "targets": [{"builtin": "epoll+sendfile"}],
+        const QString spec =
+            writeFile(dir, QStringLiteral("spec.json"),
+                      QStringLiteral(R"({"servelab": 1, "targets": [{"builtin": "epoll+sendfile"}],
   "sizes": ["16K"], "client": {"requests": 20, "concurrency": 2}, "hosts": "%1"})")
-                .arg(hostsFile(dir)));
-        const Run run = runCli({QStringLiteral("run"), spec, QStringLiteral("--out"),
-                                dir.filePath(QStringLiteral("out")), QStringLiteral("--no-db")});
+                          .arg(hostsFile(dir)));
+        const CliRun run = runCli({QStringLiteral("run"), spec, QStringLiteral("--out"),
+                                   dir.filePath(QStringLiteral("out")), QStringLiteral("--no-db")});
         QVERIFY2(run.code == 0, qPrintable(run.err));
         const QJsonObject bundle =
-            QJsonDocument::fromJson(readFile(dir.filePath(QStringLiteral("out/bundle.json"))))
+            QJsonDocument::fromJson(readWholeFile(dir.filePath(QStringLiteral("out/bundle.json"))))
                 .object();
         const QJsonArray points = bundle.value(QStringLiteral("points")).toArray();
         QCOMPARE(points.size(), 1);
@@ -185,8 +159,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString file =
             hosts.isEmpty() ? hostsFile(dir) : writeFile(dir, QStringLiteral("hosts.json"), hosts);
-        const Run run = runCli({QStringLiteral("run"), specFile(dir, target),
-                                QStringLiteral("--hosts"), file, QStringLiteral("--no-db")});
+        const CliRun run = runCli({QStringLiteral("run"), specFile(dir, target),
+                                   QStringLiteral("--hosts"), file, QStringLiteral("--no-db")});
         QCOMPARE(run.code, 2);
         QVERIFY2(run.err.contains(message), qPrintable(run.err));
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "childprocess.h"
+#include "clirun.h"
 #include "csvrows.h"
 #include "lab/results/resultstore.h"
 #include "lab/targets/externalserver.h"
@@ -29,34 +30,16 @@ using namespace servelab;
 
 namespace {
 
-struct Run
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Run = CliRun;
 
 Run runCli(const QStringList &arguments, int timeoutMs = 60000)
 {
-    ChildProcess process;
-    process.start(QStringLiteral(SERVELAB_CLI), arguments);
-    Run run;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = QStringLiteral("timed out");
-        return run;
-    }
-    run.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return runProgram(QStringLiteral(SERVELAB_CLI), arguments, timeoutMs);
 }
 
 QByteArray readFile(const QString &path)
 {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    return readWholeFile(path);
 }
 
 // The children of process `pid` now, whichever of its threads started them (each task lists

@@ -49,6 +49,28 @@ private slots:
         const auto reread = HostsFile::parse(again, "again.json", &why);
         QVERIFY2(reread, qPrintable(why));
         QCOMPARE(QJsonDocument(reread->toJson()).toJson(), again);
+        QCOMPARE(hosts->serverListen(), QStringLiteral("10.0.0.1")); // no "listen": its address
+    }
+
+    // "listen": the server binds apart from the name the load hosts reach it by (a pod's DNS
+    // name), and it is written back.
+    void theServerCanListenApart()
+    {
+        QString why;
+        const auto hosts = HostsFile::parse(R"({"servelab": 1,
+  "server": {"host": "0", "address": "lab-0.lab", "listen": "0.0.0.0"}, "load": [{"host": "1"}]})",
+                                            "hosts.json", &why);
+        QVERIFY2(hosts, qPrintable(why));
+        QCOMPARE(hosts->server.address, QStringLiteral("lab-0.lab"));
+        QCOMPARE(hosts->serverListen(), QStringLiteral("0.0.0.0"));
+        const auto reread =
+            HostsFile::parse(QJsonDocument(hosts->toJson()).toJson(), "again.json", &why);
+        QVERIFY2(reread, qPrintable(why));
+        QCOMPARE(reread->server.listen, QStringLiteral("0.0.0.0"));
+        QVERIFY(!HostsFile::parse(R"({"servelab": 1,
+  "server": {"host": "0", "address": "x"}, "load": [{"host": "1", "listen": "0.0.0.0"}]})",
+                                  "hosts.json", &why));
+        QVERIFY2(why.contains(QStringLiteral("load[0]")), qPrintable(why));
     }
 
     void sameMachineConnectorsRunTheLocalAgent()
