@@ -97,6 +97,8 @@ lab::PointResult DistributedLoad::run(const lab::SweepSpec &spec, quint64 size, 
     m_shares.clear();
     for (int agent : m_active)
         m_shares << Share{m_agents[size_t(agent)].channel->name(), {}, {}, 0, 0, 0, false};
+    if (m_cancelled) // stopped before it began: nothing is sent
+        return fail(QStringLiteral("cancelled"));
     if (!measureClocks(&problem))
         return fail(problem);
 
@@ -109,6 +111,8 @@ lab::PointResult DistributedLoad::run(const lab::SweepSpec &spec, quint64 size, 
     // Each agent stops by itself here, whatever becomes of the coordinator: a cut-off agent
     // does not load the server for long.
     const qint64 deadline = t0 + (expectedMs(spec) + 2000) * 1'000'000;
+    if (m_started)
+        m_started(t0 / 1000);
     const QString authority = host.contains(u':') ? QStringLiteral("[%1]:%2").arg(host).arg(port)
                                                   : QStringLiteral("%1:%2").arg(host).arg(port);
     for (qsizetype k = 0; k < m_shares.size(); ++k) {
@@ -154,9 +158,12 @@ lab::PointResult DistributedLoad::run(const lab::SweepSpec &spec, quint64 size, 
 }
 
 // A tick's samples (from the agent's start, which is T0 give or take its phase) to the live
-// view; the agents' samples of one 100 ms slot add up there.
-void DistributedLoad::publishTick(const QJsonObject &tick) const
+// view; the agents' samples of one 100 ms slot add up there. A tick sent before T0 is the
+// previous point's, come after its load_done: not this point's.
+void DistributedLoad::publishTick(const QJsonObject &tick, const Share &share, qint64 t0) const
 {
+    if (share.clock.toCoordinator(tick.value(QStringLiteral("now_ns")).toInteger()) < t0)
+        return;
     for (const QJsonValue &value : tick.value(QStringLiteral("samples")).toArray()) {
         client::ClientSample sample;
         lab::ResultColumns::fromJson(lab::ResultColumns::clientSample(), value.toObject(), &sample);
@@ -212,7 +219,7 @@ void DistributedLoad::wait(const lab::SweepSpec &spec, qint64 t0, lab::PointResu
             while (const auto notice = channel->nextNotification()) {
                 const QString kind = notice->value(QStringLiteral("method")).toString();
                 if (kind == QLatin1String(method::tick) && m_live)
-                    publishTick(notice->value(QStringLiteral("params")).toObject());
+                    publishTick(notice->value(QStringLiteral("params")).toObject(), share, t0);
                 if (kind != QLatin1String(method::loadDone))
                     continue;
                 const QJsonObject done = notice->value(QStringLiteral("params")).toObject();

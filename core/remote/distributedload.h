@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <vector>
 
 namespace servelab::client {
@@ -68,14 +69,19 @@ public:
     // 0 sends them with T0 already past: every agent is late (the tests' late agent).
     void setLeadMs(int ms) { m_leadMs = ms; }
     // Where the agents' samples go while the point runs (each tick's, from T0, without
-    // histograms): a live view. Null: nowhere. The merged point has them all, whole.
-    void setLiveSink(client::SampleSink *live) { m_live = live; }
+    // histograms): a live view, told T0 (µs, this clock) first by `started`. Null: nowhere.
+    // The merged point has them all, whole.
+    void setLiveSink(client::SampleSink *live, std::function<void(qint64 t0Micros)> started = {})
+    {
+        m_live = live;
+        m_started = std::move(started);
+    }
 
 private:
     bool measureClocks(QString *why);
     void wait(const lab::SweepSpec &spec, qint64 t0, lab::PointResult *point);
     void cancelAll();
-    void publishTick(const QJsonObject &tick) const;
+    void publishTick(const QJsonObject &tick, const Share &share, qint64 t0) const;
     void merge(qint64 t0, lab::PointResult *point) const;
 
     std::vector<Agent> m_agents;
@@ -84,6 +90,7 @@ private:
     std::atomic<bool> m_cancelled{false};
     int m_leadMs = -1;
     client::SampleSink *m_live = nullptr;
+    std::function<void(qint64)> m_started;
     qint64 m_startSkewNs = 0;
 };
 

@@ -16,6 +16,7 @@ namespace servelab::remote {
 namespace {
 
 constexpr int clockPings = 16;
+constexpr int pointPings = 8; // the server's offset, again after each point
 constexpr int callTimeoutMs = 10000;
 // The server agent waits up to 2 s for the descriptors to come back before it answers.
 constexpr int watchEndTimeoutMs = 15000;
@@ -113,7 +114,9 @@ void HostFleet::endWatch(lab::PointResult *point)
                               .arg(why.isEmpty() ? QStringLiteral("they cannot be read") : why);
         return;
     }
-    // The samples are from the watch's start on the server host's clock: onto this one.
+    // The samples are from the watch's start on the server host's clock: onto this one, with
+    // its offset measured again now (a long run's clocks drift apart).
+    refreshServerClock();
     const qint64 startedUs =
         m_server.clock.toCoordinator(seen->value(QStringLiteral("started_ns")).toInteger()) / 1000;
     for (metrics::ProcessSample &s : server.serverSamples)
@@ -130,17 +133,31 @@ void HostFleet::endWatch(lab::PointResult *point)
     point->costNote = server.costNote;
 }
 
+void HostFleet::refreshServerClock()
+{
+    std::vector<ClockSample> samples;
+    QString why;
+    for (int i = 0; i < pointPings; ++i)
+        if (const auto sample = m_server.channel->ping(callTimeoutMs, &why))
+            samples.push_back(*sample);
+    if (!samples.empty()) // else the last estimate stands
+        m_server.clock = estimateClockOffset(samples);
+}
+
 void HostFleet::runLoad(const lab::SweepSpec &spec, quint64 size, quint16 port,
-                        lab::PointResult *point, client::SampleSink *live)
+                        lab::PointResult *point, client::SampleSink *live,
+                        std::function<void(std::int64_t)> started)
 {
     std::vector<DistributedLoad::Agent> agents;
     for (qsizetype i = 0; i < m_hosts.load.size(); ++i)
         agents.push_back({m_load[size_t(i)].channel.get(), m_hosts.load[i].weight});
     DistributedLoad load(std::move(agents));
-    load.setLiveSink(live);
+    load.setLiveSink(live, std::move(started));
     {
         std::lock_guard lock(m_mutex);
         m_running = &load;
+        if (m_stopped) // a stop that came before this load existed still holds
+            load.cancel();
     }
     lab::PointResult merged = load.run(spec, size, m_hosts.server.address, port);
     {
@@ -178,6 +195,7 @@ void HostFleet::runLoad(const lab::SweepSpec &spec, quint64 size, quint16 port,
 void HostFleet::stopLoad()
 {
     std::lock_guard lock(m_mutex);
+    m_stopped = true;
     if (m_running)
         m_running->cancel();
 }

@@ -37,16 +37,20 @@ public:
     bool watchServer(QString *why) override;
     void endWatch(lab::PointResult *point) override;
     void runLoad(const lab::SweepSpec &spec, quint64 size, quint16 port, lab::PointResult *point,
-                 client::SampleSink *live = nullptr) override;
+                 client::SampleSink *live = nullptr,
+                 std::function<void(std::int64_t)> started = {}) override;
     void stopLoad() override;
 
 private:
+    void refreshServerClock();
+
     HostsFile m_hosts;
     AgentReach m_server;
     std::vector<AgentReach> m_load;
     bool m_watching = false;
-    std::mutex m_mutex; // m_running, for stopLoad() from another thread
+    std::mutex m_mutex; // m_running and m_stopped, for stopLoad() from another thread
     DistributedLoad *m_running = nullptr;
+    bool m_stopped = false;
 };
 
 } // namespace servelab::remote

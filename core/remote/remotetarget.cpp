@@ -63,8 +63,13 @@ bool RemoteTarget::start(QString *error)
          {QStringLiteral("fd_limit"), m_spec.fdLimit},
          {QStringLiteral("arguments"), QJsonArray::fromStringList(m_spec.serverArguments)}},
         serveTimeoutMs, error);
-    if (!served)
+    if (!served) {
+        // Its answer may be what was lost (a timeout while the files were written): a server
+        // started anyway must not stay, nor refuse the next target's serve.
+        QString ignored;
+        m_server.call(method::stopServe, {}, stopTimeoutMs, &ignored);
         return false;
+    }
     m_port = quint16(served->value(QStringLiteral("port")).toInt());
     m_serving = true;
     return true;

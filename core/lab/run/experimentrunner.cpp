@@ -12,6 +12,7 @@
 #include "sweeprunner.h"
 
 #include <QElapsedTimer>
+#include <QScopeGuard>
 
 namespace servelab::lab {
 
@@ -67,6 +68,10 @@ QList<std::pair<int, quint64>> ExperimentRunner::pointsAfter(int repetition, int
 
 void ExperimentRunner::run()
 {
+    // The hosts' agents are shut down as run() ends, whichever way, in the thread that ran
+    // them, not wherever this runner is deleted (the window's GUI thread: each agent may take
+    // seconds to end).
+    const auto release = qScopeGuard([this] { m_hosts.reset(); });
     m_results.clear();
     m_done = 0;
     m_machine = machineFacts();

@@ -47,7 +47,8 @@ public:
     void setProfileFolder(const QString &folder) { m_profileFolder = folder; }
     // A distributed run (run --hosts): run() reaches the hosts first (a host not reached fails
     // the run, naming it), keeps what they are in machine()["hosts"], and every target serves
-    // on the server host while the load hosts make each point's load.
+    // on the server host while the load hosts make each point's load. run() lets go of them at
+    // its end (the last holder shuts their agents down): set them again before another run.
     void setHosts(std::shared_ptr<RemoteHosts> hosts) { m_hosts = std::move(hosts); }
 
     void pause();

@@ -4,6 +4,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace servelab::client {
@@ -42,10 +44,13 @@ public:
     virtual void endWatch(PointResult *point) = 0;
     // One point's load at `size`, split among the load hosts (point->load merged exactly,
     // point->agents each one's part); DNF with the reason when a host is late or lost. `live`
-    // (may be null) takes the hosts' samples as they come, for a live view.
+    // (may be null) takes the hosts' samples as they come, for a live view, once `started`
+    // has said when T0 is (µs on this machine's monotonic clock).
     virtual void runLoad(const SweepSpec &spec, quint64 size, quint16 port, PointResult *point,
-                         client::SampleSink *live = nullptr) = 0;
-    // From any thread: the load being made stops within a moment.
+                         client::SampleSink *live = nullptr,
+                         std::function<void(std::int64_t t0Micros)> started = {}) = 0;
+    // From any thread: the load being made stops within a moment, and any load asked for
+    // afterwards stops at once (a cancelled run makes no more).
     virtual void stopLoad() = 0;
 };
 

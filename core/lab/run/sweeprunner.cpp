@@ -333,17 +333,23 @@ QString SweepRunner::loadRemotely(quint64 size, Target &target, PointResult *poi
         point->reason = why;
         return {};
     }
-    // The load hosts' samples reach the live view as their ticks come (every 250 ms); the
-    // server's timeline comes with the point's end.
+    // The load hosts' samples reach the live view as their ticks come (every 250 ms), from T0,
+    // once the load knows when that is; the server's timeline comes with the point's end.
     LiveTee live(nullptr, m_feed.get());
-    if (m_feed)
+    bool began = false;
+    const auto started = [&](std::int64_t t0Micros) {
+        began = true;
         m_feed->beginPoint(m_liveLabel.isEmpty() ? point->target : m_liveLabel, size,
-                           m_liveRepetition, metrics::monotonicMicros());
+                           m_liveRepetition, t0Micros);
+    };
     stoppable([&] {
-        m_hosts->runLoad(m_spec, size, target.port(), point, m_feed ? &live : nullptr);
+        if (m_feed)
+            m_hosts->runLoad(m_spec, size, target.port(), point, &live, started);
+        else
+            m_hosts->runLoad(m_spec, size, target.port(), point);
     });
     m_hosts->endWatch(point);
-    if (m_feed) {
+    if (m_feed && began) {
         for (const metrics::ProcessSample &s : point->serverSamples)
             m_feed->publishServer(s);
         m_feed->endPoint();

@@ -4,9 +4,11 @@
 // through HostFleet exactly as `run --hosts` does over ssh (tst_multihost does that part).
 #include "lab/results/resultstore.h"
 #include "lab/run/experimentrunner.h"
+#include "lab/targets/target.h"
 #include "remote/hostfleet.h"
 #include "remote/hostsfile.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
@@ -137,6 +139,30 @@ private Q_SLOTS:
                 p.reason.contains(QStringLiteral("only built-in servers run on a server host")),
                 qPrintable(p.reason));
         }
+    }
+
+    // A stop that comes before a point's load exists (a cancel during the warm-up or the
+    // server's watch) still holds: the load that follows ends at once, cancelled.
+    void aStopBeforeTheLoadHolds()
+    {
+        auto hosts = fleet(qEnvironmentVariable("SERVELAB_CLI"));
+        QString why;
+        QVERIFY2(hosts->connect(&why), qPrintable(why));
+        const lab::ExperimentSpec spec = experiment(QStringLiteral(R"({"builtin": "epoll+copy"})"));
+        const auto target = hosts->target(spec.targets.first());
+        QVERIFY2(target->start(&why), qPrintable(why));
+        hosts->stopLoad();
+        lab::SweepSpec long_ = spec.targets.first();
+        long_.model = client::LoadModel::Duration;
+        long_.durationMs = 30000;
+        QElapsedTimer clock;
+        clock.start();
+        lab::PointResult point;
+        hosts->runLoad(long_, 4096, target->port(), &point);
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(point.dnf);
+        QCOMPARE(point.reason, QStringLiteral("cancelled"));
+        target->stop();
     }
 
     // An agent that cannot be started fails the run before any point, naming the host.
