@@ -60,7 +60,8 @@ build_preset() {
         launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     fi
     cd "$SERVELAB_SRC" || die "cannot enter $SERVELAB_SRC"
-    if [ ! -f "build/$preset/build.ninja" ]; then
+    # Configured once; again when the presets changed since (a cache variable of the preset).
+    if [ ! -f "build/$preset/build.ninja" ] || [ CMakePresets.json -nt "build/$preset/CMakeCache.txt" ]; then
         mkdir -p build
         log=build/configure-$preset.log
         say "configuring preset $preset"
