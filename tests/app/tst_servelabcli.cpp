@@ -6,6 +6,7 @@
 #include "lab/targets/externalserver.h"
 #include "server/listener.h"
 #include "tls/tlsservercontext.h"
+#include "testshard.h"
 
 #include <QDir>
 #include <QFile>
@@ -136,6 +137,8 @@ private:
     QTemporaryDir m_root;
 
 private Q_SLOTS:
+    // ctest runs this executable in shards side by side (tests/app/CMakeLists.txt).
+    void init() { SERVELAB_SHARD_INIT(); }
     void initTestCase()
     {
         QFile file(m_root.filePath(QStringLiteral("hello.txt")));

@@ -3,6 +3,7 @@
 #include "loopback.h"
 #include "procstat.h"
 #include "server/servermode.h"
+#include "testshard.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -94,6 +95,8 @@ private:
     QTemporaryDir m_root;
 
 private Q_SLOTS:
+    // ctest runs this executable in shards side by side (tests/app/CMakeLists.txt).
+    void init() { SERVELAB_SHARD_INIT(); }
     void initTestCase()
     {
         // The clients' sockets, in this process, go beyond the usual soft limit of 1,024.

@@ -4,6 +4,7 @@
 #include "server/server.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"
+#include "testshard.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -618,6 +619,8 @@ int main(int argc, char *argv[])
     // SERVELAB_TEST_MODES=uring+copy,qt+copy narrows the run while working on a model.
     const QStringList only =
         qEnvironmentVariable("SERVELAB_TEST_MODES").split(QLatin1Char(','), Qt::SkipEmptyParts);
+    // One shard of the runs when ctest runs them side by side (testshard.h).
+    TestShard &shard = TestShard::current();
     for (const auto &mode : server::availableModes()) {
         if (!only.isEmpty() && !only.contains(QString::fromStdString(mode.name())))
             continue;
@@ -625,6 +628,8 @@ int main(int argc, char *argv[])
         if (mode.name().rfind("poller", 0) == 0) // the poller's lock-free hand-off (seed 004)
             variants.push_back({true, 0, server::Handoff::LockFree});
         for (const Variant v : variants) {
+            if (!shard.takesNext())
+                continue;
             qInfo("=== mode %s, header coalescing %s, open-file cache %d, hand-off %s",
                   mode.name().c_str(), v.coalesce ? "on" : "off", v.fileCache,
                   v.handoff == server::Handoff::LockFree ? "lock-free" : "mutex");
