@@ -197,8 +197,13 @@ bool AgentChannel::receive(QString *why)
     QString problem;
     while (pump(monotonicNanos(), &problem)) {
     }
-    while (problem.isEmpty() && nextAnswer(&problem)) {
+    // What came before an end is read all the same: an agent's last notice (its load done)
+    // often comes just before it exits, in the same read as the end.
+    QString malformed;
+    while (malformed.isEmpty() && nextAnswer(&malformed)) {
     }
+    if (problem.isEmpty())
+        problem = malformed;
     if (!problem.isEmpty()) {
         *why = problem;
         return false;

@@ -4,11 +4,13 @@
 #include "remote/hostcheck.h"
 #include "remote/hostsfile.h"
 
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
+#include <poll.h>
 #include <vector>
 
 using namespace servelab::remote;
@@ -78,6 +80,31 @@ private slots:
         QVERIFY(!channel.running());
         QVERIFY(!channel.call(method::clock, {}, 100, &why));
         QVERIFY2(why.contains("is not running"), qPrintable(why));
+    }
+
+    // An agent's last notice and its end can come in one read: the notice is kept.
+    void aLastNoticeBeforeTheEndIsKept()
+    {
+        AgentChannel channel("load agent 3 (last words)");
+        const QByteArray notice = MessageFramer::frame(
+            R"({"jsonrpc":"2.0","method":"load_done","params":{"requests":7}})");
+        QString why;
+        QVERIFY(channel.start({"sh", "-c", "printf '%s' \"$1\"; exit 3", "sh",
+                               QString::fromUtf8(notice)},
+                              &why));
+        // Both the notice and the end are waiting before the channel reads anything.
+        pollfd fd{channel.pollFd(), POLLIN, 0};
+        QElapsedTimer timer;
+        timer.start();
+        while (!(fd.revents & POLLHUP) && timer.elapsed() < 10000)
+            ::poll(&fd, 1, 100);
+        QVERIFY(fd.revents & POLLHUP);
+        QVERIFY(!channel.receive(&why));
+        QVERIFY2(why.contains("it ended with exit status 3"), qPrintable(why));
+        const auto kept = channel.nextNotification();
+        QVERIFY(kept);
+        QCOMPARE(kept->value("method").toString(), QStringLiteral("load_done"));
+        QCOMPARE(kept->value("params").toObject().value("requests").toInt(), 7);
     }
 
     void connectorFailuresSayWhy_data()
