@@ -177,14 +177,14 @@ ProcessSample ProcessProbe::sample(bool byType)
     char stat[1024];
     const ssize_t n = m_statFd ? pread(m_statFd.get(), stat, sizeof stat - 1, 0) : -1;
     if (!read || n <= 0)
-        return ProcessSample{s.atMicros};
+        return ProcessSample::goneAt(s.atMicros);
     stat[n] = '\0';
     // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so count fields from
     // the last ')'. Field 3 is the state; 14 and 15 utime and stime, 20 the threads, 24 RSS.
     const char *p = std::strrchr(stat, ')');
     // A zombie (Z) or dying (X) process has exited: its figures are gone with it.
     if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-        return ProcessSample{s.atMicros};
+        return ProcessSample::goneAt(s.atMicros);
     long long fields[25] = {};
     int field = 2;
     for (++p; *p && field < 24;) {
@@ -198,7 +198,7 @@ ProcessSample ProcessProbe::sample(bool byType)
         p = end;
     }
     if (field < 24)
-        return ProcessSample{s.atMicros};
+        return ProcessSample::goneAt(s.atMicros);
     s.alive = true;
     s.userSeconds = double(fields[14]) / double(m_ticksPerSecond);
     s.systemSeconds = double(fields[15]) / double(m_ticksPerSecond);

@@ -26,6 +26,13 @@ struct ProcessPart
 struct ProcessSample
 {
     std::int64_t atMicros = 0; // monotonicMicros()
+    // A sample that found nothing to read (the process is gone): its time alone.
+    static ProcessSample goneAt(std::int64_t micros)
+    {
+        ProcessSample sample;
+        sample.atMicros = micros;
+        return sample;
+    }
     bool alive = false;        // false: the process is gone (or could not be read); no figures
     int total = 0;             // open descriptors, exact in every sample
     // Whether the counts by type below were read in this sample (when the process holds many

@@ -187,7 +187,7 @@ ProcessSample ProcessTreeProbe::sample(bool byType)
         const bool root = it == m_members.begin();
         if (!s.alive) {
             if (root)
-                return ProcessSample{sum.atMicros}; // the server is gone
+                return ProcessSample::goneAt(sum.atMicros); // the server is gone
             m_goneUserSeconds += it->userSeconds;
             m_goneSystemSeconds += it->systemSeconds;
             it = m_members.erase(it);

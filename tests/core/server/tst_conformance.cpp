@@ -32,7 +32,7 @@ class TestConformance : public QObject
 public:
     TestConformance(std::string mode, const QString &root, const QList<conformance::Case> &cases,
                     bool tls)
-        : m_mode(std::move(mode)), m_root(root), m_cases(cases), m_tls(tls)
+        : m_mode(std::move(mode)), m_tls(tls), m_root(root), m_cases(cases)
     {}
 
 private:
