@@ -72,6 +72,7 @@ int statusForErrno(int error)
 
 OpenedFile::OpenedFile(OpenedFile &&other) noexcept
     : status(other.status), fd(other.release()), size(other.size), modified(other.modified),
+      device(other.device), inode(other.inode), changedNs(other.changedNs),
       contentType(other.contentType), owner(std::move(other.owner))
 {}
 
@@ -84,6 +85,9 @@ OpenedFile &OpenedFile::operator=(OpenedFile &&other) noexcept
         status = other.status;
         size = other.size;
         modified = other.modified;
+        device = other.device;
+        inode = other.inode;
+        changedNs = other.changedNs;
         contentType = other.contentType;
         fd = other.release();
     }
@@ -167,6 +171,9 @@ OpenedFile DocumentRoot::openFile(const std::string &relative) const
     file.status = 200;
     file.size = static_cast<std::uint64_t>(st.st_size);
     file.modified = st.st_mtim.tv_sec;
+    file.device = st.st_dev;
+    file.inode = st.st_ino;
+    file.changedNs = std::int64_t(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
     file.contentType = mimeTypeFor(relative);
     return file;
 }

@@ -17,6 +17,11 @@ struct OpenedFile
     int fd = -1;
     std::uint64_t size = 0;
     std::time_t modified = 0;
+    // Which version of which file this is: any write, truncation, rename over it or change of
+    // its metadata gives another (st_dev, st_ino, st_ctim). What a kept mapping is checked by.
+    std::uint64_t device = 0;
+    std::uint64_t inode = 0;
+    std::int64_t changedNs = 0;
     std::string_view contentType;
     std::shared_ptr<const void> owner;
 

@@ -21,12 +21,11 @@ void MmapTransfer::retune(const ServerOptions &options)
 
 WriteStatus MmapTransfer::write(int socket, OutgoingResponse &r, std::uint64_t *sent)
 {
-    if (r.remaining > 0 && !r.mapping.mapped() &&
-        !r.mapping.map(r.file.fd, static_cast<std::size_t>(r.file.size)))
+    if (r.remaining > 0 && !r.mapping && !(r.mapping = m_mappings.map(r.file)))
         return WriteStatus::Error;
     return sendInSlices(socket, r, sent, m_coalesce, m_chunk, [&](std::uint64_t most) {
         return std::optional<std::string_view>(
-            std::string_view(r.mapping.data() + r.offset, static_cast<std::size_t>(most)));
+            std::string_view(r.mapping->data() + r.offset, static_cast<std::size_t>(most)));
     });
 }
 

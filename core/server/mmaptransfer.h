@@ -2,13 +2,14 @@
 #pragma once
 
 #include "bodytransfer.h"
+#include "mappingcache.h"
 
 #include <cstddef>
 
 namespace servelab::server {
 
-// mmap() the file once per response and writev() the head with slices of the mapping: no read
-// copy, but page faults on first touch and a mapping per response.
+// writev() the head with slices of the file's mapping: no read copy. The mappings are kept
+// (MappingCache), so a file served again costs neither mmap(), page faults nor munmap().
 class MmapTransfer final : public BodyTransfer
 {
 public:
@@ -19,6 +20,7 @@ public:
 private:
     std::size_t m_chunk;
     bool m_coalesce;
+    MappingCache m_mappings;
 };
 
 } // namespace servelab::server

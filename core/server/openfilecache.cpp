@@ -21,6 +21,9 @@ http::OpenedFile OpenFileCache::borrow(const std::shared_ptr<Entry> &entry)
     out.fd = entry->file.fd;
     out.size = entry->file.size;
     out.modified = entry->file.modified;
+    out.device = entry->file.device;
+    out.inode = entry->file.inode;
+    out.changedNs = entry->file.changedNs;
     out.contentType = entry->file.contentType;
     out.owner = entry;
     return out;

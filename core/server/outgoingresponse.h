@@ -5,6 +5,7 @@
 #include "http/documentroot.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <sys/types.h>
 
@@ -18,7 +19,7 @@ struct OutgoingResponse
     http::OpenedFile file;
     off_t offset = 0;
     std::uint64_t remaining = 0;
-    FileMapping mapping; // used by the mmap transfer
+    std::shared_ptr<const FileMapping> mapping; // the mmap transfers': the body's bytes
     bool corked = false; // the sendfile transfer set TCP_CORK for this response
 
     bool done() const { return headSent == head.size() && remaining == 0; }

@@ -53,10 +53,10 @@ const char *TlsTransfer::bodyBytes(OutgoingResponse &r, std::size_t most, char *
 {
     *got = 0;
     if (m_kind == Kind::Mmap) {
-        if (!r.mapping.mapped() && !r.mapping.map(r.file.fd, static_cast<std::size_t>(r.file.size)))
+        if (!r.mapping && !(r.mapping = m_mappings.map(r.file)))
             return nullptr;
         *got = most;
-        return r.mapping.data() + r.offset;
+        return r.mapping->data() + r.offset;
     }
     ssize_t n;
     do {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "bodytransfer.h"
+#include "mappingcache.h"
 
 #include <cstdint>
 #include <string>
@@ -16,7 +17,8 @@ struct ServerOptions;
 // How a response body travels over TLS (design.md: body transfer, over https). One instance per
 // server thread, beside the plain transfer of the same name:
 //   copy      pread() into the thread's buffer, SSL_write() from it;
-//   mmap      SSL_write() straight from the mapping (the encryption is the one copy);
+//   mmap      SSL_write() straight from the file's kept mapping (the encryption is the one
+//             copy);
 //   sendfile  kernel TLS: SSL_sendfile() hands the file to the kernel, which encrypts it on its
 //             way out, zero-copy. Only with a connection whose sending side the kernel took
 //             over (the connection checks that and refuses the others).
@@ -47,6 +49,7 @@ private:
     Kind m_kind;
     std::uint64_t m_chunk = 0;
     std::vector<char> m_buffer;
+    MappingCache m_mappings; // mmap's
 };
 
 } // namespace servelab::server
