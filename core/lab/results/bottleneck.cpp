@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bottleneck.h"
 
+#include <QStringList>
+
 #include <algorithm>
 
 namespace servelab::lab {
@@ -19,8 +21,11 @@ constexpr Bottleneck::Row table[] = {
      "the server accepted fewer connections than the client opened"},
     {Kind::Errors, "errors", "too many requests failed for the figures to mean anything"},
     {Kind::LatencyBound, "latency-bound (c too low)",
-     "CPU was left idle: each connection waited for its answer; raise the concurrency"},
-    {Kind::Unclear, "unclear", "no figure points to one limit"},
+     "too few requests in flight to keep either side busy: each connection waited for its "
+     "answer; rank by CPU per request, or raise the concurrency"},
+    {Kind::RatePaced, "rate-paced",
+     "the offered rate was served: the client's schedule set the pace, not a limit"},
+    {Kind::Unclear, "unclear", "no figure points to one limit: the reason says what rules out each"},
 };
 // clang-format on
 
@@ -52,6 +57,18 @@ struct Side
             .arg(threads == 1 ? QStringLiteral("a core") : QStringLiteral("their cores"));
     }
 };
+
+// What each request cost, so that points no side limited still rank: CPU per request of each
+// side against the time a request took end to end (per connection).
+QString perRequest(const client::LoadResult &load, const Side &server, const Side &client)
+{
+    const double requests = double(std::max<std::uint64_t>(1, load.completed));
+    const double each = load.elapsedSeconds() * std::max(1, load.concurrency) / requests;
+    return QStringLiteral("per request: client %1 µs and server %2 µs of CPU in %3 µs")
+        .arg(client.cpuSeconds / requests * 1e6, 0, 'f', 1)
+        .arg(server.cpuSeconds / requests * 1e6, 0, 'f', 1)
+        .arg(each * 1e6, 0, 'f', 1);
+}
 
 } // namespace
 
@@ -123,9 +140,10 @@ Bottleneck::Verdict Bottleneck::judge(const PointResult &p, int cores)
     const Side server(p.serverUse, seconds, cores);
     const Side client(load.clientUse, seconds, cores);
     const double machine = (server.cpuSeconds + client.cpuSeconds) / (seconds * cores);
-    const QString figures = QStringLiteral("%1; %2; the machine at %3 of %4 cores")
-                                .arg(client.text("client"), server.text("server"), percent(machine))
-                                .arg(cores);
+    const QString shares = QStringLiteral("%1; %2; the machine at %3 of %4 cores")
+                               .arg(client.text("client"), server.text("server"), percent(machine))
+                               .arg(cores);
+    const QString figures = shares + QStringLiteral("; ") + perRequest(load, server, client);
     if (client.busy >= busy && (server.busy < busy || client.cpuSeconds >= server.cpuSeconds))
         return {Kind::ClientBound, figures};
     if (server.busy >= busy)
@@ -133,21 +151,37 @@ Bottleneck::Verdict Bottleneck::judge(const PointResult &p, int cores)
     // Both sides share a saturated machine: the one that takes the larger part limits the other.
     if (machine >= busy)
         return {client.cpuSeconds >= server.cpuSeconds ? Kind::ClientBound : Kind::ServerCpuBound,
-                figures + QStringLiteral(", shared")};
+                shares + QStringLiteral(", shared; ") + perRequest(load, server, client)};
     if (p.model == client::LoadModel::Rate && p.offeredPerSecond > 0 &&
-        load.requestsPerSecond() >= 0.95 * p.offeredPerSecond)
-        return {Kind::Unclear,
-                QStringLiteral("the offered %1 req/s were served: the rate, not a limit, set the "
-                               "pace; ")
+        load.requestsPerSecond() >= served * p.offeredPerSecond)
+        return {Kind::RatePaced,
+                QStringLiteral("%1 of the offered %2 req/s served; ")
+                        .arg(percent(load.requestsPerSecond() / p.offeredPerSecond))
                         .arg(p.offeredPerSecond, 0, 'f', 0) +
                     figures};
-    if (machine < idle && c <= fewConnectionsPerCore * cores &&
-        (p.model == client::LoadModel::Closed || p.model == client::LoadModel::Duration))
-        return {Kind::LatencyBound, QStringLiteral("%1 connection%2; ")
-                                            .arg(c)
-                                            .arg(c == 1 ? QString() : QStringLiteral("s")) +
-                                        figures};
-    return {Kind::Unclear, figures};
+    const bool closed =
+        p.model == client::LoadModel::Closed || p.model == client::LoadModel::Duration;
+    if (closed && c <= fewConnectionsPerCore * cores)
+        return {Kind::LatencyBound, QStringLiteral("%1 connection%2 for %3 cores; %4")
+                                        .arg(c)
+                                        .arg(c == 1 ? QString() : QStringLiteral("s"))
+                                        .arg(cores)
+                                        .arg(figures)};
+    // Nothing fits: say what rules out each bound.
+    QStringList against;
+    against
+        << QStringLiteral("neither side reached %1 of its cores (%2)").arg(percent(busy), shares);
+    if (closed)
+        against << QStringLiteral("%1 connections are more than %2 per core")
+                       .arg(c)
+                       .arg(fewConnectionsPerCore);
+    else if (p.model == client::LoadModel::Rate && p.offeredPerSecond > 0)
+        against << QStringLiteral("only %1 of the offered %2 req/s were served")
+                       .arg(percent(load.requestsPerSecond() / p.offeredPerSecond))
+                       .arg(p.offeredPerSecond, 0, 'f', 0);
+    against << QStringLiteral("no errors, EMFILE or connections left unaccepted");
+    against << perRequest(load, server, client);
+    return {Kind::Unclear, against.join(QStringLiteral("; "))};
 }
 
 } // namespace servelab::lab

@@ -25,6 +25,7 @@ public:
         ConnectionLimit,
         Errors,
         LatencyBound,
+        RatePaced,
         Unclear,
     };
     struct Row
@@ -49,9 +50,11 @@ public:
 
     // Busy: a side that used this share of the cores its busy threads could have.
     static constexpr double busy = 0.85;
-    // Latency-bound: the machine this idle, and at most this many connections per core.
-    static constexpr double idle = 0.6;
+    // Latency-bound: no side busy and at most this many connections per core (one request in
+    // flight is latency-bound by definition: each side waits for the other's answer).
     static constexpr int fewConnectionsPerCore = 2;
+    // Rate-paced: the open model served this share of the rate it offered.
+    static constexpr double served = 0.95;
 };
 
 } // namespace servelab::lab

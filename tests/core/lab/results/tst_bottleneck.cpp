@@ -63,10 +63,23 @@ private Q_SLOTS:
             << "the machine at 93% of 2 cores";
         QTest::newRow("machine shared by many threads, client larger")
             << point(1'100'000, 4, 800'000, 4) << 2 << int(Kind::ClientBound) << "shared";
-        QTest::newRow("idle at c=1")
-            << point(200'000, 1, 250'000, 1, 1) << 2 << int(Kind::LatencyBound) << "1 connection;";
+        QTest::newRow("idle at c=1") << point(200'000, 1, 250'000, 1, 1) << 2
+                                     << int(Kind::LatencyBound) << "1 connection for 2 cores";
+        // One request in flight: latency-bound however busy the machine, unless a side is.
+        QTest::newRow("c=1 with both sides working")
+            << point(700'000, 1, 700'000, 1, 1) << 2 << int(Kind::LatencyBound)
+            << "per request: client 700.0 µs and server 700.0 µs of CPU in 1000.0 µs";
+        QTest::newRow("c=4 on 2 cores") << point(500'000, 1, 600'000, 1, 4) << 2
+                                        << int(Kind::LatencyBound) << "4 connections for 2 cores";
+        QTest::newRow("c=4 on 1 core, server busy")
+            << point(100'000, 1, 900'000, 1, 4) << 1 << int(Kind::ServerCpuBound)
+            << "server 1 busy thread at 90%";
         QTest::newRow("idle at c=64 is not latency-bound")
-            << point(200'000, 1, 250'000, 1, 64) << 2 << int(Kind::Unclear) << "client";
+            << point(200'000, 1, 250'000, 1, 64) << 2 << int(Kind::Unclear)
+            << "neither side reached 85% of its cores (client 1 busy thread at 20%";
+        QTest::newRow("unclear names the connections")
+            << point(200'000, 1, 250'000, 1, 64) << 2 << int(Kind::Unclear)
+            << "64 connections are more than 2 per core; no errors";
 
         lab::PointResult failing = point(100'000, 1, 100'000, 1);
         failing.load.ok = 900;
@@ -108,7 +121,11 @@ private Q_SLOTS:
         rate.model = client::LoadModel::Rate;
         rate.offeredPerSecond = 1000;
         QTest::newRow("offered rate met")
-            << rate << 2 << int(Kind::Unclear) << "offered 1000 req/s were served";
+            << rate << 2 << int(Kind::RatePaced) << "100% of the offered 1000 req/s served";
+        lab::PointResult behind = rate;
+        behind.offeredPerSecond = 2000;
+        QTest::newRow("offered rate missed, nothing busy")
+            << behind << 2 << int(Kind::Unclear) << "only 50% of the offered 2000 req/s";
     }
 
     void judge()
