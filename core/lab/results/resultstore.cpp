@@ -456,6 +456,20 @@ QList<ResultStore::Experiment> ResultStore::experiments(QString *error) const
     return out;
 }
 
+double ResultStore::recentBytesPerSecond(const QString &model, quint64 minSize) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT SUM(bytes_read), SUM(elapsed_us) FROM (SELECT bytes_read, "
+                             "elapsed_us FROM points WHERE dnf = 0 AND model = ? AND "
+                             "size_bytes >= ? AND elapsed_us > 0 ORDER BY id DESC LIMIT 100)"));
+    q.addBindValue(model);
+    q.addBindValue(minSize);
+    if (!q.exec() || !q.next())
+        return 0;
+    const double micros = q.value(1).toDouble();
+    return micros > 0 ? q.value(0).toDouble() * 1e6 / micros : 0;
+}
+
 QList<PointResult> ResultStore::points(qint64 experiment, QString *error) const
 {
     QList<PointResult> out;

@@ -2,6 +2,7 @@
 #include "experimentrunner.h"
 
 #include "etaestimator.h"
+#include "experimentmodel.h"
 #include "lab/results/machinefacts.h"
 #include "lab/results/resultstore.h"
 #include "lab/targets/externalserver.h"
@@ -102,7 +103,14 @@ void ExperimentRunner::run()
     const int total = totalPoints();
     Q_EMIT started(m_experiment, total);
 
-    EtaEstimator eta;
+    // The time left: a closed point's n requests, the bandwidth such points reached here before.
+    const SweepSpec &first = m_targets.value(0);
+    const bool counts = ExperimentModel::of(first.model).countsRequests;
+    EtaEstimator eta(counts ? first.requests + first.warmupRequests : 0,
+                     store.isOpen()
+                         ? store.recentBytesPerSecond(
+                               QString::fromLatin1(client::loadModelName(first.model)), 1 << 20)
+                         : 0);
     QString storeError;
     const auto keep = [&](PointResult point, int target, int sizeIndex, qint64 ms) {
         point.index = m_done++;

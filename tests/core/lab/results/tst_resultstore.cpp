@@ -61,7 +61,7 @@ private Q_SLOTS:
             QCOMPARE(got.handoffWaitMicros, 12345u);
             QVERIFY(testing::sameCost(got, want));    // what it cost and what limited it
             QVERIFY(testing::sameProfile(got, want)); // and its profile
-            QVERIFY(testing::sameAgents(got, want)); // and its load agents
+            QVERIFY(testing::sameAgents(got, want));  // and its load agents
             QCOMPARE(got.sizeBytes, want.sizeBytes);
             QCOMPARE(got.target, want.target);
             QCOMPARE(got.reason, want.reason);
@@ -90,6 +90,35 @@ private Q_SLOTS:
             QCOMPARE(got.serverSamples[1].fdLimit, 1024);
             QCOMPARE(got.serverSamples[1].systemSeconds, 0.04);
         }
+    }
+
+    // The time-left estimate's prior: the bytes per second of the finished points of the same
+    // model at the size asked or larger, none when nothing matches.
+    void recentBandwidthOfLargePoints()
+    {
+        QTemporaryDir dir;
+        lab::ResultStore store;
+        QString error;
+        QVERIFY2(store.open(dir.filePath(QStringLiteral("r.db")), &error), qPrintable(error));
+        QCOMPARE(store.recentBytesPerSecond(QStringLiteral("closed"), 1 << 20), 0.0);
+        const qint64 id = store.beginExperiment(QStringLiteral("x"), "{}", &error);
+        const auto add = [&](quint64 size, quint64 bytes, std::int64_t micros, bool dnf,
+                             client::LoadModel model) {
+            lab::PointResult p = samplePoint(0);
+            p.sizeBytes = size;
+            p.load.bytesRead = bytes;
+            p.load.elapsedMicros = micros;
+            p.dnf = dnf;
+            p.model = model;
+            QVERIFY2(store.addPoint(id, p, &error), qPrintable(error));
+        };
+        add(2 << 20, 3'000'000, 1'000'000, false, client::LoadModel::Closed);
+        add(4 << 20, 1'000'000, 1'000'000, false, client::LoadModel::Closed);
+        add(4096, 9'000'000, 1'000, false, client::LoadModel::Closed);      // too small
+        add(8 << 20, 9'000'000, 1'000, true, client::LoadModel::Closed);    // did not finish
+        add(8 << 20, 9'000'000, 1'000, false, client::LoadModel::Duration); // another model
+        QCOMPARE(store.recentBytesPerSecond(QStringLiteral("closed"), 1 << 20), 2'000'000.0);
+        QCOMPARE(store.recentBytesPerSecond(QStringLiteral("rate"), 1 << 20), 0.0);
     }
 
     // An experiment whose process died (kill -9, a crash) is marked interrupted on the next

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "lab/run/etaestimator.h"
 #include "lab/run/experimentrunner.h"
 #include "lab/results/resultstore.h"
 #include "procstat.h"
@@ -184,27 +183,6 @@ private Q_SLOTS:
                  qPrintable(runner.finishReason()));
         QCOMPARE(started.size(), 0);
         QVERIFY(runner.results().isEmpty());
-    }
-
-    // The estimate: a point measured before takes what it took; a size measured for another
-    // target takes that; otherwise the target's latest point scaled by size.
-    void etaEstimates()
-    {
-        lab::EtaEstimator eta;
-        QCOMPARE(eta.remainingMs({{0, 4096}}), -1);
-        QCOMPARE(eta.remainingMs({}), 0);
-        eta.record(0, 4096, 100);
-        QCOMPARE(eta.remainingMs({{0, 4096}, {0, 4096}}), 200);
-        // 1M against 4K: (1M + 64K) / (4K + 64K) = 16 times as long.
-        QCOMPARE(eta.remainingMs({{0, 1 << 20}}), 1600);
-        eta.record(1, 1 << 20, 500);
-        QCOMPARE(eta.remainingMs({{0, 1 << 20}}), 500); // another target at that size
-        QCOMPARE(eta.remainingMs({{1, 1 << 20}}), 500);
-        eta.record(1, 1 << 20, 300);
-        QCOMPARE(eta.remainingMs({{1, 1 << 20}}), 300); // the latest of the same point
-        QCOMPARE(eta.remainingMs({{0, 1 << 20}}), 400); // the mean over targets
-        QCOMPARE(eta.remainingMs({{2, 4096}}), 100);    // a new target: that size's mean
-        QCOMPARE(eta.remainingMs({{2, 2 << 20}}), 300 * (2112 * 1024) / (1088 * 1024));
     }
 };
 
