@@ -107,6 +107,7 @@ ProcessUsage::Reading ProcessUsage::read(const std::vector<pid_t> &roots, bool t
             t.systemTicksMicros = ticksToMicros(stat[15 - 3]);
             const std::int64_t ran = std::atoll(slurp(folder + "/schedstat").c_str()) / 1000;
             t.cpuMicros = ran > 0 ? ran : t.userTicksMicros + t.systemTicksMicros;
+            t.waitMicros = runDelayMicros((folder + "/schedstat").c_str());
             const std::string status = slurp(folder + "/status");
             t.voluntarySwitches =
                 std::max<std::int64_t>(0, keyed(status, "voluntary_ctxt_switches"));
@@ -143,10 +144,11 @@ ResourceUse ProcessUsage::between(const Reading &before, const Reading &after)
     for (const Thread &now : after.threads) {
         const auto at = std::lower_bound(before.threads.begin(), before.threads.end(), now.tid,
                                          [](const Thread &t, pid_t tid) { return t.tid < tid; });
-        const Thread then =
-            at != before.threads.end() && at->tid == now.tid
-                ? *at
-                : Thread{.tid = now.tid, .diskReadBytes = now.diskReadBytes < 0 ? -1 : 0};
+        const Thread then = at != before.threads.end() && at->tid == now.tid
+                                ? *at
+                                : Thread{.tid = now.tid,
+                                         .diskReadBytes = now.diskReadBytes < 0 ? -1 : 0,
+                                         .waitMicros = now.waitMicros < 0 ? -1 : 0};
         const std::int64_t ran = now.cpuMicros - then.cpuMicros;
         cpu += ran;
         userTicks += now.userTicksMicros - then.userTicksMicros;
@@ -160,6 +162,9 @@ ResourceUse ProcessUsage::between(const Reading &before, const Reading &after)
             used.diskReadBytes < 0 || now.diskReadBytes < 0 || then.diskReadBytes < 0
                 ? -1
                 : used.diskReadBytes + now.diskReadBytes - then.diskReadBytes;
+        used.waitMicros = used.waitMicros < 0 || now.waitMicros < 0 || then.waitMicros < 0
+                              ? -1
+                              : used.waitMicros + now.waitMicros - then.waitMicros;
         if (double(ran) >= busyShare * elapsed)
             ++used.busyThreads;
     }

@@ -29,6 +29,7 @@ public:
         std::int64_t minorFaults = 0;
         std::int64_t majorFaults = 0;
         std::int64_t diskReadBytes = -1; // -1: /proc/.../io not readable
+        std::int64_t waitMicros = -1;    // schedstat's run delay; -1: not readable
     };
     struct Reading
     {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resourceuse.h"
 
+#include <cinttypes>
+#include <cstdio>
 #include <sys/resource.h>
 
 namespace servelab::metrics {
@@ -21,6 +23,17 @@ bool empty(const ResourceUse &u)
 }
 
 } // namespace
+
+std::int64_t runDelayMicros(const char *schedstat)
+{
+    std::int64_t ran = -1, waited = -1;
+    if (FILE *f = std::fopen(schedstat, "re")) {
+        if (std::fscanf(f, "%" SCNd64 " %" SCNd64, &ran, &waited) != 2)
+            waited = -1;
+        std::fclose(f);
+    }
+    return waited < 0 ? -1 : waited / 1000;
+}
 
 ResourceUse &ResourceUse::operator+=(const ResourceUse &other)
 {
@@ -55,6 +68,7 @@ ResourceUse ResourceUse::ofThisThread()
     u.minorFaults = r.ru_minflt;
     u.majorFaults = r.ru_majflt;
     u.diskReadBytes = std::int64_t(r.ru_inblock) * 512; // in 512-byte blocks
+    u.waitMicros = runDelayMicros("/proc/thread-self/schedstat");
     return u;
 }
 

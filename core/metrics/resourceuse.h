@@ -23,6 +23,9 @@ struct ResourceUse
     // Threads that used at least a twentieth of a core over the interval: what "busy" is
     // measured against (a server's idle main thread does not halve its saturation).
     std::int64_t busyThreads = -1;
+    // Time the threads were runnable but waited for a CPU (schedstat's run delay): what they
+    // would have run on a machine of their own. A side that ran 60 % and waited 35 % wanted 95 %.
+    std::int64_t waitMicros = -1;
 
     bool known() const { return userMicros >= 0; }
     std::int64_t cpuMicros() const { return known() ? userMicros + systemMicros : -1; }
@@ -39,7 +42,7 @@ struct ResourceUse
         const char *key; // "user_us": "server_user_us" and "client_user_us" in a point
         std::int64_t ResourceUse::*member;
     };
-    static constexpr std::array<Field, 9> fields{{
+    static constexpr std::array<Field, 10> fields{{
         {"user_us", &ResourceUse::userMicros},
         {"system_us", &ResourceUse::systemMicros},
         {"voluntary_switches", &ResourceUse::voluntarySwitches},
@@ -49,10 +52,16 @@ struct ResourceUse
         {"disk_read_bytes", &ResourceUse::diskReadBytes},
         {"syscalls", &ResourceUse::syscalls},
         {"busy_threads", &ResourceUse::busyThreads},
+        {"wait_us", &ResourceUse::waitMicros},
     }};
 
-    // The calling thread so far (getrusage RUSAGE_THREAD); syscalls and busyThreads unknown.
+    // The calling thread so far (getrusage RUSAGE_THREAD, its schedstat's run delay);
+    // syscalls and busyThreads unknown.
     static ResourceUse ofThisThread();
 };
+
+// The second figure of a /proc schedstat file (ns runnable on a run queue, not running), in µs;
+// -1 when it cannot be read (a kernel without schedstats).
+std::int64_t runDelayMicros(const char *schedstat);
 
 } // namespace servelab::metrics

@@ -34,28 +34,43 @@ QString percent(double share)
     return QString::number(qRound(share * 100)) + u'%';
 }
 
-// A side's CPU over the point against what its busy threads (at least one) could use.
+// A side's CPU over the point against what its busy threads (at least one) could use. What it
+// wanted counts, not only what it got: the time its threads waited for a CPU (another program,
+// the other side on the same core) is added to the time they ran, so that a side that would
+// have used a whole core is busy on a loaded machine too.
 struct Side
 {
     double cpuSeconds = 0;
+    double waitSeconds = 0;
     int threads = 1;
-    double busy = 0; // share of min(threads, cores)
+    double busy = 0; // (ran + waited) as a share of min(threads, cores)
 
     Side(const metrics::ResourceUse &use, double seconds, int cores)
     {
         cpuSeconds = double(std::max<std::int64_t>(0, use.cpuMicros())) / 1e6;
+        waitSeconds = double(std::max<std::int64_t>(0, use.waitMicros)) / 1e6;
         threads = int(std::max<std::int64_t>(1, use.busyThreads));
-        busy = cpuSeconds / (seconds * std::min(threads, cores));
+        const double could = seconds * std::min(threads, cores);
+        busy = std::min(1.0, (cpuSeconds + waitSeconds) / could);
+        ranShare = cpuSeconds / could;
     }
     QString text(const char *who) const
     {
-        return QStringLiteral("%1 %2 busy thread%3 at %4 of %5")
-            .arg(QLatin1StringView(who))
-            .arg(threads)
-            .arg(threads == 1 ? QString() : QStringLiteral("s"))
-            .arg(percent(busy))
-            .arg(threads == 1 ? QStringLiteral("a core") : QStringLiteral("their cores"));
+        QString out =
+            QStringLiteral("%1 %2 busy thread%3 at %4 of %5")
+                .arg(QLatin1StringView(who))
+                .arg(threads)
+                .arg(threads == 1 ? QString() : QStringLiteral("s"))
+                .arg(percent(busy))
+                .arg(threads == 1 ? QStringLiteral("a core") : QStringLiteral("their cores"));
+        if (waitSeconds > 0 && busy - ranShare >= 0.01)
+            out += QStringLiteral(" (ran %1, waited for a CPU %2)")
+                       .arg(percent(ranShare), percent(busy - ranShare));
+        return out;
     }
+
+private:
+    double ranShare = 0;
 };
 
 // What each request cost, so that points no side limited still rank: CPU per request of each

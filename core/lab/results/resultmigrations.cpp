@@ -182,6 +182,11 @@ const QList<QStringList> &resultMigrations()
             QStringLiteral("ALTER TABLE points ADD COLUMN start_skew_us INTEGER NOT NULL "
                            "DEFAULT 0"),
         },
+        // 8 -> 9: the time each side waited for a CPU (what it wanted beyond what it ran).
+        {
+            useColumn("server_wait_us"),
+            useColumn("client_wait_us"),
+        },
     };
     return steps;
 }

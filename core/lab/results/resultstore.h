@@ -21,7 +21,7 @@ namespace servelab::lab {
 class ResultStore
 {
 public:
-    static constexpr int schemaVersion = 8;
+    static constexpr int schemaVersion = 9;
 
     struct Experiment
     {

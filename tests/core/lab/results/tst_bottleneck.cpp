@@ -55,6 +55,16 @@ private Q_SLOTS:
         QTest::newRow("client thread saturated, server light")
             << point(950'000, 1, 300'000, 1) << 2 << int(Kind::ClientBound)
             << "client 1 busy thread at 95%";
+        // On a loaded machine a side that wanted a core got part of it and waited for the rest.
+        lab::PointResult waited = point(500'000, 1, 200'000, 1);
+        waited.load.clientUse.waitMicros = 450'000;
+        QTest::newRow("client wanted a core, got half")
+            << waited << 2 << int(Kind::ClientBound)
+            << "client 1 busy thread at 95% of a core (ran 50%, waited for a CPU 45%)";
+        lab::PointResult light = point(300'000, 1, 200'000, 1, 64);
+        light.load.clientUse.waitMicros = 100'000;
+        QTest::newRow("a little waiting is not busy")
+            << light << 2 << int(Kind::Unclear) << "client 1 busy thread at 40% of a core";
         QTest::newRow("server thread saturated, client light")
             << point(400'000, 1, 990'000, 1) << 2 << int(Kind::ServerCpuBound)
             << "server 1 busy thread at 99%";
