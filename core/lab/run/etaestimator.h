@@ -15,11 +15,10 @@ namespace servelab::lab {
 // server's start, the checks after it) plus a part that grows with the file's size (n times
 // its bytes). One measured size cannot tell the two apart, so the per-byte part starts from a
 // prior — the bandwidth the same kind of run reached on this machine before (ResultStore's
-// history), else defaultBytesPerSecond — and is measured as soon as a larger size has run. A
-// point measured before (an earlier repetition, same target and size) takes what it took then.
-// Each target has its own line; until its bytes show, it takes the per-byte part the other
-// targets measured. A point of a time-bound model (duration, rate, ramp) takes what such points
-// took, whatever its size.
+// history), else defaultBytesPerSecond — and each target's own is measured once its bytes show.
+// A point measured before (an earlier repetition, same target and size) takes what it took
+// then. A point of a time-bound model (duration, rate, ramp) takes what such points took,
+// whatever its size.
 class EtaEstimator
 {
 public:
