@@ -5,7 +5,8 @@
 #   1. 4 KiB, keep-alive, wrk -t1 -c64: req/s, and the SERVER's CPU time per request (utime +
 #      stime of the serving process, all its threads, from /proc/PID/stat, over the wrk run,
 #      divided by the requests wrk reports). nginx with sendfile on and off, each with and without
-#      open_file_cache; lighttpd; h2o; each of MODES with and without --open-file-cache 1000
+#      open_file_cache; lighttpd; h2o; each of MODES with and without --open-file-cache 1000;
+#      then, in one more run apart, the server's system calls per response (perf stat)
 #   2. 1 MiB, keep-alive, wrk -t1 -c8: MiB/s and server CPU per MiB, the caching variants of the
 #      same targets; the sendfile ones also under servelab-cli load --model duration -c 8
 #   3. the seeds' sweep: ab -c 1 without keep-alive over 4K..32M, nginx (sendfile on) against
@@ -107,7 +108,7 @@ n3=${#sizes[@]}
 want 3 || n3=0
 n4=$((2 * ${#clients[@]} + 2))
 want 4 || n4=0
-estimate=$((runs * seconds * (n1 + n2 + n4) + n3 * (4 * runs * seconds / 3 + 1) + 10))
+estimate=$((runs * seconds * (n1 + n2 + n4) + seconds * n1 + n3 * (4 * runs * seconds / 3 + 1) + 10))
 estimate=$((estimate + estimate / 10)) # process starts, parsing, the gaps between runs
 
 echo "compare_peers: kernel $(uname -r), $(nproc) CPUs; servers on cpu0, clients on cpu1"
@@ -270,6 +271,31 @@ if want 1; then
         if [[ $t == */cache ]]; then r=$peer_rps c=$peer_cpu; else r=$nginx_rps c=$nginx_cpu; fi
         printf '%-28s %12s %20s\n' "$t" "$(ratio "$(fig "$t" rps)" "$r")" "$(ratio "$(fig "$t" cpu)" "$c")"
     done
+    # System calls per response: one more wrk run per target, apart from the timed ones (the
+    # tracepoint, once registered, sends every thread's system calls on the system through the
+    # kernel's slow path, and would slow the timed runs of every target alike).
+    if have perf; then
+        progress "1. system calls per response (perf stat -e raw_syscalls:sys_enter)"
+        for t in "${targets1[@]}"; do
+            perf stat -e raw_syscalls:sys_enter -x, -p "${spid[$t]}" -o "$work/perf.out" &
+            perf_pid=$!
+            sleep 0.2 # perf attaches: a bench's pause, not a test's wait
+            bounded wrk -t1 -c64 -d"${seconds}s" "${url[$t]}/4K.bin" >"$work/wrk.out" 2>&1 || true
+            kill -INT $perf_pid 2>/dev/null
+            wait $perf_pid 2>/dev/null || true
+            n=$(awk '/ requests in / { print $1 }' "$work/wrk.out")
+            calls=$(awk -F, '/raw_syscalls:sys_enter/ { print $1 }' "$work/perf.out")
+            vals[$t|calls]=$(awk -v c="${calls:--}" -v n="${n:-0}" 'BEGIN { if (c == "-" || c ~ /not/ || n == 0) print "-"; else printf "%.2f", c / n }')
+        done
+        echo
+        echo "system calls per response (the server's, 4 KiB, one run of ${seconds}s each, counted apart from the timed runs)"
+        for t in "${targets1[@]}"; do printf '%-28s %12s\n' "$t" "$(fig "$t" calls)"; done
+        read -r own_calls own_calls_t < <(best min calls "${builtin_cache[@]}")
+        read -r peer_calls peer_calls_t < <(best min calls "${caching_peers[@]}")
+        goal "1. syscalls/response best built-in+cache ($own_calls_t) / fewest of a caching peer ($peer_calls_t)" "$(ratio "$own_calls" "$peer_calls")" le 1.0
+    else
+        echo "  system calls per response: skipped (no perf; apt-get install linux-perf)"
+    fi
     read -r own_cpu own_cpu_t < <(best min cpu "${builtin_cache[@]}")
     read -r own_rps own_rps_t < <(best max rps "${builtin_cache[@]}")
     read -r plain_cpu plain_cpu_t < <(best min cpu "${builtin_plain[@]}")
