@@ -277,14 +277,17 @@ if want 1; then
     if have perf; then
         progress "1. system calls per response (perf stat -e raw_syscalls:sys_enter)"
         for t in "${targets1[@]}"; do
-            perf stat -e raw_syscalls:sys_enter -x, -p "${spid[$t]}" -o "$work/perf.out" &
+            # Counted in 100 ms intervals: the first interval's line says perf is attached.
+            : >"$work/perf.out"
+            perf stat -I 100 -e raw_syscalls:sys_enter -x, -p "${spid[$t]}" -o "$work/perf.out" &
             perf_pid=$!
-            sleep 0.2 # perf attaches: a bench's pause, not a test's wait
+            timeout 5 tail -F "$work/perf.out" 2>/dev/null | grep -q -m1 raw_syscalls || true
             bounded wrk -t1 -c64 -d"${seconds}s" "${url[$t]}/4K.bin" >"$work/wrk.out" 2>&1 || true
             kill -INT $perf_pid 2>/dev/null
             wait $perf_pid 2>/dev/null || true
             n=$(awk '/ requests in / { print $1 }' "$work/wrk.out")
-            calls=$(awk -F, '/raw_syscalls:sys_enter/ { print $1 }' "$work/perf.out")
+            calls=$(awk -F, '/raw_syscalls:sys_enter/ && $2 ~ /^[0-9]+$/ { c += $2; seen = 1 }
+                END { if (seen) print c }' "$work/perf.out")
             vals[$t|calls]=$(awk -v c="${calls:--}" -v n="${n:-0}" 'BEGIN { if (c == "-" || c ~ /not/ || n == 0) print "-"; else printf "%.2f", c / n }')
         done
         echo
