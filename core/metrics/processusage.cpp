@@ -105,9 +105,10 @@ ProcessUsage::Reading ProcessUsage::read(const std::vector<pid_t> &roots, bool t
             t.majorFaults = stat[12 - 3];
             t.userTicksMicros = ticksToMicros(stat[14 - 3]);
             t.systemTicksMicros = ticksToMicros(stat[15 - 3]);
-            const std::int64_t ran = std::atoll(slurp(folder + "/schedstat").c_str()) / 1000;
-            t.cpuMicros = ran > 0 ? ran : t.userTicksMicros + t.systemTicksMicros;
-            t.waitMicros = runDelayMicros((folder + "/schedstat").c_str());
+            const SchedStat sched = readSchedStat((folder + "/schedstat").c_str());
+            t.cpuMicros =
+                sched.ranMicros > 0 ? sched.ranMicros : t.userTicksMicros + t.systemTicksMicros;
+            t.waitMicros = sched.waitMicros;
             const std::string status = slurp(folder + "/status");
             t.voluntarySwitches =
                 std::max<std::int64_t>(0, keyed(status, "voluntary_ctxt_switches"));

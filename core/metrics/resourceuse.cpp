@@ -24,15 +24,16 @@ bool empty(const ResourceUse &u)
 
 } // namespace
 
-std::int64_t runDelayMicros(const char *schedstat)
+SchedStat readSchedStat(const char *path)
 {
-    std::int64_t ran = -1, waited = -1;
-    if (FILE *f = std::fopen(schedstat, "re")) {
-        if (std::fscanf(f, "%" SCNd64 " %" SCNd64, &ran, &waited) != 2)
-            waited = -1;
+    SchedStat out;
+    std::int64_t ran = 0, waited = 0;
+    if (FILE *f = std::fopen(path, "re")) {
+        if (std::fscanf(f, "%" SCNd64 " %" SCNd64, &ran, &waited) == 2)
+            out = {ran / 1000, waited / 1000};
         std::fclose(f);
     }
-    return waited < 0 ? -1 : waited / 1000;
+    return out;
 }
 
 ResourceUse &ResourceUse::operator+=(const ResourceUse &other)
@@ -68,7 +69,7 @@ ResourceUse ResourceUse::ofThisThread()
     u.minorFaults = r.ru_minflt;
     u.majorFaults = r.ru_majflt;
     u.diskReadBytes = std::int64_t(r.ru_inblock) * 512; // in 512-byte blocks
-    u.waitMicros = runDelayMicros("/proc/thread-self/schedstat");
+    u.waitMicros = readSchedStat("/proc/thread-self/schedstat").waitMicros;
     return u;
 }
 

@@ -60,8 +60,14 @@ struct ResourceUse
     static ResourceUse ofThisThread();
 };
 
-// The second figure of a /proc schedstat file (ns runnable on a run queue, not running), in µs;
-// -1 when it cannot be read (a kernel without schedstats).
-std::int64_t runDelayMicros(const char *schedstat);
+// A /proc schedstat file's first two figures in µs: the time the thread ran, and the time it
+// was runnable on a run queue but not running. -1 each when it cannot be read (a kernel
+// without schedstats).
+struct SchedStat
+{
+    std::int64_t ranMicros = -1;
+    std::int64_t waitMicros = -1;
+};
+SchedStat readSchedStat(const char *path);
 
 } // namespace servelab::metrics

@@ -158,7 +158,8 @@ Bottleneck::Verdict Bottleneck::judge(const PointResult &p, int cores)
     const QString shares = QStringLiteral("%1; %2; the machine at %3 of %4 cores")
                                .arg(client.text("client"), server.text("server"), percent(machine))
                                .arg(cores);
-    const QString figures = shares + QStringLiteral("; ") + perRequest(load, server, client);
+    const QString cost = perRequest(load, server, client);
+    const QString figures = shares + QStringLiteral("; ") + cost;
     if (client.busy >= busy && (server.busy < busy || client.cpuSeconds >= server.cpuSeconds))
         return {Kind::ClientBound, figures};
     if (server.busy >= busy)
@@ -166,7 +167,7 @@ Bottleneck::Verdict Bottleneck::judge(const PointResult &p, int cores)
     // Both sides share a saturated machine: the one that takes the larger part limits the other.
     if (machine >= busy)
         return {client.cpuSeconds >= server.cpuSeconds ? Kind::ClientBound : Kind::ServerCpuBound,
-                shares + QStringLiteral(", shared; ") + perRequest(load, server, client)};
+                shares + QStringLiteral(", shared; ") + cost};
     if (p.model == client::LoadModel::Rate && p.offeredPerSecond > 0 &&
         load.requestsPerSecond() >= served * p.offeredPerSecond)
         return {Kind::RatePaced,
@@ -195,7 +196,7 @@ Bottleneck::Verdict Bottleneck::judge(const PointResult &p, int cores)
                        .arg(percent(load.requestsPerSecond() / p.offeredPerSecond))
                        .arg(p.offeredPerSecond, 0, 'f', 0);
     against << QStringLiteral("no errors, EMFILE or connections left unaccepted");
-    against << perRequest(load, server, client);
+    against << cost;
     return {Kind::Unclear, against.join(QStringLiteral("; "))};
 }
 

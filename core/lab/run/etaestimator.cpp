@@ -9,8 +9,8 @@ namespace servelab::lab {
 
 namespace {
 
-// Below this share of a point's time the bytes are noise: the slope between the smallest and
-// the largest size says little, and only bounds the prior from above.
+// Below this share of the largest point's time the bytes are noise: its slope from the quickest
+// point says little, and only bounds the prior from above.
 constexpr double visibleBytes = 0.5;
 
 } // namespace
@@ -37,12 +37,10 @@ EtaEstimator::Line EtaEstimator::fit(const QMap<quint64, qint64> &points, double
     Line line;
     line.fixed = quickest;
     line.perByte = prior;
-    if (points.size() > 1) {
-        line.measured = large * visibleBytes >= quickest;
-        line.perByte = line.measured
+    if (points.size() > 1)
+        line.perByte = large * visibleBytes >= quickest
                            ? (large - quickest) / largeSize
                            : std::min(prior, std::max(large - quickest, quickest / 4) / largeSize);
-    }
     return line;
 }
 
@@ -57,7 +55,7 @@ EtaEstimator::Line EtaEstimator::lineOf(int target) const
     double fixed = 0;
     for (auto it = m_byTarget.constBegin(); it != m_byTarget.constEnd(); ++it)
         fixed += fit(it.value(), m_priorPerByte).fixed;
-    return {m_byTarget.isEmpty() ? 0 : fixed / double(m_byTarget.size()), m_priorPerByte, false};
+    return {m_byTarget.isEmpty() ? 0 : fixed / double(m_byTarget.size()), m_priorPerByte};
 }
 
 qint64 EtaEstimator::estimate(int target, quint64 size) const

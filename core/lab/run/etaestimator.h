@@ -40,7 +40,6 @@ private:
     {
         double fixed = 0;
         double perByte = 0;
-        bool measured = false; // perByte from the points, not a prior
     };
     qint64 estimate(int target, quint64 size) const;
     static Line fit(const QMap<quint64, qint64> &points, double prior);
