@@ -112,6 +112,7 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
                        "rate (wrk2: -R requests/s offered for -d seconds) or ramp (faban fhb: -c "
                        "users, --ramp up/steady/down, --think)."));
     auto &p = cl.parser();
+    const QString defaultReadBuffer = lab::formatSize(client::ClientOptions{}.readBufferBytes);
     p.addPositionalArgument(QStringLiteral("url"),
                             QStringLiteral("http://host[:port]/path or https://..."));
     p.addOptions({
@@ -166,8 +167,8 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
                                           "wrk's -t is --threads.")),
          QStringLiteral("seconds"), QStringLiteral("0")},
         {QStringLiteral("read-buffer"),
-         QStringLiteral("Bytes per read; 8K reads as ab does (default 256K)."),
-         QStringLiteral("size"), QStringLiteral("256K")},
+         QStringLiteral("Bytes per read; 8K reads as ab does (default %1).").arg(defaultReadBuffer),
+         QStringLiteral("size"), defaultReadBuffer},
         {QStringLiteral("json"), QStringLiteral("Print one JSON object instead of ab's report.")},
         {QStringLiteral("close-after"),
          QStringLiteral("Close each kept-alive connection after this many requests; 0: never."),

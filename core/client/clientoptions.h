@@ -35,8 +35,13 @@ struct ClientOptions
     int timeoutMs = 30000;       // connect, and each request once sent (ab -s)
     std::int64_t deadlineMs = 0; // the whole run stops here; 0: no deadline (ab -t)
     // Bytes per recv(). ab reads 8 KiB at a time and is then the bottleneck for large files on
-    // loopback; 256 KiB lets the client outrun the server it measures.
-    std::size_t readBufferBytes = 256 * 1024;
+    // loopback. 64 KiB outruns wrk: 1 MiB -c8 from epoll+sendfile, 4.3-6.4 GB/s against wrk's
+    // 3.1-4.0 at half its CPU per request. 256 KiB (the earlier default) got 1.5-3.2 GB/s from
+    // the same server, whose CPU per response rose 2-4x with no more system calls: the larger
+    // copy leaves the cache, and more of the loopback receive path runs on the server's core
+    // (perf: tcp_write_xmit, tcp_data_queue in its softirq). 32 KiB starts to cost the client
+    // a read per segment (notes on issue 40).
+    std::size_t readBufferBytes = 64 * 1024;
     // Connect and read as ab does (its apr_pollset loop): connect() again once writable and the
     // interest swapped for EPOLLIN, level-triggered, one recv() per wake-up, a response the
     // server closes read to its EOF. With 8 KiB reads that is an epoll_wait() per 8 KiB, which
