@@ -456,14 +456,19 @@ QList<ResultStore::Experiment> ResultStore::experiments(QString *error) const
     return out;
 }
 
-double ResultStore::recentBytesPerSecond(const QString &model, quint64 minSize) const
+double ResultStore::recentBytesPerSecond(const QString &model, quint64 minSize,
+                                         const QString &target) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral("SELECT SUM(bytes_read), SUM(elapsed_us) FROM (SELECT bytes_read, "
                              "elapsed_us FROM points WHERE dnf = 0 AND model = ? AND "
-                             "size_bytes >= ? AND elapsed_us > 0 ORDER BY id DESC LIMIT 100)"));
+                             "size_bytes >= ? AND elapsed_us > 0 AND (? = '' OR target = ?) "
+                             "ORDER BY id DESC LIMIT 100)"));
     q.addBindValue(model);
     q.addBindValue(minSize);
+    const QString label = target.isEmpty() ? QStringLiteral("") : target; // '' not NULL: any
+    q.addBindValue(label);
+    q.addBindValue(label);
     if (!q.exec() || !q.next())
         return 0;
     const double micros = q.value(1).toDouble();

@@ -63,9 +63,11 @@ public:
     // The points of an experiment with their figures, errors, histogram and timelines.
     QList<PointResult> points(qint64 experiment, QString *error = nullptr) const;
     // The bytes per second the latest 100 finished points of `model` at `minSize` bytes or more
-    // read (their bytes over their load's time); 0 when none was kept. The time-left estimate's
-    // prior: what a new run can expect of this machine before it has measured a large size.
-    double recentBytesPerSecond(const QString &model, quint64 minSize) const;
+    // read (their bytes over their load's time), of the target labelled `target` (empty: of
+    // any); 0 when none was kept. The time-left estimate's priors: what a new run can expect of
+    // this machine, and of each of its targets, before it has measured a large size.
+    double recentBytesPerSecond(const QString &model, quint64 minSize,
+                                const QString &target = {}) const;
 
 private:
     bool migrate(QString *error);

@@ -16,10 +16,20 @@ constexpr double visibleBytes = 0.5;
 } // namespace
 
 EtaEstimator::EtaEstimator(quint64 requestsPerPoint, double bytesPerSecond)
-    : m_timeBound(requestsPerPoint == 0),
-      m_priorPerByte(double(std::max<quint64>(1, requestsPerPoint)) * 1000.0 /
-                     (bytesPerSecond > 0 ? bytesPerSecond : defaultBytesPerSecond))
+    : m_timeBound(requestsPerPoint == 0), m_requests(std::max<quint64>(1, requestsPerPoint)),
+      m_priorPerByte(perByte(bytesPerSecond > 0 ? bytesPerSecond : defaultBytesPerSecond))
 {}
+
+double EtaEstimator::perByte(double bytesPerSecond) const
+{
+    return double(m_requests) * 1000.0 / bytesPerSecond;
+}
+
+void EtaEstimator::setPrior(int target, double bytesPerSecond)
+{
+    if (bytesPerSecond > 0)
+        m_priors.insert(target, perByte(bytesPerSecond));
+}
 
 void EtaEstimator::record(int target, quint64 size, qint64 ms)
 {
@@ -51,11 +61,11 @@ EtaEstimator::Line EtaEstimator::fit(const QMap<quint64, qint64> &points, double
 EtaEstimator::Line EtaEstimator::lineOf(int target) const
 {
     if (const auto own = m_byTarget.constFind(target); own != m_byTarget.constEnd())
-        return fit(*own, m_priorPerByte);
+        return fit(*own, priorOf(target));
     double fixed = 0;
     for (auto it = m_byTarget.constBegin(); it != m_byTarget.constEnd(); ++it)
-        fixed += fit(it.value(), m_priorPerByte).fixed;
-    return {m_byTarget.isEmpty() ? 0 : fixed / double(m_byTarget.size()), m_priorPerByte};
+        fixed += fit(it.value(), priorOf(it.key())).fixed;
+    return {m_byTarget.isEmpty() ? 0 : fixed / double(m_byTarget.size()), priorOf(target)};
 }
 
 qint64 EtaEstimator::estimate(int target, quint64 size) const

@@ -15,7 +15,8 @@ namespace servelab::lab {
 // server's start, the checks after it) plus a part that grows with the file's size (n times
 // its bytes). One measured size cannot tell the two apart, so the per-byte part starts from a
 // prior — the bandwidth the same kind of run reached on this machine before (ResultStore's
-// history), else defaultBytesPerSecond — and each target's own is measured once its bytes show.
+// history: the same target's where it ran before, else any target's, else
+// defaultBytesPerSecond) — and each target's own is measured once its bytes show.
 // A point measured before (an earlier repetition, same target and size) takes what it took
 // then. A point of a time-bound model (duration, rate, ramp) takes what such points took,
 // whatever its size.
@@ -29,6 +30,9 @@ public:
     // `requestsPerPoint`: n of a point that counts requests, 0 for a time-bound model.
     // `bytesPerSecond`: the prior for the per-byte part (<= 0: the default).
     explicit EtaEstimator(quint64 requestsPerPoint = 1, double bytesPerSecond = 0);
+    // The prior of one target (its index), where its history says more than the machine's
+    // (<= 0: keeps the machine's).
+    void setPrior(int target, double bytesPerSecond);
 
     // A point of `target` (its index in the experiment) at `size` took `ms`.
     void record(int target, quint64 size, qint64 ms);
@@ -41,12 +45,16 @@ private:
         double fixed = 0;
         double perByte = 0;
     };
+    double perByte(double bytesPerSecond) const;
+    double priorOf(int target) const { return m_priors.value(target, m_priorPerByte); }
     qint64 estimate(int target, quint64 size) const;
     static Line fit(const QMap<quint64, qint64> &points, double prior);
     Line lineOf(int target) const;
 
     bool m_timeBound;
+    quint64 m_requests;
     double m_priorPerByte;                        // ms per byte of the file, for the whole point
+    QHash<int, double> m_priors;                  // the same, of targets with their own history
     QHash<int, QMap<quint64, qint64>> m_byTarget; // each target's latest time at each size
     QList<qint64> m_all;                          // every point's time
 };

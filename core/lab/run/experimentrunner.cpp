@@ -103,14 +103,16 @@ void ExperimentRunner::run()
     const int total = totalPoints();
     Q_EMIT started(m_experiment, total);
 
-    // The time left: a closed point's n requests, the bandwidth such points reached here before.
+    // The time left: a closed point's n requests, the bandwidth such points reached here before,
+    // and each target's where it ran before.
     const SweepSpec &first = m_targets.value(0);
     const bool counts = ExperimentModel::of(first.model).countsRequests;
+    const QString model = QString::fromLatin1(client::loadModelName(first.model));
+    constexpr quint64 largeSize = 1 << 20;
     EtaEstimator eta(counts ? first.requests + first.warmupRequests : 0,
-                     store.isOpen()
-                         ? store.recentBytesPerSecond(
-                               QString::fromLatin1(client::loadModelName(first.model)), 1 << 20)
-                         : 0);
+                     store.isOpen() ? store.recentBytesPerSecond(model, largeSize) : 0);
+    for (int t = 0; store.isOpen() && t < m_labels.size(); ++t)
+        eta.setPrior(t, store.recentBytesPerSecond(model, largeSize, m_labels[t]));
     QString storeError;
     const auto keep = [&](PointResult point, int target, int sizeIndex, qint64 ms) {
         point.index = m_done++;

@@ -92,8 +92,9 @@ private Q_SLOTS:
         }
     }
 
-    // The time-left estimate's prior: the bytes per second of the finished points of the same
-    // model at the size asked or larger, none when nothing matches.
+    // The time-left estimate's priors: the bytes per second of the finished points of the same
+    // model at the size asked or larger, of any target or of the one named; none when nothing
+    // matches.
     void recentBandwidthOfLargePoints()
     {
         QTemporaryDir dir;
@@ -103,8 +104,9 @@ private Q_SLOTS:
         QCOMPARE(store.recentBytesPerSecond(QStringLiteral("closed"), 1 << 20), 0.0);
         const qint64 id = store.beginExperiment(QStringLiteral("x"), "{}", &error);
         const auto add = [&](quint64 size, quint64 bytes, std::int64_t micros, bool dnf,
-                             client::LoadModel model) {
+                             client::LoadModel model, const QString &target = QStringLiteral("a")) {
             lab::PointResult p = samplePoint(0);
+            p.target = target;
             p.sizeBytes = size;
             p.load.bytesRead = bytes;
             p.load.elapsedMicros = micros;
@@ -119,6 +121,14 @@ private Q_SLOTS:
         add(8 << 20, 9'000'000, 1'000, false, client::LoadModel::Duration); // another model
         QCOMPARE(store.recentBytesPerSecond(QStringLiteral("closed"), 1 << 20), 2'000'000.0);
         QCOMPARE(store.recentBytesPerSecond(QStringLiteral("rate"), 1 << 20), 0.0);
+        add(2 << 20, 8'000'000, 1'000'000, false, client::LoadModel::Closed, QStringLiteral("b"));
+        QCOMPARE(store.recentBytesPerSecond(QStringLiteral("closed"), 1 << 20), 4'000'000.0);
+        QCOMPARE(store.recentBytesPerSecond(QStringLiteral("closed"), 1 << 20, QStringLiteral("a")),
+                 2'000'000.0);
+        QCOMPARE(store.recentBytesPerSecond(QStringLiteral("closed"), 1 << 20, QStringLiteral("b")),
+                 8'000'000.0);
+        QCOMPARE(store.recentBytesPerSecond(QStringLiteral("closed"), 1 << 20, QStringLiteral("c")),
+                 0.0);
     }
 
     // An experiment whose process died (kill -9, a crash) is marked interrupted on the next
