@@ -28,6 +28,7 @@ void SendfileTransfer::retune(const ServerOptions &options)
     m_threshold = options.sendfileThreshold;
     m_chunk = std::max<std::size_t>(options.sendfileChunk, 4096);
     m_coalesce = options.coalesceHeader;
+    m_mapSmall = options.openFileCacheEntries > 0;
 }
 
 // TCP_CORK (nginx's tcp_nopush): only full segments leave until the response is done, and
@@ -41,7 +42,15 @@ bool SendfileTransfer::setCork(int socket, bool on)
 
 WriteStatus SendfileTransfer::write(int socket, OutgoingResponse &r, std::uint64_t *sent)
 {
-    if (m_coalesce && r.headSent == 0 && r.remaining > 0 && r.remaining <= m_threshold) {
+    if (m_coalesce && r.headSent == 0 && r.remaining > 0 && r.remaining <= m_threshold &&
+        m_mapSmall && (r.mapping || (r.mapping = m_mappings.map(r.file)))) {
+        const auto status =
+            writeHeadAndBody(socket, r, r.mapping->data() + r.offset, r.remaining, sent);
+        if (status != WriteStatus::Again || r.done())
+            return status;
+        // A partial writev: the rest goes by sendfile below. (The kernel reads the mapping:
+        // bytes a truncation took away make sendmsg() fail with EFAULT, not raise SIGBUS.)
+    } else if (m_coalesce && r.headSent == 0 && r.remaining > 0 && r.remaining <= m_threshold) {
         m_scratch.resize(r.remaining);
         const ssize_t got = pread(r.file.fd, m_scratch.data(), r.remaining, r.offset);
         if (got != static_cast<ssize_t>(r.remaining))

@@ -303,7 +303,7 @@ if want 1; then
     read -r own_cpu own_cpu_t < <(best min cpu "${builtin_cache[@]}")
     read -r own_rps own_rps_t < <(best max rps "${builtin_cache[@]}")
     read -r plain_cpu plain_cpu_t < <(best min cpu "${builtin_plain[@]}")
-    goal "1. CPU/req best built-in+cache ($own_cpu_t) / best caching peer ($peer_cpu_t)" "$(ratio "$own_cpu" "$peer_cpu")" le 0.8
+    goal "1. CPU/req best built-in+cache ($own_cpu_t) / best caching peer ($peer_cpu_t)" "$(ratio "$own_cpu" "$peer_cpu")" le 0.85
     goal "1. req/s best built-in+cache ($own_rps_t) / best caching peer ($peer_rps_t)" "$(ratio "$own_rps" "$peer_rps")" info -
     goal "1. CPU/req best built-in, no cache ($plain_cpu_t) / best nginx, no cache ($nginx_cpu_t)" "$(ratio "$plain_cpu" "$nginx_cpu")" le 1.0
     if [ -n "$bare" ]; then

@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace servelab;
@@ -31,11 +32,13 @@ struct TcpPair
         address.sin_family = AF_INET;
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         socklen_t length = sizeof address;
-        const bool ok = bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 &&
-                        listen(listener, 1) == 0 &&
-                        getsockname(listener, reinterpret_cast<sockaddr *>(&address), &length) == 0;
+        const bool ok =
+            bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 &&
+            listen(listener, 1) == 0 &&
+            getsockname(listener, reinterpret_cast<sockaddr *>(&address), &length) == 0;
         client = ok ? connectLoopback(ntohs(address.sin_port)) : -1;
-        server = client >= 0 ? accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK) : -1;
+        server =
+            client >= 0 ? accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK) : -1;
         ::close(listener);
         fcntl(client, F_SETFL, O_NONBLOCK);
         return server >= 0;
@@ -130,6 +133,58 @@ private Q_SLOTS:
         r.remaining = 0;
         QCOMPARE(transfer.write(pair.server, r, &sent), server::WriteStatus::Done);
         QVERIFY(!pair.corked());
+    }
+
+    // A small body with the open-file cache on: head and body in one sendmsg from the file's
+    // kept mapping, none without the cache (pread); the same bytes either way, and a file
+    // truncated since is mapped anew at its new size.
+    void smallBodiesComeFromTheKeptMapping_data()
+    {
+        QTest::addColumn<int>("cacheEntries");
+        QTest::newRow("open-file cache") << 16;
+        QTest::newRow("no cache") << 0;
+    }
+    void smallBodiesComeFromTheKeptMapping()
+    {
+        QFETCH(int, cacheEntries);
+        QTemporaryFile file;
+        QVERIFY(file.open());
+        server::ServerOptions options;
+        options.openFileCacheEntries = cacheEntries;
+        server::SendfileTransfer transfer(options);
+        TcpPair pair;
+        QVERIFY(pair.open());
+        for (const auto &[length, fill] : {std::pair{4096, 'a'}, std::pair{2048, 'b'}}) {
+            const QByteArray body(length, fill);
+            QVERIFY(file.resize(0) && file.seek(0) && file.write(body) == body.size() &&
+                    file.flush());
+            struct stat st
+            {};
+            QVERIFY(fstat(int(file.handle()), &st) == 0);
+            server::OutgoingResponse r;
+            r.head = "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(length) + "\r\n\r\n";
+            r.file.fd = ::open(qPrintable(file.fileName()), O_RDONLY | O_CLOEXEC);
+            r.file.status = 200;
+            r.file.size = body.size();
+            r.file.device = st.st_dev;
+            r.file.inode = st.st_ino;
+            r.file.changedNs = std::int64_t(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
+            r.remaining = r.file.size;
+            std::uint64_t sent = 0;
+            QCOMPARE(transfer.write(pair.server, r, &sent), server::WriteStatus::Done);
+            QCOMPARE(sent, r.head.size() + body.size());
+            QCOMPARE(r.mapping != nullptr, cacheEntries > 0);
+            QByteArray got;
+            QTRY_VERIFY_WITH_TIMEOUT(
+                [&] {
+                    char buffer[8192];
+                    for (ssize_t n; (n = recv(pair.client, buffer, sizeof buffer, 0)) > 0;)
+                        got.append(buffer, n);
+                    return got.size() >= qsizetype(sent);
+                }(),
+                5000);
+            QCOMPARE(got, QByteArray::fromStdString(r.head) + body);
+        }
     }
 };
 
