@@ -377,6 +377,10 @@ if want 2; then
         printf '%-28s %10s %10s %16s %10s %10s\n' "$t" "$(fig "$t" mib)" "$([ "$ref" = - ] && echo "" || echo "$r")" \
             "$against" "$(fig "$t" mibcpu)" "$own"
     done
+    read -r own_mib own_mib_t < <(best min mibcpu "${builtin_cache[@]}")
+    read -r peer_mib peer_mib_t < <(best min mibcpu "${caching_peers[@]}")
+    goal "2. server CPU/MiB best built-in+cache ($own_mib_t) / best caching peer ($peer_mib_t), under wrk" \
+        "$(ratio "$own_mib" "$peer_mib")" le 0.9
 fi
 
 # ---- 3. the seeds' sweep: ab -c 1, no keep-alive ------------------------------------------------
