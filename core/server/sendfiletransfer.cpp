@@ -42,20 +42,20 @@ bool SendfileTransfer::setCork(int socket, bool on)
 
 WriteStatus SendfileTransfer::write(int socket, OutgoingResponse &r, std::uint64_t *sent)
 {
-    if (m_coalesce && r.headSent == 0 && r.remaining > 0 && r.remaining <= m_threshold &&
-        m_mapSmall && (r.mapping || (r.mapping = m_mappings.map(r.file)))) {
-        const auto status =
-            writeHeadAndBody(socket, r, r.mapping->data() + r.offset, r.remaining, sent);
-        if (status != WriteStatus::Again || r.done())
-            return status;
-        // A partial writev: the rest goes by sendfile below. (The kernel reads the mapping:
-        // bytes a truncation took away make sendmsg() fail with EFAULT, not raise SIGBUS.)
-    } else if (m_coalesce && r.headSent == 0 && r.remaining > 0 && r.remaining <= m_threshold) {
-        m_scratch.resize(r.remaining);
-        const ssize_t got = pread(r.file.fd, m_scratch.data(), r.remaining, r.offset);
-        if (got != static_cast<ssize_t>(r.remaining))
-            return WriteStatus::Error; // the file shrank under us; Content-Length is already a lie
-        const auto status = writeHeadAndBody(socket, r, m_scratch.data(), m_scratch.size(), sent);
+    if (m_coalesce && r.headSent == 0 && r.remaining > 0 && r.remaining <= m_threshold) {
+        // The body from the kept mapping (the kernel reads it: bytes a truncation took away
+        // make sendmsg() fail with EFAULT, not raise SIGBUS), else read here.
+        const char *body = nullptr;
+        if (m_mapSmall && (r.mapping || (r.mapping = m_mappings.map(r.file)))) {
+            body = r.mapping->data() + r.offset;
+        } else {
+            m_scratch.resize(r.remaining);
+            const ssize_t got = pread(r.file.fd, m_scratch.data(), r.remaining, r.offset);
+            if (got != static_cast<ssize_t>(r.remaining))
+                return WriteStatus::Error; // the file shrank under us; Content-Length is a lie
+            body = m_scratch.data();
+        }
+        const auto status = writeHeadAndBody(socket, r, body, r.remaining, sent);
         if (status != WriteStatus::Again || r.done())
             return status;
         // A partial writev: whatever is left goes the ordinary way below.
