@@ -8,6 +8,7 @@
 #include "client/hdrhistogramlog.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -18,6 +19,8 @@
 #include <QVariant>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <unistd.h>
 
 namespace servelab::lab {
@@ -37,6 +40,28 @@ QString sqlReason(const QSqlError &error)
                               "choose another database with --db")
             .arg(busyTimeoutMs / 1000);
     return error.text();
+}
+
+bool isBusy(const QSqlError &error)
+{
+    return error.nativeErrorCode() == u"5";
+}
+
+// PRAGMA journal_mode=WAL, retried while another connection holds the lock. Two programs
+// switching a new database at once both hold a read lock and want the write lock; SQLite
+// answers one of them "busy" at once rather than wait (it would deadlock), so its busy
+// timeout does not apply here: the retry, bounded by the same timeout, does its job.
+bool switchToWal(QSqlQuery &q)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (!(q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) && q.next())) {
+        if (!isBusy(q.lastError()) || waited.elapsed() > busyTimeoutMs)
+            return false;
+        q.finish();
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return true;
 }
 
 // When a process started (field 22 of /proc/<pid>/stat), so a pid reused by another process
@@ -172,14 +197,19 @@ bool ResultStore::open(const QString &path, QString *error)
         return fail(QStringLiteral("the database is damaged (%1); move it away or choose another "
                                    "with --db")
                         .arg(check));
+    // The version and the tables read in one snapshot: another ServeLab may be creating this
+    // database right now, and its first schema must not look like "something else".
+    q.exec(QStringLiteral("BEGIN"));
     const int current = version();
+    const bool hasTables = q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) &&
+                           q.next() && q.value(0).toInt() > 0;
+    q.exec(QStringLiteral("COMMIT"));
     if (current > schemaVersion)
         return fail(QStringLiteral("written by a newer ServeLab (schema %1, this one knows %2); "
                                    "open it with that version")
                         .arg(current)
                         .arg(schemaVersion));
-    if (current == 0 && q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) && q.next() &&
-        q.value(0).toInt() > 0)
+    if (current == 0 && hasTables)
         return fail(
             QStringLiteral("an SQLite database of something else; choose another with --db"));
     // Checked before anything is written (WAL changes the file's header): one that claims
@@ -188,7 +218,7 @@ bool ResultStore::open(const QString &path, QString *error)
         return fail(QStringLiteral("its tables are not the ones this ServeLab writes (%1); move it "
                                    "away or choose another with --db")
                         .arg(missing));
-    if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next())
+    if (!switchToWal(q))
         return fail(QStringLiteral("cannot switch to WAL: %1").arg(sqlReason(q.lastError())));
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
     q.exec(QStringLiteral("PRAGMA synchronous=NORMAL")); // WAL: durable at checkpoints, never torn
@@ -255,32 +285,31 @@ QString ResultStore::missingColumns(int version) const
     return {};
 }
 
+// Under the write lock, from the version read under it: two programs opening a new database
+// at once (a sweep creating it, the window opening it) migrate it once, the second finding it
+// done. All steps in one transaction, so that a database is at its old schema or the new one.
 bool ResultStore::migrate(QString *error)
 {
-    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    if (version() >= schemaVersion)
+        return true;
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    const auto failed = [&](const QString &what, const QSqlError &why) {
+        *error = QStringLiteral("%1: %2").arg(what, sqlReason(why));
+        q.exec(QStringLiteral("ROLLBACK"));
+        return false;
+    };
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return failed(QStringLiteral("cannot migrate"), q.lastError());
     for (int v = version(); v < schemaVersion; ++v) {
-        if (!db.transaction()) {
-            *error = QStringLiteral("cannot migrate: %1").arg(sqlReason(db.lastError()));
-            return false;
-        }
-        QSqlQuery q(db);
-        for (const QString &statement : resultMigrations()[v]) {
-            if (!q.exec(statement)) {
-                *error = QStringLiteral("migration to schema %1 failed: %2")
-                             .arg(v + 1)
-                             .arg(sqlReason(q.lastError()));
-                db.rollback();
-                return false;
-            }
-        }
-        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(v + 1)) || !db.commit()) {
-            *error = QStringLiteral("migration to schema %1 failed: %2")
-                         .arg(v + 1)
-                         .arg(sqlReason(db.lastError()));
-            db.rollback();
-            return false;
-        }
+        const QString step = QStringLiteral("migration to schema %1 failed").arg(v + 1);
+        for (const QString &statement : resultMigrations()[v])
+            if (!q.exec(statement))
+                return failed(step, q.lastError());
+        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(v + 1)))
+            return failed(step, q.lastError());
     }
+    if (!q.exec(QStringLiteral("COMMIT")))
+        return failed(QStringLiteral("migration failed"), q.lastError());
     return true;
 }
 

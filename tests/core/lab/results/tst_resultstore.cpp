@@ -10,6 +10,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
 using namespace servelab;
 using client::ErrorKind;
 using servelab::testing::samplePoint;
@@ -253,6 +257,40 @@ private Q_SLOTS:
         QSqlDatabase::removeDatabase(QStringLiteral("other"));
         QCOMPARE(store.experiments().size(), 0);
         QVERIFY(store.beginExperiment(QStringLiteral("x"), "{}", &error) > 0); // free again
+    }
+
+    // Two programs opening one new database at once (a sweep creating it, the window or a
+    // watcher opening it as soon as the file exists): both open it, neither sees the other's
+    // half-made schema as "something else" or trips over its migration. Once, a watcher that
+    // opened during the sweep's migration made the sweep fail, and a test waited for points
+    // that never came (CI, 2026-12-07).
+    void twoProgramsCreateOneDatabaseTogether()
+    {
+        QTemporaryDir dir;
+        // The SQLite driver loaded from this thread first, as a program does: loaded first from
+        // two threads at once, Qt 6.4 once spun at exit in its post routines.
+        lab::ResultStore first;
+        QString error;
+        QVERIFY2(first.open(dir.filePath(QStringLiteral("first.db")), &error), qPrintable(error));
+        for (int round = 0; round < 40; ++round) {
+            const QString path = dir.filePath(QStringLiteral("results-%1.db").arg(round));
+            std::atomic<int> ready{0};
+            QString errors[2];
+            bool opened[2] = {false, false};
+            std::vector<std::thread> programs;
+            for (int i = 0; i < 2; ++i)
+                programs.emplace_back([&, i] {
+                    lab::ResultStore store;
+                    ++ready;
+                    while (ready.load() < 2) {
+                    }
+                    opened[i] = store.open(path, &errors[i]);
+                });
+            for (auto &program : programs)
+                program.join();
+            QVERIFY2(opened[0], qPrintable(errors[0]));
+            QVERIFY2(opened[1], qPrintable(errors[1]));
+        }
     }
 
     // A database of schema 1 (before every model ran in experiments) opens migrated: its
