@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "commandline.h"
 
+#include "os/uniquefd.h"
 #include "remote/agentprotocol.h"
 #include "remote/agentsession.h"
 
@@ -41,15 +42,14 @@ int agentCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
                              err);
     // The protocol gets its own descriptor; stdout becomes stderr, so that a stray print
     // anywhere in the engine lands in the log instead of corrupting a message.
-    const int protocol = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-    if (protocol < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    const os::UniqueFd protocol(fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3));
+    if (!protocol || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
         err << "servelab-cli agent: cannot set up its output\n";
         return exitFailure;
     }
     std::signal(SIGPIPE, SIG_IGN); // a coordinator that went away is a write error, not a death
-    remote::AgentSession session(STDIN_FILENO, protocol);
+    remote::AgentSession session(STDIN_FILENO, protocol.get());
     const int status = session.run();
-    ::close(protocol);
     return status == 0 ? exitOk : exitFailure;
 }
 

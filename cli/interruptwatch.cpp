@@ -27,6 +27,8 @@ InterruptWatch::InterruptWatch(std::function<void()> onStop) : m_onStop(std::mov
 {
     if (pipe2(g_pipe, O_CLOEXEC) != 0)
         return; // no watch: the signals keep their default meaning
+    m_readEnd.reset(g_pipe[0]);
+    m_writeEnd.reset(g_pipe[1]);
     struct sigaction action
     {};
     action.sa_handler = onSignal;
@@ -35,7 +37,7 @@ InterruptWatch::InterruptWatch(std::function<void()> onStop) : m_onStop(std::mov
     sigaction(SIGTERM, &action, &g_previousTerm);
     m_thread = std::thread([this] {
         char byte = 0;
-        while (read(g_pipe[0], &byte, 1) < 0 && errno == EINTR) {
+        while (read(m_readEnd.get(), &byte, 1) < 0 && errno == EINTR) {
         }
         if (byte == 's') {
             m_interrupted = true;
@@ -51,11 +53,9 @@ InterruptWatch::~InterruptWatch()
     sigaction(SIGINT, &g_previousInt, nullptr);
     sigaction(SIGTERM, &g_previousTerm, nullptr);
     const char byte = 'q'; // wakes the thread without a stop
-    [[maybe_unused]] const auto n = write(g_pipe[1], &byte, 1);
+    [[maybe_unused]] const auto n = write(m_writeEnd.get(), &byte, 1);
     m_thread.join();
-    close(g_pipe[0]);
-    close(g_pipe[1]);
-    g_pipe[0] = g_pipe[1] = -1;
+    g_pipe[0] = g_pipe[1] = -1; // the ends close with this watch
 }
 
 } // namespace servelab::cli

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "os/uniquefd.h"
+
 #include <functional>
 #include <thread>
 
@@ -22,6 +24,9 @@ public:
 
 private:
     std::function<void()> m_onStop;
+    // The pipe's ends; the signal handler writes to a plain copy of the write end's number.
+    os::UniqueFd m_readEnd;
+    os::UniqueFd m_writeEnd;
     std::thread m_thread;
     bool m_interrupted = false; // written by m_thread, read after it is joined
 };

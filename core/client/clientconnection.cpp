@@ -30,10 +30,10 @@ ClientConnection::ClientConnection(int epollFd, const sockaddr_storage &address,
 
 ClientConnection::~ClientConnection()
 {
-    close();
+    disconnect();
 }
 
-void ClientConnection::close()
+void ClientConnection::disconnect()
 {
     if (m_ssl) {
         // close_notify after a whole exchange (wrk and ab send it too); never waited for.
@@ -53,7 +53,7 @@ void ClientConnection::close()
 ClientConnection::Outcome ClientConnection::failed(ErrorKind kind)
 {
     m_tlsUp = false; // a broken connection is not shut down politely
-    close();
+    disconnect();
     return {Outcome::Failed, kind};
 }
 
@@ -244,7 +244,7 @@ ClientConnection::Outcome ClientConnection::handleEvent(unsigned events)
         // The server closed a kept-alive connection between requests (or said something
         // unasked): drop it, so the next request connects afresh instead of finding out late.
         if (m_readable)
-            close();
+            disconnect();
         return {};
     }
     if (m_state == State::Connecting) {
@@ -291,7 +291,7 @@ ClientConnection::Outcome ClientConnection::send()
         }
         // A kept-alive connection the server has just closed: not the server's failure.
         if (m_reused && (errno == EPIPE || errno == ECONNRESET)) {
-            close();
+            disconnect();
             return {Outcome::Retry};
         }
         return failed(errno == ECONNRESET ? ErrorKind::Reset : ErrorKind::WriteError);
@@ -329,7 +329,7 @@ ClientConnection::Outcome ClientConnection::receive()
             if (errno == EAGAIN || errno == EWOULDBLOCK)
                 return {};
             if (m_reused && m_bytesRead == 0) {
-                close();
+                disconnect();
                 return {Outcome::Retry};
             }
             return failed(ErrorKind::Reset);
@@ -337,7 +337,7 @@ ClientConnection::Outcome ClientConnection::receive()
         if (n == 0) {
             if (m_bytesRead == 0) {
                 if (m_reused) {
-                    close();
+                    disconnect();
                     return {Outcome::Retry};
                 }
                 return failed(ErrorKind::EofBeforeResponse);
@@ -397,7 +397,7 @@ ClientConnection::Outcome ClientConnection::consumeBody(std::string_view bytes, 
     // No Content-Length: the body runs to the end of the connection (RFC 9112 §6.3, rule 8).
     if (!eof)
         return {};
-    close();
+    disconnect();
     return complete();
 }
 
@@ -444,7 +444,7 @@ ClientConnection::Outcome ClientConnection::complete()
                       (!m_tls || m_tls->policy() == HandshakePolicy::KeepAlive) &&
                       (m_parser.contentLength() || m_parser.chunked() || m_parser.bodyless());
     if (!keep)
-        close();
+        disconnect();
     m_state = State::Idle;
     std::optional<std::uint64_t> expected;
     if (m_request->expectedBody)

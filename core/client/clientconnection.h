@@ -60,7 +60,7 @@ public:
     // the outcome is never Retry.
     Outcome begin(std::int64_t now, const PreparedRequest *request = nullptr);
     Outcome onEvent(unsigned events);
-    void close();
+    void disconnect();
 
     bool open() const { return bool(m_fd); }
     bool busy() const { return m_state != State::Idle; }

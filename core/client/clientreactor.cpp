@@ -60,7 +60,7 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
     const auto ended = [&](ReactorSlot &s, const ClientConnection::Outcome &o, std::int64_t now) {
         policy.onEnd(s, o, now);
         if (habits.closeNow(*s.connection))
-            s.connection->close();
+            s.connection->disconnect();
         policy.schedule(s, now);
     };
     // Sends while the slot is due and idle (a request that fails at once frees it again);
@@ -150,7 +150,7 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
             if (s.connection->busy() && after - s.connection->startedAt() > timeout) {
                 const auto kind =
                     s.connection->connecting() ? ErrorKind::ConnectTimeout : ErrorKind::ReadTimeout;
-                s.connection->close();
+                s.connection->disconnect();
                 ended(s, {ClientConnection::Outcome::Failed, kind}, after);
                 send(s, after);
             }
@@ -159,7 +159,7 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
     for (auto &s : slots) {
         const bool inFlight = s.connection->busy();
         if (inFlight)
-            s.connection->close();
+            s.connection->disconnect();
         policy.onCutOff(s, inFlight);
         policy.counted().connects += s.connection->connectsMade();
     }

@@ -32,23 +32,22 @@ int openat2Beneath(int dirFd, const char *path)
 // Fallback for kernels without openat2: walk the components, refusing every symlink.
 int openByComponents(int dirFd, const std::string &relative)
 {
-    int current = dup(dirFd);
+    os::UniqueFd current(dup(dirFd));
     std::size_t start = 0;
-    while (current >= 0) {
+    while (current) {
         const auto slash = relative.find('/', start);
         const bool last = slash == std::string::npos;
         const auto name = relative.substr(start, last ? std::string::npos : slash - start);
-        const int next =
-            openat(current, name.c_str(), openFlags | O_NOFOLLOW | (last ? 0 : O_DIRECTORY));
+        os::UniqueFd next(
+            openat(current.get(), name.c_str(), openFlags | O_NOFOLLOW | (last ? 0 : O_DIRECTORY)));
         const int saved = errno;
-        close(current);
+        current = std::move(next);
         errno = saved;
-        current = next;
         if (last)
             break;
         start = slash + 1;
     }
-    return current;
+    return current.release();
 }
 
 int statusForErrno(int error)
@@ -70,66 +69,37 @@ int statusForErrno(int error)
 
 } // namespace
 
-OpenedFile::OpenedFile(OpenedFile &&other) noexcept
-    : status(other.status), fd(other.release()), size(other.size), modified(other.modified),
-      device(other.device), inode(other.inode), changedNs(other.changedNs),
-      contentType(other.contentType), owner(std::move(other.owner))
-{}
-
 OpenedFile &OpenedFile::operator=(OpenedFile &&other) noexcept
 {
     if (this != &other) {
-        if (fd >= 0 && !owner)
-            close(fd);
-        owner = std::move(other.owner);
         status = other.status;
+        fd = std::exchange(other.fd, -1);
         size = other.size;
         modified = other.modified;
         device = other.device;
         inode = other.inode;
         changedNs = other.changedNs;
         contentType = other.contentType;
-        fd = other.release();
+        owner = std::move(other.owner);
+        owned = std::move(other.owned);
     }
     return *this;
 }
 
-OpenedFile::~OpenedFile()
-{
-    if (fd >= 0 && !owner)
-        close(fd);
-}
-
-int OpenedFile::release()
-{
-    const int out = fd;
-    fd = -1;
-    return out;
-}
-
-DocumentRoot::~DocumentRoot()
-{
-    if (m_fd >= 0)
-        close(m_fd);
-}
-
 bool DocumentRoot::open(const std::string &path, std::string *error)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
+    os::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd) {
         if (error)
             *error = "cannot open document root " + path + ": " + std::strerror(errno);
         return false;
     }
-    if (faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) != 0) {
+    if (faccessat(fd.get(), ".", R_OK | X_OK, AT_EACCESS) != 0) {
         if (error)
             *error = "cannot read document root " + path + ": " + std::strerror(errno);
-        close(fd);
         return false;
     }
-    if (m_fd >= 0)
-        close(m_fd);
-    m_fd = fd;
+    m_fd = std::move(fd);
     m_path = path;
     return true;
 }
@@ -138,18 +108,20 @@ int DocumentRoot::openBeneath(const std::string &relative) const
 {
     const char *path = relative.empty() ? "." : relative.c_str();
     if (haveOpenat2.load(std::memory_order_relaxed)) {
-        const int fd = openat2Beneath(m_fd, path);
+        const int fd = openat2Beneath(m_fd.get(), path);
         if (fd >= 0 || errno != ENOSYS)
             return fd;
         haveOpenat2.store(false, std::memory_order_relaxed);
     }
-    return relative.empty() ? openat(m_fd, ".", openFlags) : openByComponents(m_fd, relative);
+    return relative.empty() ? openat(m_fd.get(), ".", openFlags)
+                            : openByComponents(m_fd.get(), relative);
 }
 
 OpenedFile DocumentRoot::openFile(const std::string &relative) const
 {
     OpenedFile file;
-    file.fd = openBeneath(relative);
+    file.owned.reset(openBeneath(relative));
+    file.fd = file.owned.get();
     struct stat st
     {};
     if (file.fd >= 0 && fstat(file.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -164,7 +136,8 @@ OpenedFile DocumentRoot::openFile(const std::string &relative) const
         return file;
     }
     if (!S_ISREG(st.st_mode)) {
-        close(file.release());
+        file.owned.reset();
+        file.fd = -1;
         file.status = 403;
         return file;
     }

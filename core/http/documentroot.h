@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "os/uniquefd.h"
+
 #include <cstdint>
 #include <ctime>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace servelab::http {
 
-// An open file ready to be served. Owns fd unless `owner` is set: then the fd belongs to an
-// open-file cache entry, which `owner` keeps alive until this response is done. Move-only.
+// An open file ready to be served. `fd` is the descriptor to read: held by `owned` when the
+// file was opened for this response, or by an open-file cache entry, which `owner` keeps alive
+// until this response is done. Move-only.
 struct OpenedFile
 {
     int status = 0; // 200 when fd is valid, else 403, 404 or 500
@@ -24,14 +28,14 @@ struct OpenedFile
     std::int64_t changedNs = 0;
     std::string_view contentType;
     std::shared_ptr<const void> owner;
+    os::UniqueFd owned;
 
     OpenedFile() = default;
-    OpenedFile(OpenedFile &&other) noexcept;
+    OpenedFile(OpenedFile &&other) noexcept { *this = std::move(other); }
     OpenedFile &operator=(OpenedFile &&other) noexcept;
     OpenedFile(const OpenedFile &) = delete;
     OpenedFile &operator=(const OpenedFile &) = delete;
-    ~OpenedFile();
-    int release();
+    ~OpenedFile() = default;
 };
 
 // The directory a server serves. Files are opened beneath it with openat2(RESOLVE_BENEATH), so
@@ -43,7 +47,7 @@ public:
     DocumentRoot() = default;
     DocumentRoot(const DocumentRoot &) = delete;
     DocumentRoot &operator=(const DocumentRoot &) = delete;
-    ~DocumentRoot();
+    ~DocumentRoot() = default;
 
     // Opens the directory; on failure returns false and sets *error to a sentence.
     bool open(const std::string &path, std::string *error);
@@ -56,7 +60,7 @@ private:
     int openBeneath(const std::string &relative) const;
 
     std::string m_path;
-    int m_fd = -1;
+    os::UniqueFd m_fd;
 };
 
 } // namespace servelab::http

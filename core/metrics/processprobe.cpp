@@ -26,10 +26,10 @@ bool startsWith(std::string_view text, std::string_view prefix)
 
 ProcessProbe::~ProcessProbe()
 {
-    close();
+    detach();
 }
 
-void ProcessProbe::close()
+void ProcessProbe::detach()
 {
     if (m_fdDir)
         closedir(static_cast<DIR *>(m_fdDir));
@@ -39,19 +39,18 @@ void ProcessProbe::close()
 
 bool ProcessProbe::open(pid_t pid, std::string *error)
 {
-    close();
+    detach();
     m_pid = pid;
     m_ticksPerSecond = sysconf(_SC_CLK_TCK);
     m_pageSize = sysconf(_SC_PAGESIZE);
     const std::string base = "/proc/" + std::to_string(pid);
-    const int dirFd = ::open((base + "/fd").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirFd < 0 || !(m_fdDir = fdopendir(dirFd))) {
+    os::UniqueFd dirFd(::open((base + "/fd").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!dirFd || !(m_fdDir = fdopendir(dirFd.get()))) {
         *error = "cannot read " + base + "/fd: " + std::strerror(errno) +
                  (errno == EACCES ? " (watch a process of your own user, or run as root)" : "");
-        if (dirFd >= 0)
-            ::close(dirFd);
         return false;
     }
+    dirFd.release(); // the DIR owns it now
     // Our own fd folder holds at least the one just opened: a size of 0 means this kernel does
     // not count descriptors in stat() (before Linux 6.2).
     struct stat self
@@ -64,7 +63,7 @@ bool ProcessProbe::open(pid_t pid, std::string *error)
     m_statFd.reset(::open((base + "/stat").c_str(), O_RDONLY | O_CLOEXEC));
     if (!m_statFd) {
         *error = "cannot read " + base + "/stat: " + std::strerror(errno);
-        close();
+        detach();
         return false;
     }
     return true;

@@ -33,8 +33,8 @@ struct ProcessSample
         sample.atMicros = micros;
         return sample;
     }
-    bool alive = false;        // false: the process is gone (or could not be read); no figures
-    int total = 0;             // open descriptors, exact in every sample
+    bool alive = false; // false: the process is gone (or could not be read); no figures
+    int total = 0;      // open descriptors, exact in every sample
     // Whether the counts by type below were read in this sample (when the process holds many
     // descriptors they are read less often, to keep the sampler's cost down; then they are 0).
     bool byType = false;
@@ -102,7 +102,7 @@ private:
     bool forEachEntry(Visit visit);
     template<typename Visit>
     bool forEachFd(Visit visit);
-    void close();
+    void detach();
 
     pid_t m_pid = 0;
     void *m_fdDir = nullptr; // DIR*, kept out of the header

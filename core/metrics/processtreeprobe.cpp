@@ -2,6 +2,7 @@
 #include "processtreeprobe.h"
 
 #include "clock.h"
+#include "os/uniquefd.h"
 
 #include <algorithm>
 #include <charconv>
@@ -38,17 +39,16 @@ std::vector<pid_t> numberedEntries(const std::string &folder)
 // A small /proc file whole ("" when it cannot be read).
 std::string readSmall(const std::string &path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    const os::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd)
         return {};
     std::string text(4096, '\0');
     std::size_t used = 0;
-    for (ssize_t n; (n = ::read(fd, text.data() + used, text.size() - used)) > 0;) {
+    for (ssize_t n; (n = ::read(fd.get(), text.data() + used, text.size() - used)) > 0;) {
         used += std::size_t(n);
         if (used == text.size())
             text.resize(text.size() * 2);
     }
-    ::close(fd);
     text.resize(used);
     return text;
 }
@@ -176,8 +176,8 @@ ProcessSample ProcessTreeProbe::sample(bool byType)
         follow();
         const std::int64_t cost = threadCpuMicros() - started;
         m_sinceFollow = 0;
-        m_followEvery = int(std::clamp<std::int64_t>(
-            (cost + followBudgetMicros - 1) / followBudgetMicros, 1, 20));
+        m_followEvery = int(
+            std::clamp<std::int64_t>((cost + followBudgetMicros - 1) / followBudgetMicros, 1, 20));
     }
     ProcessSample sum;
     sum.atMicros = monotonicMicros();

@@ -47,7 +47,7 @@ AgentChannel::AgentChannel(QString name) : m_name(std::move(name)) {}
 
 AgentChannel::~AgentChannel()
 {
-    close(500);
+    end(500);
 }
 
 bool AgentChannel::start(const QStringList &argv, QString *why)
@@ -63,15 +63,14 @@ bool AgentChannel::start(const QStringList &argv, QString *why)
                    .arg(m_name, QString::fromLocal8Bit(strerror(errno)));
         return false;
     }
+    os::UniqueFd parentIo(io[0]);
+    os::UniqueFd childIo(io[1]);
     if (pipe2(errors, O_CLOEXEC) != 0) {
         *why = QStringLiteral("%1: pipe: %2").arg(m_name, QString::fromLocal8Bit(strerror(errno)));
-        ::close(io[0]);
-        ::close(io[1]);
         return false;
     }
-    os::UniqueFd childIo(io[1]);
     os::UniqueFd childErrors(errors[1]);
-    m_io.reset(io[0]);
+    m_io = std::move(parentIo);
     m_errors.reset(errors[0]);
 
     posix_spawn_file_actions_t actions;
@@ -341,7 +340,7 @@ QString AgentChannel::stderrText() const
     return QString::fromLocal8Bit(m_stderr);
 }
 
-void AgentChannel::close(int graceMs)
+void AgentChannel::end(int graceMs)
 {
     if (m_io)
         ::shutdown(m_io.get(), SHUT_WR);

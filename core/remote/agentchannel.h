@@ -56,7 +56,7 @@ public:
     std::optional<ClockSample> ping(int timeoutMs, QString *why);
     // Ends the agent: closes its stdin (an agent stops at EOF), waits up to graceMs, then
     // SIGTERM, then SIGKILL. Safe to call twice.
-    void close(int graceMs = 2000);
+    void end(int graceMs = 2000);
 
     bool running() const { return m_pid > 0; }
     pid_t pid() const { return m_pid; }

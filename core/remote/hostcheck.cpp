@@ -2,8 +2,8 @@
 #include "hostcheck.h"
 
 #include "agentchannel.h"
-#include "agentreach.h"
 #include "agentprotocol.h"
+#include "agentreach.h"
 #include "hostsfile.h"
 
 #include <QJsonObject>
@@ -125,7 +125,7 @@ QList<HostCheckRow> HostCheck::run(const HostsFile &hosts,
         if (agent.ready)
             agent.channel->call(method::shutdown, {}, callTimeoutMs, &why);
         if (agent.channel)
-            agent.channel->close();
+            agent.channel->end();
         rows << agent.row;
     }
     return rows;

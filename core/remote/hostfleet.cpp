@@ -51,7 +51,7 @@ HostFleet::~HostFleet()
         if (agent->channel) {
             if (agent->ok())
                 agent->channel->call(method::shutdown, {}, callTimeoutMs, &ignored);
-            agent->channel->close();
+            agent->channel->end();
         }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "acceptguard.h"
 
+#include "os/uniquefd.h"
 #include "serverstats.h"
 
 #include <QLoggingCategory>
@@ -77,10 +78,9 @@ int ConnectionLimit::refuseWaiting(int listenFd)
     if (m_reserveFd) {
         m_reserveFd.reset();
         for (int i = 0; i < acceptBatch; ++i) {
-            const int fd = accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
-            if (fd < 0)
+            const os::UniqueFd refusedFd(accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC));
+            if (!refusedFd)
                 break; // EAGAIN: the queue is empty (stop here: libuv once looped forever)
-            ::close(fd);
             ++refused;
         }
     }
@@ -178,7 +178,7 @@ bool AcceptGuard::admit(int fd)
     if (m_limit.tryAcquire())
         return true;
     // Refused with a clear close rather than left to time out in the backlog.
-    ::close(fd);
+    os::UniqueFd(fd).reset();
     AtomicServerStats::bump(m_stats.refused);
     if (m_refusedLog.due()) {
         qCWarning(lcAccept,

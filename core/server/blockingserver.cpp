@@ -2,6 +2,7 @@
 #include "blockingserver.h"
 
 #include "connectiondriver.h"
+#include "os/uniquefd.h"
 #include "threadstate.h"
 
 #include <cerrno>
@@ -146,7 +147,7 @@ public:
         // Sockets accepted but never picked up by a worker.
         std::lock_guard lock(m_handover->mutex);
         for (int fd : m_handover->sockets) {
-            ::close(fd);
+            os::UniqueFd(fd).reset();
             m_state.acceptGuard.released();
         }
         m_handover->sockets.clear();

@@ -50,7 +50,6 @@ Connection::~Connection()
         ERR_clear_error();
         SSL_free(m_ssl);
     }
-    ::close(m_fd);
 }
 
 void Connection::setPhase(Phase phase, int timeoutMs)
@@ -63,14 +62,14 @@ void Connection::setPhase(Phase phase, int timeoutMs)
 
 ssize_t Connection::receive(char *into, std::size_t most)
 {
-    return m_ssl ? tls::receive(m_ssl, into, most) : ::recv(m_fd, into, most, 0);
+    return m_ssl ? tls::receive(m_ssl, into, most) : ::recv(m_fd.get(), into, most, 0);
 }
 
 WriteStatus Connection::send(std::uint64_t *sent)
 {
     if (m_ssl)
         return m_context->tlsTransfer->write(m_ssl, m_response.out, sent);
-    return m_context->transfer.write(m_fd, m_response.out, sent);
+    return m_context->transfer.write(m_fd.get(), m_response.out, sent);
 }
 
 void Connection::shutdownWrite()
@@ -79,7 +78,7 @@ void Connection::shutdownWrite()
         SSL_shutdown(m_ssl);
         ERR_clear_error(); // SSL_get_error() reads the thread's queue: leave nothing in it
     }
-    ::shutdown(m_fd, SHUT_WR);
+    ::shutdown(m_fd.get(), SHUT_WR);
 }
 
 // https: the handshake, which goes on over as many wake-ups as it needs. What comes first must
@@ -97,7 +96,7 @@ Connection::Next Connection::handshake()
         return fail();
     if (SSL_in_before(m_ssl)) {
         unsigned char first = 0;
-        const ssize_t n = ::recv(m_fd, &first, 1, MSG_PEEK);
+        const ssize_t n = ::recv(m_fd.get(), &first, 1, MSG_PEEK);
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             return Next::Read;
         if (n <= 0)
@@ -106,7 +105,7 @@ Connection::Next Connection::handshake()
             // Read what came (a plain request, mostly), so that the close is a FIN and not
             // the RST that unread bytes would make.
             char discard[4096];
-            for (int i = 0; i < 16 && ::recv(m_fd, discard, sizeof discard, 0) > 0; ++i) {
+            for (int i = 0; i < 16 && ::recv(m_fd.get(), discard, sizeof discard, 0) > 0; ++i) {
             }
             return fail();
         }

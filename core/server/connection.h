@@ -4,6 +4,7 @@
 #include "bodytransfer.h"
 #include "http/requestbodydrain.h"
 #include "http/requestparser.h"
+#include "os/uniquefd.h"
 #include "readbuffer.h"
 #include "responseplanner.h"
 
@@ -37,7 +38,7 @@ public:
     Connection &operator=(const Connection &) = delete;
     ~Connection();
 
-    int fd() const { return m_fd; }
+    int fd() const { return m_fd.get(); }
     // Models that move a connection between threads (poller) hand it the current thread's
     // context before each turn.
     void setContext(LoopContext &context)
@@ -79,7 +80,7 @@ private:
     void consume(std::size_t bytes);
     void setPhase(Phase phase, int timeoutMs);
 
-    int m_fd;
+    os::UniqueFd m_fd; // closed after the TLS session is ended, in ~Connection
     LoopContext *m_context;
     ReadBuffer m_in;
     http::RequestParser m_parser;

@@ -147,14 +147,14 @@ void EpollLoop::dispatch(Connection *connection, unsigned events)
 void EpollLoop::apply(Connection *connection, Connection::Next next)
 {
     switch (next) {
-    case Connection::Next::Close: close(connection); break;
+    case Connection::Next::Close: drop(connection); break;
     case Connection::Next::Yield: m_yielded.push_back(connection); break;
     case Connection::Next::Read:
     case Connection::Next::Write: break; // edge-triggered: the registration already covers both
     }
 }
 
-void EpollLoop::close(Connection *connection)
+void EpollLoop::drop(Connection *connection)
 {
     std::erase(m_yielded, connection);
     m_connections.erase(connection); // closing the fd also removes it from the epoll set

@@ -37,7 +37,7 @@ private:
     void setAcceptEnabled(bool enabled);
     void dispatch(Connection *connection, unsigned events);
     void apply(Connection *connection, Connection::Next next);
-    void close(Connection *connection);
+    void drop(Connection *connection);
     void runYielded();
     void expireTimers();
 

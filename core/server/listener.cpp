@@ -13,7 +13,7 @@ namespace servelab::server {
 
 Listener::~Listener() = default;
 
-void Listener::close()
+void Listener::stop()
 {
     m_fd.reset();
 }

@@ -23,7 +23,7 @@ public:
     // A loopback port nothing listens on now (bind port 0, read it, close); 0 on failure.
     // Another process may take it before the caller binds: callers report that case clearly.
     static std::uint16_t freeLoopbackPort();
-    void close();
+    void stop();
     int fd() const { return m_fd.get(); }
     std::uint16_t port() const { return m_port; }
 

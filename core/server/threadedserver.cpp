@@ -87,7 +87,7 @@ bool ThreadedServer::start(std::string *error)
     // Up to the header timeout for the first bytes, as any request head gets (at least 1 s).
     if (m_options.deferAccept &&
         !m_listener.deferAccept(std::max(1, (m_options.headerTimeoutMs + 999) / 1000), error)) {
-        m_listener.close();
+        m_listener.stop();
         return false;
     }
     m_fileCache.reset();
@@ -99,7 +99,7 @@ bool ThreadedServer::start(std::string *error)
     for (auto &worker : m_workers) {
         if (!worker->init(error)) {
             m_workers.clear();
-            m_listener.close();
+            m_listener.stop();
             return false;
         }
     }
@@ -117,7 +117,7 @@ bool ThreadedServer::start(std::string *error)
             m_threads.clear();
             m_finished.clear();
             m_workers.clear();
-            m_listener.close();
+            m_listener.stop();
             return false;
         }
     }
@@ -135,7 +135,7 @@ void ThreadedServer::stop()
     m_threads.clear();
     m_finished.clear();
     // Keep the workers (and their final counters) until the next start; close the port now.
-    m_listener.close();
+    m_listener.stop();
 }
 
 void ThreadedServer::launch(Worker *worker)

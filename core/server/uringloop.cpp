@@ -247,7 +247,7 @@ void UringLoop::onPolled(std::uint64_t id, int result)
 void UringLoop::apply(std::uint64_t id, Connection::Next next)
 {
     if (next == Connection::Next::Close)
-        return close(id);
+        return drop(id);
     if (next == Connection::Next::Yield) {
         m_yielded.push_back(id);
         return;
@@ -262,7 +262,7 @@ void UringLoop::apply(std::uint64_t id, Connection::Next next)
     slot.polling = true;
 }
 
-void UringLoop::close(std::uint64_t id)
+void UringLoop::drop(std::uint64_t id)
 {
     const auto found = m_slots.find(id);
     if (found == m_slots.end())

@@ -53,7 +53,7 @@ private:
     void pauseAccepting(std::chrono::milliseconds pause); // cancels a multishot accept
     void onPolled(std::uint64_t id, int result);
     void apply(std::uint64_t id, Connection::Next next);
-    void close(std::uint64_t id);
+    void drop(std::uint64_t id);
     void runYielded();
     void expireTimers();
 

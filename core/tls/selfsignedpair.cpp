@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "selfsignedpair.h"
 
+#include "os/uniquefd.h"
 #include "tlserror.h"
 
 #include <openssl/evp.h>
@@ -57,14 +58,13 @@ template<typename Write>
 bool writeAtomically(const std::string &path, mode_t mode, Write write, std::string *error)
 {
     const std::string temporary = path + ".tmp" + std::to_string(getpid());
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-    std::unique_ptr<FILE, FileCloser> file(fd >= 0 ? fdopen(fd, "w") : nullptr);
+    os::UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode));
+    std::unique_ptr<FILE, FileCloser> file(fd ? fdopen(fd.get(), "w") : nullptr);
     if (!file) {
         *error = "cannot write " + temporary + ": " + std::strerror(errno);
-        if (fd >= 0)
-            ::close(fd);
         return false;
     }
+    fd.release(); // the FILE owns it now
     const bool written =
         write(file.get()) && std::fflush(file.get()) == 0 && fsync(fileno(file.get())) == 0;
     file.reset();
@@ -101,17 +101,12 @@ bool SelfSignedPair::ensure(const std::string &folder, Key key, std::string *cer
     }
     // Two processes starting at once must not pair one's key with the other's certificate.
     const std::string lockPath = folder + "/.lock";
-    const int lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (lock < 0 || flock(lock, LOCK_EX) != 0) {
+    // Held until this returns: closing it releases the lock.
+    const os::UniqueFd lock(::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+    if (!lock || flock(lock.get(), LOCK_EX) != 0) {
         *error = "cannot lock " + lockPath + ": " + std::strerror(errno);
-        if (lock >= 0)
-            ::close(lock);
         return false;
     }
-    const std::unique_ptr<int, void (*)(int *)> unlock(new int(lock), [](int *fd) {
-        ::close(*fd); // releases the lock
-        delete fd;
-    });
     if (access(certificatePath->c_str(), R_OK) == 0 && access(keyPath->c_str(), R_OK) == 0)
         return true; // made by the other one
     std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> pair(

@@ -62,7 +62,7 @@ private slots:
                  qPrintable(QStringLiteral("%1 ± %2 ns").arg(offset.offsetNs).arg(offset.errorNs)));
         QVERIFY(offset.roundTripNs < 50'000'000);
         const pid_t pid = channel.pid();
-        channel.close(5000);
+        channel.end(5000);
         QVERIFY(!channel.running());
         QCOMPARE(::kill(pid, 0), -1); // it exited at EOF and was reaped
     }
@@ -89,9 +89,8 @@ private slots:
         const QByteArray notice = MessageFramer::frame(
             R"({"jsonrpc":"2.0","method":"load_done","params":{"requests":7}})");
         QString why;
-        QVERIFY(channel.start({"sh", "-c", "printf '%s' \"$1\"; exit 3", "sh",
-                               QString::fromUtf8(notice)},
-                              &why));
+        QVERIFY(channel.start(
+            {"sh", "-c", "printf '%s' \"$1\"; exit 3", "sh", QString::fromUtf8(notice)}, &why));
         // Both the notice and the end are waiting before the channel reads anything.
         pollfd fd{channel.pollFd(), POLLIN, 0};
         QElapsedTimer timer;
@@ -140,7 +139,7 @@ private slots:
         QVERIFY(!channel.call(method::hello, helloParams(), 500, &why));
         QVERIFY2(why.contains(reason), qPrintable(why));
         QVERIFY2(why.startsWith("server agent (web1)"), qPrintable(why));
-        channel.close(200); // TERM, then KILL: never left running
+        channel.end(200); // TERM, then KILL: never left running
         QVERIFY(!channel.running());
         QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     }

@@ -315,7 +315,7 @@ private slots:
                  qPrintable(why));
         QTRY_VERIFY_WITH_TIMEOUT(openConnections(*m_server) > 0, 5000);
         timer.restart();
-        second->close(5000);
+        second->end(5000);
         QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
         QTRY_COMPARE_WITH_TIMEOUT(openConnections(*m_server), std::uint64_t(0), 5000);
     }

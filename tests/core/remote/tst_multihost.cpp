@@ -11,8 +11,8 @@
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QJsonDocument>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -261,7 +261,7 @@ private slots:
         // The link back: a1's share does not go on loading (the cancel got through, or its own
         // deadline came), and the agent ends once its connection does.
         QTRY_VERIFY_WITH_TIMEOUT(!connectedToServer(QStringLiteral("a1"), port), 15000);
-        near->close(5000);
+        near->end(5000);
         QTRY_VERIFY_WITH_TIMEOUT(!agentRunsIn(QStringLiteral("a1")), 10000);
     }
 
