@@ -3,14 +3,14 @@
 #include "commandline.h"
 
 #include "interruptwatch.h"
-#include "lab/run/experimentrunner.h"
-#include "lab/spec/experimentspec.h"
 #include "lab/results/resultexport.h"
 #include "lab/results/resultstore.h"
+#include "lab/results/runstatus.h"
+#include "lab/run/experimentrunner.h"
+#include "lab/spec/experimentspec.h"
+#include "lab/spec/servertemplate.h"
 #include "lab/spec/sizelist.h"
 #include "lab/spec/specfield.h"
-#include "lab/targets/externalserver.h"
-#include "lab/run/runstatus.h"
 #include "server/servermode.h"
 
 #include <QFileInfo>
@@ -44,7 +44,7 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         {QStringLiteral("target"),
          QStringLiteral("What to measure: builtin (the --mode), %1, or \"command:CMD\" with "
                         "{port} and {root} in CMD.")
-             .arg(lab::ExternalServer::templates().join(QStringLiteral(", "))),
+             .arg(lab::ServerTemplate::names().join(QStringLiteral(", "))),
          QStringLiteral("target"), QStringLiteral("builtin")},
         {QStringLiteral("isolated"),
          QStringLiteral("Run the server as a child servelab-cli serve process (the default).")},
@@ -52,8 +52,8 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
          QStringLiteral("Run the server in this process instead: its descriptor figures then "
                         "include the load client's and ServeLab's own.")},
         {QStringLiteral("fd-limit"),
-         QStringLiteral("RLIMIT_NOFILE of the isolated server (0: inherit)."),
-         QStringLiteral("n"), QStringLiteral("0")},
+         QStringLiteral("RLIMIT_NOFILE of the isolated server (0: inherit)."), QStringLiteral("n"),
+         QStringLiteral("0")},
         {QStringLiteral("root"),
          QStringLiteral("Folder for the generated files (default: the user's cache)."),
          QStringLiteral("dir")},
@@ -126,9 +126,9 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
                        .arg(point.index + 1)
                        .arg(spec.sizes.size())
                        .arg(lab::formatSize(point.sizeBytes))
-                << (point.dnf ? QStringLiteral("DNF, ") + point.reason
-                              : QString::number(point.kibPerSecond(), 'f', 2) +
-                                    QStringLiteral(" KiB/s"))
+                << (point.dnf
+                        ? QStringLiteral("DNF, ") + point.reason
+                        : QString::number(point.kibPerSecond(), 'f', 2) + QStringLiteral(" KiB/s"))
                 << '\n';
             for (const QString &fd : point.fdsLeftOpen)
                 err << "    left open: " << fd << '\n';
@@ -147,8 +147,8 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
         err << "sweep: kept as experiment " << runner.experimentId() << " in "
             << runner.databasePath() << '\n';
     if (runner.status() == lab::RunStatus::Cancelled) {
-        err << "sweep: cancelled after " << runner.results().size() << " of "
-            << spec.sizes.size() << " sizes\n";
+        err << "sweep: cancelled after " << runner.results().size() << " of " << spec.sizes.size()
+            << " sizes\n";
         return exitFailure;
     }
     out << lab::formatSeedTable(runner.results());

@@ -2,9 +2,9 @@
 #include "cli.h"
 #include "commandline.h"
 
+#include "lab/spec/servertuning.h"
 #include "lab/targets/controlclient.h"
 #include "lab/targets/controlserver.h"
-#include "lab/targets/servertuning.h"
 
 #include <QFileInfo>
 #include <QTextStream>

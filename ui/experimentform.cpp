@@ -3,7 +3,7 @@
 
 #include "fieldspinbox.h"
 
-#include "lab/targets/externalserver.h"
+#include "lab/spec/servertemplate.h"
 #include "lab/spec/sizelist.h"
 #include "lab/spec/specfield.h"
 #include "server/eventmodel.h"
@@ -24,9 +24,9 @@ ExperimentForm::ExperimentForm(QWidget *parent) : QWidget(parent)
     m_sizes->setToolTip(tr("File sizes, e.g. 4K,64K,1M, or 4K..32M for every doubling in between"));
     m_target = new QComboBox;
     m_target->addItem(tr("Built-in server"), QStringLiteral("builtin"));
-    for (const auto &name : lab::ExternalServer::templates()) {
+    for (const auto &name : lab::ServerTemplate::names()) {
         m_target->addItem(name, name);
-        if (lab::ExternalServer::binaryFor(name).isEmpty()) {
+        if (lab::ServerTemplate::binaryFor(name).isEmpty()) {
             // Listed so users know it exists, but not selectable until it is installed.
             auto *model = qobject_cast<QStandardItemModel *>(m_target->model());
             if (auto *item = model ? model->item(m_target->count() - 1) : nullptr) {

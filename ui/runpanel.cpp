@@ -2,8 +2,8 @@
 #include "runpanel.h"
 
 #include "experimentcontroller.h"
+#include "lab/spec/servertemplate.h"
 #include "lab/spec/sizelist.h"
-#include "lab/targets/externalserver.h"
 #include "loghighlighter.h"
 #include "resultsview.h"
 #include "session.h"
@@ -96,7 +96,7 @@ bool RunPanel::start(const lab::ExperimentSpec &spec)
     if (!spec.hosts.isEmpty())
         m_log->appendPlainText(tr("across the hosts of %1: reaching them…").arg(spec.hosts));
     for (const lab::SweepSpec &t : spec.targets) // said before its DNF column comes
-        if (const QString missing = lab::ExternalServer::notInstalled(t.target); !missing.isEmpty())
+        if (const QString missing = lab::ServerTemplate::notInstalled(t.target); !missing.isEmpty())
             m_log->appendPlainText(tr("warning: %1").arg(missing));
     m_controller->start(spec, m_database);
     m_liveTimer->start();

@@ -5,7 +5,7 @@
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultexport.h"
 #include "lab/results/resultstore.h"
-#include "lab/run/runstatus.h"
+#include "lab/results/runstatus.h"
 #include "lab/spec/specsource.h"
 
 #include <QFile>
@@ -16,9 +16,7 @@
 
 namespace servelab::ui {
 
-Session::Session(QObject *parent) : QObject(parent), m_database(lab::ResultStore::defaultPath())
-{
-}
+Session::Session(QObject *parent) : QObject(parent), m_database(lab::ResultStore::defaultPath()) {}
 
 void Session::setDatabase(const QString &path)
 {
@@ -183,8 +181,7 @@ bool Session::showExperiments(const QList<qint64> &ids, QString *error)
                        .arg(m_name, known ? lab::runStatusText(e->status) : QString()));
     // What Run would start is what is shown: its spec, as it was run.
     lab::ExperimentSpec spec;
-    if (QStringList problems;
-        known && lab::ExperimentSpec::parse(m_spec, m_name, &spec, &problems))
+    if (QStringList problems; known && lab::ExperimentSpec::parse(m_spec, m_name, &spec, &problems))
         Q_EMIT specLoaded(spec);
     return true;
 }

@@ -21,7 +21,7 @@ enum class LoadModel
 struct LoadModelRow
 {
     LoadModel model;
-    const char *name; // how experiments run it is lab::ExperimentModel's row
+    const char *name; // what a spec of it takes: lab::ExperimentModel; how it runs: lab::PointRun
 };
 
 // In the order a `load` command line without --model tries them.

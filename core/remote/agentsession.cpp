@@ -9,11 +9,11 @@
 #include "client/clientsample.h"
 #include "client/closedclient.h"
 #include "client/errorkind.h"
-#include "lab/run/docrootgenerator.h"
-#include "lab/run/experimentmodel.h"
 #include "lab/run/pointoptions.h"
-#include "lab/targets/isolatedserver.h"
+#include "lab/run/pointrun.h"
+#include "lab/spec/docrootgenerator.h"
 #include "lab/spec/experimentspec.h"
+#include "lab/targets/isolatedserver.h"
 #include "server/serveroptions.h"
 
 #include <QFile>
@@ -214,8 +214,8 @@ AgentSession::Reply AgentSession::serve(const QJsonObject &params)
         sizes << quint64(size.toInteger());
     QString why;
     lab::DocRootGenerator::Content content{};
-    if (const QString name = params.value(QStringLiteral("content")).toString(
-            QStringLiteral("random"));
+    if (const QString name =
+            params.value(QStringLiteral("content")).toString(QStringLiteral("random"));
         !lab::DocRootGenerator::parseContent(name, &content))
         return failure(rpcError::invalidParams,
                        QStringLiteral("content \"%1\" is not random or zeros").arg(name));
@@ -340,8 +340,8 @@ AgentSession::Reply AgentSession::load(const QJsonObject &params)
     if (deadline <= startAt)
         return failure(rpcError::invalidParams, QStringLiteral("the deadline is before the start"));
     m_load = std::make_unique<ShareRun>(
-        lab::ExperimentModel::of(spec.model).client(spec, options), std::move(samples), startAt,
-        deadline, [this](const char *name, const QJsonObject &notice) {
+        lab::PointRun::of(spec.model).client(spec, options), std::move(samples), startAt, deadline,
+        [this](const char *name, const QJsonObject &notice) {
             write(notificationMessage(name, notice));
             if (notice.value(QStringLiteral("stopped_at_deadline")).toBool()) {
                 const std::uint64_t one = 1;

@@ -8,7 +8,7 @@
 #include "lab/results/pointresult.h"
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultcolumns.h"
-#include "lab/run/experimentmodel.h"
+#include "lab/run/pointrun.h"
 
 #include <QJsonArray>
 

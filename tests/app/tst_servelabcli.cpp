@@ -3,7 +3,7 @@
 #include "clirun.h"
 #include "csvrows.h"
 #include "lab/results/resultstore.h"
-#include "lab/targets/externalserver.h"
+#include "lab/spec/servertemplate.h"
 #include "server/listener.h"
 #include "testshard.h"
 #include "tls/tlsservercontext.h"
@@ -723,7 +723,7 @@ private Q_SLOTS:
             // Apache's column has numbers as root too, and Tomcat's two NIO columns wherever
             // tomcat10 is installed (the Debian 12 leg of packaging/test.sh installs it).
             for (const QString &server : {QStringLiteral("apache"), QStringLiteral("tomcat")})
-                if (!lab::ExternalServer::binaryFor(server).isEmpty())
+                if (!lab::ServerTemplate::binaryFor(server).isEmpty())
                     QVERIFY2(all(values(server, "kib_per_s"), positive),
                              qPrintable(rows.join(u'\n')));
             for (const char *analogue :

@@ -86,7 +86,9 @@ def main(src):
     if components:
         print("each folder includes only folders below it (HACKING.md, the layer map)")
         return 1
-    print("no include circle among %d folders of %s" % (len(graph), " and ".join(ROOTS)))
+    folders = {f for edge in edges for f in edge}
+    print("no include circle among the %d folders of %s that include each other"
+          % (len(folders), " and ".join(ROOTS)))
     return 0
 
 

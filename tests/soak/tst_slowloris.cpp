@@ -7,7 +7,7 @@
 
 #include "childprocess.h"
 #include "client/closedclient.h"
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "loopback.h"
 #include "metrics/clock.h"
 #include "server/servermode.h"

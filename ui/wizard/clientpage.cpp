@@ -2,8 +2,8 @@
 #include "clientpage.h"
 
 #include "fieldspinbox.h"
-#include "lab/run/experimentmodel.h"
 #include "lab/spec/clientkey.h"
+#include "lab/spec/experimentmodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

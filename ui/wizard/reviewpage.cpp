@@ -5,7 +5,7 @@
 #include "jsonhighlighter.h"
 #include "lab/results/resultexport.h"
 #include "lab/spec/experimentname.h"
-#include "lab/targets/externalserver.h"
+#include "lab/spec/servertemplate.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -110,7 +110,7 @@ void ReviewPage::check()
     // DNF.
     m_missing.clear();
     for (const lab::SweepSpec &t : m_errors.isEmpty() ? m_parsed.targets : QList<lab::SweepSpec>())
-        if (const QString missing = lab::ExternalServer::notInstalled(t.target);
+        if (const QString missing = lab::ServerTemplate::notInstalled(t.target);
             !missing.isEmpty() && !m_missing.contains(missing))
             m_missing << missing;
     for (const QString &missing : m_missing)
@@ -125,7 +125,7 @@ void ReviewPage::dropMissingServers()
 {
     lab::ExperimentSpec kept = m_parsed;
     kept.targets.removeIf([](const lab::SweepSpec &t) {
-        return !lab::ExternalServer::notInstalled(t.target).isEmpty();
+        return !lab::ServerTemplate::notInstalled(t.target).isEmpty();
     });
     m_json->setPlainText(QString::fromUtf8(kept.toJson()));
 }

@@ -3,8 +3,8 @@
 
 #include "fieldspinbox.h"
 #include "lab/spec/serveroptiontable.h"
+#include "lab/spec/servertemplate.h"
 #include "lab/spec/specfield.h"
-#include "lab/targets/externalserver.h"
 #include "server/eventmodel.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"
@@ -109,8 +109,8 @@ TargetsPage::TargetsPage(QWidget *parent)
                           "options above again"));
     builtinForm->addRow(tr("Tune"), m_tune);
 
-    for (const QString &name : lab::ExternalServer::templates())
-        if (!lab::ExternalServer::binaryFor(name).isEmpty())
+    for (const QString &name : lab::ServerTemplate::names())
+        if (!lab::ServerTemplate::binaryFor(name).isEmpty())
             m_external->addItem(name);
     auto *external = new QWidget;
     auto *externalForm = new QFormLayout(external);
@@ -324,7 +324,7 @@ void TargetsPage::refreshList()
     m_list->clear();
     for (const auto &t : m_targets) {
         // A real server not installed here is listed with what to do about it.
-        const QString missing = lab::ExternalServer::notInstalled(t.target);
+        const QString missing = lab::ServerTemplate::notInstalled(t.target);
         auto *item = new QListWidgetItem(
             missing.isEmpty() ? describe(t) : tr("%1 — not installed here").arg(describe(t)),
             m_list);

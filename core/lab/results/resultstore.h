@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "lab/run/runstatus.h"
 #include "pointresult.h"
+#include "runstatus.h"
 
 #include <QDateTime>
 #include <QJsonObject>

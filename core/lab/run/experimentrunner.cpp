@@ -2,10 +2,10 @@
 #include "experimentrunner.h"
 
 #include "etaestimator.h"
-#include "experimentmodel.h"
 #include "lab/results/machinefacts.h"
 #include "lab/results/resultstore.h"
-#include "lab/targets/externalserver.h"
+#include "lab/spec/experimentmodel.h"
+#include "lab/spec/servertemplate.h"
 #include "lab/targets/targetlabels.h"
 #include "pointprofiler.h"
 #include "remotehosts.h"
@@ -80,7 +80,7 @@ void ExperimentRunner::run()
     QJsonObject versions;
     for (const SweepSpec &target : m_targets)
         if (target.kind() == TargetKind::Template && !versions.contains(target.target))
-            if (const QString version = ExternalServer::versionOf(target.target);
+            if (const QString version = ServerTemplate::versionOf(target.target);
                 !version.isEmpty())
                 versions.insert(target.target, version);
     if (!versions.isEmpty())

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "lab/results/pointresult.h"
+#include "lab/results/runstatus.h"
 #include "lab/spec/experimentspec.h"
-#include "runstatus.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pointoptions.h"
 
-#include "docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "lab/spec/sweepspec.h"
 #include "lab/spec/transport.h"
 #include "tls/selfsignedpair.h"

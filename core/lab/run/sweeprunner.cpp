@@ -2,10 +2,10 @@
 #include "sweeprunner.h"
 
 #include "client/closedclient.h"
-#include "docrootgenerator.h"
-#include "experimentmodel.h"
 #include "fdleakcheck.h"
 #include "lab/results/bottleneck.h"
+#include "lab/run/pointrun.h"
+#include "lab/spec/docrootgenerator.h"
 #include "lab/spec/sizelist.h"
 #include "lab/targets/target.h"
 #include "livefeed.h"
@@ -177,8 +177,7 @@ auto SweepRunner::runStoppable(Client &client, Run run)
 // The spec's client model, as its row runs it; a cancel stops it meanwhile.
 void SweepRunner::runModel(const client::ClientOptions &options, PointResult *point)
 {
-    const std::unique_ptr<PointClient> client =
-        ExperimentModel::of(m_spec.model).client(m_spec, options);
+    const std::unique_ptr<PointClient> client = PointRun::of(m_spec.model).client(m_spec, options);
     m_control->setInterrupt([&client] { client->stop(); });
     client->run(point);
     m_control->setInterrupt(nullptr);
@@ -367,8 +366,8 @@ void SweepRunner::judge(PointResult *out, const QString &untuned) const
     } else if (!load.fatalError.empty()) {
         point.dnf = true;
         point.reason = QString::fromStdString(load.fatalError);
-    } else if (QString why = ExperimentModel::of(m_spec.model)
-                                 .unfinished(m_spec, point, m_control->isCancelled());
+    } else if (QString why =
+                   PointRun::of(m_spec.model).unfinished(m_spec, point, m_control->isCancelled());
                !why.isEmpty()) {
         point.dnf = true;
         point.reason = why;

@@ -26,7 +26,7 @@ class RunControl;
 class Target;
 
 // Runs a sweep: generates the document root, starts the target once, and measures each file
-// size with the spec's client model (ExperimentModel's row) while a ProcessSampler watches the
+// size with the spec's client model (its PointRun row) while a ProcessSampler watches the
 // server process (this one for an in-process target); after each point it checks the server's
 // descriptors came back (FdLeakCheck). Lives in a worker thread (the GUI) or is called directly
 // (the CLI); results leave as value types through queued signals.

@@ -5,11 +5,11 @@
 
 #include "clientkey.h"
 #include "clientrules.h"
-#include "lab/run/docrootgenerator.h"
-#include "lab/run/experimentmodel.h"
-#include "lab/targets/externalserver.h"
+#include "docrootgenerator.h"
+#include "experimentmodel.h"
 #include "ratelist.h"
 #include "serveroptiontable.h"
+#include "servertemplate.h"
 #include "sizelist.h"
 #include "specreader.h"
 
@@ -413,9 +413,9 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         if (optional && sweep.kind() != TargetKind::Template)
             r.fail(path + QStringLiteral(".if_installed"),
                    QStringLiteral("applies to real servers ServeLab launches (\"external\")"));
-        if (optional && !ExternalServer::notInstalled(sweep.target).isEmpty()) {
+        if (optional && !ServerTemplate::notInstalled(sweep.target).isEmpty()) {
             out.leftOut << QStringLiteral("%1 left out: not installed here (apt-get install %2)")
-                               .arg(sweep.label(), ExternalServer::packagesFor(sweep.target));
+                               .arg(sweep.label(), ServerTemplate::packagesFor(sweep.target));
             continue;
         }
         out.targets << sweep;

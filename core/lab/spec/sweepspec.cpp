@@ -4,12 +4,12 @@
 #include "server/eventmodel.h"
 #include "transport.h"
 
-#include "lab/run/docrootgenerator.h"
-#include "lab/run/experimentmodel.h"
-#include "lab/targets/externalserver.h"
+#include "docrootgenerator.h"
+#include "experimentmodel.h"
 #include "server/servermode.h"
 #include "server/serveroptions.h"
 #include "serveroptiontable.h"
+#include "servertemplate.h"
 #include "sizelist.h"
 
 #include <QDir>
@@ -46,9 +46,9 @@ QString SweepSpec::validate() const
                 .arg(url());
         if (watchPid < 0)
             return QStringLiteral("the pid to watch must be positive");
-    } else if (kind() == TargetKind::Template && !ExternalServer::templates().contains(target)) {
+    } else if (kind() == TargetKind::Template && !ServerTemplate::names().contains(target)) {
         return QStringLiteral("unknown target '%1' (builtin, %2, or command:...)")
-            .arg(target, ExternalServer::templates().join(QStringLiteral(", ")));
+            .arg(target, ServerTemplate::names().join(QStringLiteral(", ")));
     } else if (kind() == TargetKind::Command && !target.contains(QStringLiteral("{port}"))) {
         return QStringLiteral("a command target must contain {port}");
     }
@@ -80,7 +80,7 @@ QString SweepSpec::validate() const
                                   "\"transport\": \"https\" so that the client speaks TLS too")
                 .arg(argument);
     if (via.https && kind() != TargetKind::Builtin &&
-        !(kind() == TargetKind::Template && ExternalServer::takesTls(target)))
+        !(kind() == TargetKind::Template && ServerTemplate::takesTls(target)))
         return QStringLiteral("https is measured on builtin targets and the nginx, lighttpd, "
                               "apache and h2o templates: %1 is taken as http")
             .arg(name());

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "client/loadmodel.h"
-#include "lab/targets/targetkind.h"
 #include "profilerequest.h"
 #include "specfield.h"
+#include "targetkind.h"
 #include "tuneplan.h"
 
 #include <QList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tuneplan.h"
 
-#include "lab/targets/servertuning.h"
+#include "servertuning.h"
 #include "specreader.h"
 
 #include <QJsonArray>

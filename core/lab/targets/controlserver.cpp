@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "controlserver.h"
 
+#include "lab/spec/servertuning.h"
 #include "server/server.h"
-#include "servertuning.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "externalserver.h"
 
+#include "lab/spec/targetkind.h"
 #include "os/uniquefd.h"
-#include "targetkind.h"
 
 #include "lab/results/resultexport.h"
+#include "lab/spec/servertemplate.h"
 #include "server/listener.h"
 
 #include <QDir>
@@ -40,35 +41,7 @@ bool accepts(quint16 port)
     return ::connect(fd.get(), reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
 }
 
-QString findBinary(const QStringList &names)
-{
-    const QStringList paths{QStringLiteral("/usr/sbin"), QStringLiteral("/usr/local/sbin"),
-                            QStringLiteral("/usr/bin"), QStringLiteral("/usr/local/bin")};
-    for (const auto &name : names) {
-        QString found = QStandardPaths::findExecutable(name);
-        if (found.isEmpty())
-            found = QStandardPaths::findExecutable(name, paths);
-        if (!found.isEmpty())
-            return found;
-    }
-    return {};
-}
-
-// Debian's tomcat10 package; TOMCAT_HOME (CATALINA_HOME) points elsewhere.
-QString tomcatHome()
-{
-    for (const char *name : {"TOMCAT_HOME", "CATALINA_HOME"})
-        if (const QString home = qEnvironmentVariable(name); !home.isEmpty())
-            return home;
-    return QStringLiteral("/usr/share/tomcat10");
-}
-
 } // namespace
-
-bool ExternalServer::takesTls(const QString &name)
-{
-    return name == u"nginx" || name == u"lighttpd" || name == u"apache" || name == u"h2o";
-}
 
 // Whether someone else (Apache's www-data) can enter every folder down to `root` and list it.
 bool ExternalServer::readableByOthers(const QString &root)
@@ -130,110 +103,6 @@ ExternalServer::~ExternalServer()
     stop();
 }
 
-namespace {
-
-// The real servers ServeLab has a template for: the binaries that run each (the first found)
-// and the Debian packages that bring them.
-struct Installable
-{
-    const char *name;
-    std::array<const char *, 2> binaries; // nullptr: no second name
-    const char *packages;
-    const char *versionFlag; // what makes the binary say its version; nullptr: Tomcat's way
-};
-
-constexpr std::array installables{
-    Installable{"nginx", {"nginx", nullptr}, "nginx", "-v"},
-    Installable{"lighttpd", {"lighttpd", nullptr}, "lighttpd", "-v"},
-    Installable{"apache", {"apache2", "httpd"}, "apache2", "-v"},
-    Installable{"h2o", {"h2o", nullptr}, "h2o", "--version"},
-    // The JVM that runs Tomcat, when Tomcat 10 is there to run: its NIO connector with
-    // useSendfile="true" (seed 001's port 8004, Coyote NIO) and "false" (8005, NIO w/o sendfile).
-    Installable{"tomcat", {"java", nullptr}, "tomcat10 default-jre-headless", nullptr},
-    Installable{"tomcat-nosendfile", {"java", nullptr}, "tomcat10 default-jre-headless", nullptr},
-};
-
-bool isTomcat(const QString &name)
-{
-    return name == u"tomcat" || name == u"tomcat-nosendfile";
-}
-
-const Installable *installable(const QString &name)
-{
-    for (const Installable &row : installables)
-        if (name == QLatin1StringView(row.name))
-            return &row;
-    return nullptr;
-}
-
-} // namespace
-
-QStringList ExternalServer::templates()
-{
-    QStringList names;
-    for (const Installable &row : installables)
-        names << QLatin1StringView(row.name);
-    return names;
-}
-
-QString ExternalServer::binaryFor(const QString &name)
-{
-    const Installable *row = installable(name);
-    if (!row)
-        return {};
-    if (isTomcat(name) && !QFileInfo::exists(tomcatHome() + QStringLiteral("/bin/bootstrap.jar")))
-        return {};
-    QStringList binaries;
-    for (const char *binary : row->binaries)
-        if (binary)
-            binaries << QLatin1StringView(binary);
-    return findBinary(binaries);
-}
-
-QString ExternalServer::versionOf(const QString &name)
-{
-    const Installable *row = installable(name);
-    const QString binary = binaryFor(name);
-    if (!row || binary.isEmpty())
-        return {};
-    // Tomcat says its version through a class of its own jar, run by the JVM that runs it.
-    const QStringList arguments =
-        row->versionFlag
-            ? QStringList{QLatin1StringView(row->versionFlag)}
-            : QStringList{QStringLiteral("-cp"), tomcatHome() + QStringLiteral("/lib/catalina.jar"),
-                          QStringLiteral("org.apache.catalina.util.ServerInfo")};
-    QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(binary, arguments);
-    if (!process.waitForFinished(10000)) {
-        process.kill();
-        process.waitForFinished(1000);
-        return QStringLiteral("unknown (%1 did not say within 10 s)").arg(binary);
-    }
-    const QStringList lines = QString::fromLocal8Bit(process.readAll()).split(u'\n');
-    for (const QString &line : lines)
-        if (row->versionFlag ? !line.trimmed().isEmpty()
-                             : line.startsWith(QStringLiteral("Server version")))
-            return line.trimmed();
-    return QStringLiteral("unknown");
-}
-
-QString ExternalServer::packagesFor(const QString &name)
-{
-    const Installable *row = installable(name);
-    return row ? QLatin1StringView(row->packages) : QString();
-}
-
-QString ExternalServer::notInstalled(const QString &target)
-{
-    const Installable *row = installable(target);
-    if (!row || !binaryFor(target).isEmpty())
-        return {};
-    return QStringLiteral("%1 is not installed on this machine, so its points would be DNF: "
-                          "install it (apt-get install %2) or remove the target")
-        .arg(target, QLatin1StringView(row->packages));
-}
-
 qint64 ExternalServer::pid() const
 {
     return m_process ? m_process->processId() : 0;
@@ -246,20 +115,20 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
     const QString port = QString::number(m_port);
     const QString config = QDir(dir).filePath(name + QStringLiteral(".conf"));
     QString text;
-    if (!templates().contains(name)) {
+    if (!ServerTemplate::names().contains(name)) {
         *error = QStringLiteral("no template for '%1' (known: %2, or command:...)")
-                     .arg(name, templates().join(QStringLiteral(", ")));
+                     .arg(name, ServerTemplate::names().join(QStringLiteral(", ")));
         return false;
     }
-    *program = binaryFor(name);
+    *program = ServerTemplate::binaryFor(name);
     if (program->isEmpty()) {
-        *error = notInstalled(name);
+        *error = ServerTemplate::notInstalled(name);
         return false;
     }
     const bool tls = !m_tlsCertificate.isEmpty();
-    if (tls && !takesTls(name)) {
-        *error = QStringLiteral("%1 has no https template (nginx, lighttpd, apache and h2o do)")
-                     .arg(name);
+    if (tls && !ServerTemplate::takesTls(name)) {
+        *error =
+            QStringLiteral("%1 has no https template (%2 do)").arg(name, ServerTemplate::withTls());
         return false;
     }
     if (name == u"nginx") {
@@ -345,7 +214,7 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                 .arg(workers)
                 .arg(dir, root, geteuid() == 0 ? QStringLiteral("user: root\n") : QString(), https);
         *arguments = {QStringLiteral("-c"), config};
-    } else if (isTomcat(name)) {
+    } else if (ServerTemplate::isTomcat(name)) {
         // Tomcat 10 with the NIO connector (BIO and APR are gone from Tomcat 10.1), with or
         // without sendfile, and the DefaultServlet over the root: a CATALINA_BASE of its own in
         // the temporary folder.
@@ -377,7 +246,7 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                    .arg(std::max(workers, 1) * 100)
                    .arg(dir, root,
                         name == u"tomcat" ? QStringLiteral("true") : QStringLiteral("false"));
-        const QString home = tomcatHome();
+        const QString home = ServerTemplate::tomcatHome();
         *arguments = {QStringLiteral("-Dcatalina.home=") + home,
                       QStringLiteral("-Dcatalina.base=") + dir,
                       QStringLiteral("-Djava.io.tmpdir=") + dir + QStringLiteral("/temp"),
@@ -389,7 +258,7 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
         return writeTextFile(QDir(dir).filePath(QStringLiteral("conf/server.xml")), text, error);
     } else {
         *error = QStringLiteral("no template for '%1' (known: %2, or command:...)")
-                     .arg(name, templates().join(QStringLiteral(", ")));
+                     .arg(name, ServerTemplate::names().join(QStringLiteral(", ")));
         return false;
     }
     return writeTextFile(config, text, error);

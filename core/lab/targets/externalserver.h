@@ -11,8 +11,9 @@ class QTemporaryDir;
 
 namespace servelab::lab {
 
-// A real server that ServeLab configures and launches on 127.0.0.1 and a free port: nginx,
-// lighttpd, Apache httpd (prefork), h2o, or any command line with {port} and {root} in it.
+// A real server that ServeLab configures and launches on 127.0.0.1 and a free port: a template
+// of ServerTemplate's table (nginx, lighttpd, Apache httpd (prefork), h2o, Tomcat), or any
+// command line with {port} and {root} in it.
 // It runs in its own process group, dies with ServeLab (PR_SET_PDEATHSIG on the leader), is
 // waited for until it accepts connections, and is stopped group and all.
 class ExternalServer
@@ -23,22 +24,6 @@ public:
     ExternalServer(const ExternalServer &) = delete;
     ExternalServer &operator=(const ExternalServer &) = delete;
 
-    // The servers ServeLab has a template for ("nginx", "lighttpd", "apache", "h2o", "tomcat").
-    static QStringList templates();
-    // The binary a template runs, or an empty string when it is not installed.
-    static QString binaryFor(const QString &name);
-    // What an installed template's binary says its version is ("nginx version: nginx/1.22.1"),
-    // its first line; empty when it is not installed. Runs it (up to 10 s): once per run.
-    static QString versionOf(const QString &name);
-    // The Debian packages that bring a template ("tomcat10 default-jre-headless"); "" if none.
-    static QString packagesFor(const QString &name);
-    // For a template not installed here: what to do, with the Debian packages ("tomcat is not
-    // installed on this machine, …: install it (apt-get install tomcat10 …) or remove the
-    // target"); empty otherwise (installed, or not a template).
-    static QString notInstalled(const QString &target);
-
-    // Whether the template can serve https (setTls): nginx, lighttpd, apache and h2o.
-    static bool takesTls(const QString &name);
     // The next start() serves https with this PEM pair, TLS 1.2 and 1.3, OpenSSL's default
     // ciphers, a session cache and tickets: what the built-in servers do with the same pair.
     void setTls(const QString &certificate, const QString &key)

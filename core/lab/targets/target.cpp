@@ -6,10 +6,10 @@
 
 #include "externalserver.h"
 #include "isolatedserver.h"
+#include "lab/spec/servertuning.h"
 #include "lab/spec/sweepspec.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
-#include "servertuning.h"
 
 #include <QTcpSocket>
 #include <QUrl>

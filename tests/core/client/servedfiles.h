@@ -3,7 +3,7 @@
 
 // The client tests' server: a built-in server started over generated files of the given sizes.
 
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 

@@ -2,7 +2,7 @@
 #include "client/closedclient.h"
 #include "client/durationclient.h"
 #include "client/rateclient.h"
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "servedfiles.h"
 #include "server/server.h"
 #include "server/serveroptions.h"

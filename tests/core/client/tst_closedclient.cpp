@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/clientsample.h"
 #include "client/closedclient.h"
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "metrics/clock.h"
 #include "servedfiles.h"
 #include "server/listener.h"
@@ -15,8 +15,8 @@
 #include <arpa/inet.h>
 #include <atomic>
 #include <chrono>
-#include <mutex>
 #include <fcntl.h>
+#include <mutex>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/resource.h>
@@ -192,9 +192,9 @@ private Q_SLOTS:
         o.http10 = true;
         const auto r = client::ClosedClient(o).run();
         QCOMPARE(r.ok, 1u);
-        QCOMPARE(scripted.firstRequest(),
-                 QByteArray("GET / HTTP/1.0\r\nHost: 127.0.0.1:") + QByteArray::number(o.port) +
-                     "\r\nUser-Agent: ServeLab\r\nAccept: */*\r\n\r\n");
+        QCOMPARE(scripted.firstRequest(), QByteArray("GET / HTTP/1.0\r\nHost: 127.0.0.1:") +
+                                              QByteArray::number(o.port) +
+                                              "\r\nUser-Agent: ServeLab\r\nAccept: */*\r\n\r\n");
     }
 
     void countsLikeAb_data()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/clientsample.h"
 #include "client/durationclient.h"
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "metrics/clock.h"
 #include "servedfiles.h"
 #include "server/server.h"

@@ -2,7 +2,7 @@
 #include "childprocess.h"
 #include "client/clientsample.h"
 #include "client/rateclient.h"
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "servedfiles.h"
 #include "server/server.h"
 #include "server/serveroptions.h"

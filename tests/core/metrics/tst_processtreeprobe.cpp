@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/closedclient.h"
-#include "lab/run/docrootgenerator.h"
 #include "lab/run/fdleakcheck.h"
+#include "lab/spec/docrootgenerator.h"
+#include "lab/spec/servertemplate.h"
 #include "lab/targets/externalserver.h"
 #include "metrics/processtreeprobe.h"
 
@@ -156,7 +157,7 @@ private Q_SLOTS:
     // after the probe's sample counts), while clients come and go.
     void preforkApacheIsSummed()
     {
-        if (lab::ExternalServer::binaryFor(QStringLiteral("apache")).isEmpty())
+        if (lab::ServerTemplate::binaryFor(QStringLiteral("apache")).isEmpty())
             QSKIP("apache2 is not installed here (the Debian 12 leg of packaging/test.sh has it)");
         QTemporaryDir root;
         QVERIFY(QFile::setPermissions(root.path(), QFile::ReadOwner | QFile::WriteOwner |

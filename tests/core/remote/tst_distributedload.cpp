@@ -5,7 +5,7 @@
 #include "remote/loadsplit.h"
 
 #include "client/clientsample.h"
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "lab/spec/experimentspec.h"
 #include "lab/spec/sweepspec.h"
 #include "remote/clocksync.h"

@@ -6,7 +6,7 @@
 #include "conformancetable.h"
 #include "rawhttpconnection.h"
 
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "server/eventmodel.h"
 #include "server/server.h"
 #include "server/servermode.h"

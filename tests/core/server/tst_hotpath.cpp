@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "loopback.h"
 #include "server/server.h"
 #include "server/servermode.h"
@@ -166,7 +166,8 @@ private Q_SLOTS:
             for (const int cache : {0, 1000})
                 for (const char *path : {"/4K.bin", "/256K.bin"})
                     QTest::addRow("%s, cache %d, %s", mode.name().c_str(), cache, path)
-                        << QString::fromStdString(mode.name()) << cache << QString::fromLatin1(path);
+                        << QString::fromStdString(mode.name()) << cache
+                        << QString::fromLatin1(path);
         }
     }
     void keptAliveRequestsNeitherAllocateNorLock()
@@ -205,10 +206,10 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1 allocations in %2 requests")
                                 .arg(allocations.load())
                                 .arg(requests)));
-        QVERIFY2(locks.load() <= requests / 100,
-                 qPrintable(QStringLiteral("%1 mutex locks in %2 requests")
-                                .arg(locks.load())
-                                .arg(requests)));
+        QVERIFY2(
+            locks.load() <= requests / 100,
+            qPrintable(
+                QStringLiteral("%1 mutex locks in %2 requests").arg(locks.load()).arg(requests)));
     }
 
     // The counters count: a std::mutex and a new on this thread are seen.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "lab/targets/servertuning.h"
+#include "lab/spec/servertuning.h"
 #include "procstat.h"
 #include "rawhttpconnection.h"
 #include "server/server.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
 #include "rawhttpconnection.h"
 #include "server/server.h"
 #include "server/servermode.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/loadmodel.h"
 #include "lab/results/resultexport.h"
-#include "lab/run/docrootgenerator.h"
 #include "lab/run/livefeed.h"
 #include "lab/run/sweeprunner.h"
+#include "lab/spec/docrootgenerator.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
 

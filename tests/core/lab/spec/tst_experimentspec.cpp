@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "lab/run/experimentmodel.h"
+#include "lab/spec/experimentmodel.h"
 #include "lab/spec/experimentspec.h"
 #include "lab/spec/jsonlocator.h"
 

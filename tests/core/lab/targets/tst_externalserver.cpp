@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/closedclient.h"
-#include "lab/run/docrootgenerator.h"
+#include "lab/spec/docrootgenerator.h"
+#include "lab/spec/servertemplate.h"
 #include "lab/targets/externalserver.h"
 #include "tls/selfsignedpair.h"
 
@@ -88,14 +89,14 @@ private Q_SLOTS:
     void notInstalledSaysWhatToInstall()
     {
         qputenv("TOMCAT_HOME", "/nonexistent/tomcat");
-        QCOMPARE(lab::ExternalServer::notInstalled(QStringLiteral("tomcat")),
+        QCOMPARE(lab::ServerTemplate::notInstalled(QStringLiteral("tomcat")),
                  QStringLiteral("tomcat is not installed on this machine, so its points would be "
                                 "DNF: install it (apt-get install tomcat10 default-jre-headless) "
                                 "or remove the target"));
         qunsetenv("TOMCAT_HOME");
-        QVERIFY(lab::ExternalServer::notInstalled(QStringLiteral("nginx")).isEmpty()); // required
-        QVERIFY(lab::ExternalServer::notInstalled(QStringLiteral("builtin")).isEmpty());
-        QVERIFY(lab::ExternalServer::notInstalled(QStringLiteral("command:true")).isEmpty());
+        QVERIFY(lab::ServerTemplate::notInstalled(QStringLiteral("nginx")).isEmpty()); // required
+        QVERIFY(lab::ServerTemplate::notInstalled(QStringLiteral("builtin")).isEmpty());
+        QVERIFY(lab::ServerTemplate::notInstalled(QStringLiteral("command:true")).isEmpty());
     }
 
     void servesTheFilesAndStopsCleanly()
@@ -103,7 +104,7 @@ private Q_SLOTS:
         QFETCH(QString, target);
         QFETCH(bool, required);
         QFETCH(bool, https);
-        if (lab::ExternalServer::binaryFor(target).isEmpty()) {
+        if (lab::ServerTemplate::binaryFor(target).isEmpty()) {
             QVERIFY2(
                 !required,
                 qPrintable(target + QStringLiteral(" must be installed: run packaging/test.sh")));
@@ -154,7 +155,7 @@ private Q_SLOTS:
     // the folder itself left as it was, the links gone at stop().
     void apacheAsRootServesARootOnlyRootCanEnter()
     {
-        if (geteuid() != 0 || lab::ExternalServer::binaryFor(QStringLiteral("apache")).isEmpty())
+        if (geteuid() != 0 || lab::ServerTemplate::binaryFor(QStringLiteral("apache")).isEmpty())
             QSKIP("needs root and apache2");
         QTemporaryDir closed; // 0700, as /root is
         const QString root = QDir(closed.path()).filePath(QStringLiteral("docroot"));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "lab/spec/sweepspec.h"
-#include "lab/targets/targetkind.h"
+#include "lab/spec/targetkind.h"
 
 #include <QTest>
 
@@ -21,7 +21,8 @@ private Q_SLOTS:
         QTest::newRow("template") << QStringLiteral("nginx") << int(lab::TargetKind::Template)
                                   << QStringLiteral("nginx");
         QTest::newRow("command") << QStringLiteral("command:srv -p {port}")
-                                 << int(lab::TargetKind::Command) << QStringLiteral("srv -p {port}");
+                                 << int(lab::TargetKind::Command)
+                                 << QStringLiteral("srv -p {port}");
         QTest::newRow("url") << QStringLiteral("url:http://127.0.0.1:8080/")
                              << int(lab::TargetKind::Url)
                              << QStringLiteral("http://127.0.0.1:8080/");

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "experimentmodel.h"
 
-#include "client/closedclient.h"
-#include "client/durationclient.h"
-#include "client/rampclient.h"
-#include "client/rateclient.h"
-#include "lab/results/pointresult.h"
-#include "lab/spec/clientkey.h"
-#include "lab/spec/clientrules.h"
-#include "lab/spec/sweepspec.h"
+#include "client/thinktime.h"
+#include "clientkey.h"
+#include "clientrules.h"
+#include "sweepspec.h"
 
 #include <QStringList>
 
@@ -18,36 +14,7 @@ namespace servelab::lab {
 
 namespace {
 
-using client::ClientOptions;
 using client::LoadModel;
-
-// A client class of core/client/ as a PointClient: `take` moves its result into the point.
-template<typename Client, typename Take>
-class ClientPoint final : public PointClient
-{
-public:
-    ClientPoint(std::unique_ptr<Client> client, Take take)
-        : m_client(std::move(client)), m_take(take)
-    {}
-    void run(PointResult *point) override { m_take(m_client->run(), point); }
-    void stop() override { m_client->stop(); }
-
-private:
-    std::unique_ptr<Client> m_client;
-    Take m_take;
-};
-
-template<typename Client, typename Take>
-std::unique_ptr<PointClient> pointOf(std::unique_ptr<Client> client, Take take)
-{
-    return std::make_unique<ClientPoint<Client, Take>>(std::move(client), take);
-}
-
-// The models that run for a time: only a cancel leaves their point unfinished.
-QString cancelledOnly(const SweepSpec &, const PointResult &, bool cancelled)
-{
-    return cancelled ? QStringLiteral("cancelled") : QString();
-}
 
 // The realism knobs no tool of the models has: `servelab-cli load`'s flags, after the command.
 QString realism(const SweepSpec &s)
@@ -84,21 +51,6 @@ const ExperimentModel &closed()
                        .arg(std::max(1, s.timeoutMs / 1000)) +
                    realism(s);
         },
-        [](const SweepSpec &, const ClientOptions &o) {
-            return pointOf(std::make_unique<client::ClosedClient>(o),
-                           [](client::LoadResult r, PointResult *p) { p->load = std::move(r); });
-        },
-        [](const SweepSpec &s, const PointResult &p, bool cancelled) {
-            const auto aborted = p.load.errorCount(client::ErrorKind::AbortedAtDeadline);
-            if (cancelled && p.load.completed - aborted < s.requests)
-                return QStringLiteral("cancelled");
-            if (aborted > 0 || p.load.completed < s.requests)
-                return QStringLiteral("deadline of %1 s reached after %2 of %3 requests")
-                    .arg(s.pointDeadlineMs / 1000.0)
-                    .arg(p.load.completed - aborted)
-                    .arg(s.requests);
-            return QString();
-        },
         [](SweepSpec *s) {
             s->requests = std::min<quint64>(s->requests, 30);
             s->concurrency = std::min<int>(s->concurrency, int(s->requests));
@@ -118,16 +70,6 @@ const ExperimentModel &duration()
                        .arg(std::max(1, s.timeoutMs / 1000)) +
                    realism(s);
         },
-        [](const SweepSpec &s, const ClientOptions &o) {
-            ClientOptions kept = o;
-            kept.keepAlive = true; // wrk's connections are kept alive
-            return pointOf(std::make_unique<client::DurationClient>(kept, s.clientThreads,
-                                                                    s.durationMs),
-                           [](client::DurationClient::Result r, PointResult *p) {
-                               p->load = std::move(r.total);
-                           });
-        },
-        cancelledOnly,
         [](SweepSpec *s) { s->durationMs = std::min(s->durationMs, 1000); }};
     return row;
 }
@@ -143,18 +85,6 @@ const ExperimentModel &rate()
                        .arg(s.clientThreads).arg(std::max(1, s.timeoutMs / 1000)) +
                    realism(s);
         },
-        [](const SweepSpec &s, const ClientOptions &o) {
-            return pointOf(std::make_unique<client::RateClient>(o, s.clientThreads, s.durationMs,
-                                                                double(s.ratePerSecond)),
-                           [](client::RateClient::Result r, PointResult *p) {
-                               p->load = std::move(r.total);
-                               p->offeredPerSecond = r.offeredPerSecond;
-                               p->uncorrected = std::move(r.uncorrected);
-                               p->late = r.late;
-                               p->missed = r.missed;
-                           });
-        },
-        cancelledOnly,
         [](SweepSpec *s) { s->durationMs = std::min(s->durationMs, 1000); }};
     return row;
 }
@@ -180,33 +110,6 @@ const ExperimentModel &ramp()
                          ? QString()
                          : QStringLiteral("  (think time %1: not an fhb flag)").arg(s.think)) +
                    realism(s);
-        },
-        [](const SweepSpec &s, const ClientOptions &o) {
-            client::ThinkTime think;
-            std::string why;
-            client::ThinkTime::parse(s.think.toStdString(), &think, &why); // checked by validate
-            return pointOf(
-                std::make_unique<client::RampClient>(
-                    o, s.clientThreads,
-                    client::RampClient::Phases{s.rampUpMs, s.steadyMs, s.rampDownMs}, think),
-                [](client::RampClient::Result r, PointResult *p) {
-                    p->load = std::move(r.steady);
-                    p->outsideSteady = r.outsideSteady;
-                    p->littleUsers = r.littleUsers;
-                    p->littlePass = r.littlePass;
-                    p->thinkTargetMs = r.thinkTargetMs;
-                    p->thinkActualMs = r.thinkActualMs;
-                    p->thinkPass = r.thinkPass;
-                });
-        },
-        [](const SweepSpec &s, const PointResult &p, bool cancelled) {
-            if (cancelled)
-                return QStringLiteral("cancelled");
-            if (p.load.completed == 0)
-                return QStringLiteral("no request both started and ended in the %1 s steady "
-                                      "state: lengthen it or shorten the think time")
-                    .arg(s.steadyMs / 1000.0);
-            return QString();
         },
         [](SweepSpec *s) {
             s->rampUpMs = std::min(s->rampUpMs, 1000);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "servertuning.h"
 
-#include "lab/spec/serveroptiontable.h"
 #include "server/eventmodel.h"
 #include "server/server.h"
 #include "server/serveroptions.h"
+#include "serveroptiontable.h"
 
 #include <algorithm>
 #include <mutex>

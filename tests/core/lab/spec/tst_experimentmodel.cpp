@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/loadmodel.h"
-#include "lab/run/experimentmodel.h"
 #include "lab/spec/clientkey.h"
+#include "lab/spec/experimentmodel.h"
 #include "lab/spec/sweepspec.h"
 
 #include <QSet>
@@ -57,11 +57,11 @@ private Q_SLOTS:
                      qPrintable(row.command(spec)));
             row.shrink(&spec);
             QCOMPARE(spec.validate(), QString());
-            const qint64 ms = row.countsRequests ? 0
-                                                 : (row.takes(*ClientKey::find(u"seconds"))
-                                                        ? spec.durationMs
-                                                        : spec.rampUpMs + spec.steadyMs +
-                                                              spec.rampDownMs);
+            const qint64 ms = row.countsRequests
+                                  ? 0
+                                  : (row.takes(*ClientKey::find(u"seconds"))
+                                         ? spec.durationMs
+                                         : spec.rampUpMs + spec.steadyMs + spec.rampDownMs);
             QVERIFY2(ms <= 2000, row.title);
             if (row.countsRequests)
                 QVERIFY(spec.requests <= 30);

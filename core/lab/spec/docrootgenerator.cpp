@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "docrootgenerator.h"
 
-#include "lab/spec/sizelist.h"
+#include "sizelist.h"
 
 #include <QDir>
 #include <QFile>
