@@ -3,6 +3,7 @@
 
 #include "cli.h"
 
+#include "lab/results/resultstore.h"
 #include "lab/spec/optionvalue.h"
 #include "lab/spec/specfield.h"
 
@@ -21,6 +22,26 @@ CommandLine::CommandLine(const QString &command, const QString &description) : m
 {
     m_parser.setApplicationDescription(description);
     m_parser.addHelpOption();
+}
+
+void CommandLine::addDatabaseOptions(const QString &purpose, Keeping keeping)
+{
+    m_parser.addOption(
+        {QStringLiteral("db"),
+         QStringLiteral("%1 (default: %2).").arg(purpose, lab::ResultStore::defaultPath()),
+         QStringLiteral("file")});
+    m_mayGoUnkept = keeping == Keeping::Optional;
+    if (m_mayGoUnkept)
+        m_parser.addOption(
+            {QStringLiteral("no-db"), QStringLiteral("Do not keep the run in a database.")});
+}
+
+QString CommandLine::database() const
+{
+    if (m_mayGoUnkept && m_parser.isSet(QStringLiteral("no-db")))
+        return {};
+    return m_parser.isSet(QStringLiteral("db")) ? m_parser.value(QStringLiteral("db"))
+                                                : lab::ResultStore::defaultPath();
 }
 
 int CommandLine::usageError(const QString &message, QTextStream &err) const

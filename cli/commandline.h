@@ -39,11 +39,24 @@ public:
     bool onOff(const QString &option, bool *value, QTextStream &err);
     int usageError(const QString &message, QTextStream &err) const;
 
+    // The results database's options, declared once for every command that keeps or reads
+    // runs: --db FILE (`purpose` says what for, the default path follows) and, where a run
+    // may go unkept, --no-db. Before parse().
+    enum class Keeping
+    {
+        Required,
+        Optional // --no-db too
+    };
+    void addDatabaseOptions(const QString &purpose, Keeping keeping = Keeping::Required);
+    // After parse(): --db or the default path; empty with --no-db.
+    QString database() const;
+
 private:
     bool checked(const QString &option, bool ok, const QString &error, QTextStream &err);
 
     QString m_command;
     QCommandLineParser m_parser;
+    bool m_mayGoUnkept = false; // --no-db declared
 };
 
 } // namespace servelab::cli

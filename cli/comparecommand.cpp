@@ -43,11 +43,8 @@ int compareCommand(const QStringList &arguments, QTextStream &out, QTextStream &
     auto &p = cl.parser();
     p.addPositionalArgument(QStringLiteral("baseline"), QStringLiteral("The run to compare with."));
     p.addPositionalArgument(QStringLiteral("candidate"), QStringLiteral("The run compared."));
+    cl.addDatabaseOptions(QStringLiteral("Results database for ids"));
     p.addOptions({
-        {QStringLiteral("db"),
-         QStringLiteral("Results database for ids (default: %1).")
-             .arg(lab::ResultStore::defaultPath()),
-         QStringLiteral("file")},
         {QStringLiteral("fail-if-slower"),
          QStringLiteral("Exit 1, with a line per regression, when a size is significantly slower "
                         "by more than this share (5%)."),
@@ -79,8 +76,7 @@ int compareCommand(const QStringList &arguments, QTextStream &out, QTextStream &
                                             "'%1'")
                                  .arg(p.value(QStringLiteral("min-effect"))),
                              err);
-    const QString db = p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
-                                                     : lab::ResultStore::defaultPath();
+    const QString db = cl.database();
     lab::RunSource baseline;
     lab::RunSource candidate;
     QString error;

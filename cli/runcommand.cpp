@@ -140,10 +140,7 @@ int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &e
                                   "the results database, as a finished experiment."));
     auto &p = cl.parser();
     p.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("bundle.json"));
-    p.addOptions(
-        {{QStringLiteral("db"),
-          QStringLiteral("Results database (default: %1).").arg(lab::ResultStore::defaultPath()),
-          QStringLiteral("file")}});
+    cl.addDatabaseOptions(QStringLiteral("Results database"));
     int code = exitOk;
     if (!cl.parse(arguments, out, err, &code))
         return code;
@@ -154,8 +151,7 @@ int importCommand(const QStringList &arguments, QTextStream &out, QTextStream &e
     if (!lab::ResultBundle::readFile(p.positionalArguments().first(), &bundle, &error))
         return cl.usageError(error, err);
     lab::ResultStore store;
-    const QString db = p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
-                                                     : lab::ResultStore::defaultPath();
+    const QString db = cl.database();
     qint64 experiment = 0;
     if (!store.open(db, &error) ||
         !(experiment = store.beginExperiment(bundle.name + QStringLiteral(" (imported)"),
@@ -192,10 +188,6 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
     p.addOptions({
         {QStringLiteral("out"), QStringLiteral("Folder for the result files."),
          QStringLiteral("dir")},
-        {QStringLiteral("db"),
-         QStringLiteral("Results database (default: %1).").arg(lab::ResultStore::defaultPath()),
-         QStringLiteral("file")},
-        {QStringLiteral("no-db"), QStringLiteral("Do not keep the run in a database.")},
         {QStringLiteral("smoke"),
          QStringLiteral("A few seconds' version: three sizes up to 4M, 30 requests, two "
                         "repetitions.")},
@@ -211,6 +203,7 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
                         "spec's \"hosts\", if it has one."),
          QStringLiteral("file")},
     });
+    cl.addDatabaseOptions(QStringLiteral("Results database"), CommandLine::Keeping::Optional);
     int code = exitOk;
     if (!cl.parse(arguments, out, err, &code))
         return code;
@@ -268,9 +261,8 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
         runner.setProfileFolder(QDir(outDir).absoluteFilePath(QStringLiteral("profiles")));
     QList<lab::PointResult> totals;
     QStringList lanes; // the last point's load agents
-    if (!p.isSet(QStringLiteral("no-db")))
-        runner.setDatabase(p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
-                                                         : lab::ResultStore::defaultPath());
+    if (const QString db = cl.database(); !db.isEmpty())
+        runner.setDatabase(db);
     QObject::connect(&runner, &lab::ExperimentRunner::started, [&](qint64, int total) {
         err << "run: " << spec.name << ": " << targets.size() << " targets, "
             << targets.first().sizes.size() << " sizes, " << spec.repetitions

@@ -61,16 +61,13 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
          QStringLiteral("file")},
         {QStringLiteral("tsv"), QStringLiteral("Also write the table to this tab-separated file."),
          QStringLiteral("file")},
-        {QStringLiteral("db"),
-         QStringLiteral("Results database to add the run to (default: %1).")
-             .arg(lab::ResultStore::defaultPath()),
-         QStringLiteral("file")},
-        {QStringLiteral("no-db"), QStringLiteral("Do not keep the run in a database.")},
         {QStringLiteral("samples"),
          QStringLiteral("Also write the timelines (client and server process every 100 ms: "
                         "fds by type, threads, RSS, CPU) to this CSV file."),
          QStringLiteral("file")},
     });
+    cl.addDatabaseOptions(QStringLiteral("Results database to add the run to"),
+                          CommandLine::Keeping::Optional);
     int code = exitOk;
     if (!cl.parseOptions(arguments, out, err, &code))
         return code;
@@ -110,9 +107,8 @@ int sweepCommand(const QStringList &arguments, QTextStream &out, QTextStream &er
     experiment.name = QStringLiteral("sweep %1 %2").arg(what, lab::formatSizeList(spec.sizes));
     experiment.targets = {spec};
     lab::ExperimentRunner runner(experiment);
-    if (!p.isSet(QStringLiteral("no-db")))
-        runner.setDatabase(p.isSet(QStringLiteral("db")) ? p.value(QStringLiteral("db"))
-                                                         : lab::ResultStore::defaultPath());
+    if (const QString db = cl.database(); !db.isEmpty())
+        runner.setDatabase(db);
     QObject::connect(&runner, &lab::ExperimentRunner::started, [&] {
         err << "sweep: " << what << ", " << spec.sizes.size() << " sizes, -n " << spec.requests
             << " -c " << spec.concurrency << (spec.keepAlive ? " -k" : "")
