@@ -21,7 +21,7 @@
 #                                       slowloris against every mode, 1,000 points, 20 kill -9s
 #   packaging/test.sh --package         only the .deb: built with CPack, installed with apt in a
 #                                       clean Debian 12 chroot and run there
-# Timings and what each leg costs: HACKING.md, "The legs".
+# Timings and what each leg costs: docs/testing.md.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

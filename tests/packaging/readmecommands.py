@@ -5,7 +5,7 @@
 Every `servelab-cli COMMAND ... --flag` in the README's code (blocks and inline spans) is
 checked against `servelab-cli COMMAND --help`, and every `packaging/*.sh --flag` against that
 script's source. Usage: readmecommands.py SERVELAB_CLI SOURCE_DIR [DOC.md...]
-(default: README.md and HACKING.md).
+(default: README.md, HACKING.md and docs/*.md).
 """
 import os
 import re
@@ -82,11 +82,14 @@ def main(cli, src, docs):
         print("%d of %d commands and flags in the docs no longer exist: fix the docs (or the "
               "program)" % (len(problems), checked))
         return 1
-    print("%d commands and flags in %s, each one the program has" % (checked, ", ".join(docs)))
+    print("%d commands and flags in %d documents, each one the program has" % (checked, len(docs)))
     return 0
 
 
 if __name__ == "__main__":
     if len(sys.argv) < 3:
         sys.exit("usage: readmecommands.py SERVELAB_CLI SOURCE_DIR [DOC.md...]")
-    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[3:] or ["README.md", "HACKING.md"]))
+    docs = sys.argv[3:] or ["README.md", "HACKING.md"] + sorted(
+        os.path.join("docs", name) for name in os.listdir(os.path.join(sys.argv[2], "docs"))
+        if name.endswith(".md"))
+    sys.exit(main(sys.argv[1], sys.argv[2], docs))
