@@ -234,8 +234,8 @@ void RunPanel::onPointFinished(const lab::PointResult &point)
                       : tr("%1 KiB/s").arg(point.kibPerSecond(), 0, 'f', 2);
     if (!point.dnf && !point.reason.isEmpty())
         line += QStringLiteral(" (") + point.reason + u')';
-    if (point.serverEmfile > 0)
-        line += tr("; the server met EMFILE %1 times").arg(point.serverEmfile);
+    if (point.server.acceptEmfile > 0)
+        line += tr("; the server met EMFILE %1 times").arg(point.server.acceptEmfile);
     m_log->appendPlainText(line);
     // A run across machines: what each load agent did, and whether it finished.
     for (const lab::AgentLane &lane : point.agents)

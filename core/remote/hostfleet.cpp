@@ -125,10 +125,7 @@ void HostFleet::endWatch(lab::PointResult *point)
     point->serverSamples = std::move(server.serverSamples);
     point->fdsLeftOpen = server.fdsLeftOpen;
     point->serverCounted = server.serverCounted;
-    point->serverRequests = server.serverRequests;
-    point->serverEmfile = server.serverEmfile;
-    point->handoffs = server.handoffs;
-    point->handoffWaitMicros = server.handoffWaitMicros;
+    point->server = server.server; // every counter of the table, as the server agent read it
     point->serverUse = server.serverUse;
     point->costNote = server.costNote;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 
 namespace servelab::server {
 
@@ -35,6 +36,8 @@ constexpr ServerStatsField fields[] = {
     {"tls_kernel_missed",   &S::tlsKernelMissed,      &A::tlsKernelMissed},
 };
 // clang-format on
+static_assert(std::size(fields) == serverStatsFieldCount,
+              "a counter was added or removed: set serverStatsFieldCount (serverstats.h) to match");
 
 constexpr std::string_view linePrefix = "stats";
 

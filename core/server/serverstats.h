@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -94,5 +95,8 @@ struct ServerStatsField
     bool maximum = false; // merged by taking the larger, not by adding
 };
 std::span<const ServerStatsField> serverStatsFields();
+// How many rows it has, for the tables made from it at compile time (lab::ResultColumns): a row
+// added without this is a compile error in serverstats.cpp.
+inline constexpr std::size_t serverStatsFieldCount = 20;
 
 } // namespace servelab::server

@@ -182,9 +182,10 @@ void FdTypesChart::appendPoint(const lab::PointResult &point)
                              .arg(point.repetition + 1);
     m_starts->append(t, 0);
     m_startText << what;
-    if (point.serverEmfile > 0) {
+    if (point.server.acceptEmfile > 0) {
         m_emfile->append(t, m_most);
-        m_emfileText << tr("%1: the server met EMFILE %2 times").arg(what).arg(point.serverEmfile);
+        m_emfileText
+            << tr("%1: the server met EMFILE %2 times").arg(what).arg(point.server.acceptEmfile);
     }
     // Descriptors the point left open, at its last sample: which ones, as lsof would list them.
     if (!point.fdsLeftOpen.isEmpty() && endTime >= 0) {

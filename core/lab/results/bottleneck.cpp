@@ -123,9 +123,9 @@ Bottleneck::Verdict Bottleneck::judge(const PointResult &p, int cores)
             socketPeak = std::max(socketPeak, s.sockets);
         }
     }
-    if (p.serverEmfile > 0)
+    if (p.server.acceptEmfile > 0)
         return {Kind::FdLimit, QStringLiteral("the server's accept() failed %1 times with EMFILE")
-                                   .arg(p.serverEmfile)};
+                                   .arg(p.server.acceptEmfile)};
     if (fdLimit > 0 && fdPeak >= fdLimit * 95 / 100)
         return {Kind::FdLimit, QStringLiteral("the server held %1 descriptors of its limit of %2")
                                    .arg(fdPeak)

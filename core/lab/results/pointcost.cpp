@@ -38,8 +38,8 @@ constexpr PointCost table[] = {
 
 double PointCost::requests(const PointResult &p, Side side)
 {
-    if (side == Side::Server && p.serverCounted && p.serverRequests > 0)
-        return double(p.serverRequests);
+    if (side == Side::Server && p.serverCounted && p.server.requests > 0)
+        return double(p.server.requests);
     return double(p.load.completed + p.outsideSteady);
 }
 

@@ -56,20 +56,18 @@ struct PointResult
     // markers.
     std::vector<TuneEvent> tuneEvents;
     // The server's own counters over the point, where ServeLab can read them (built-in targets,
-    // in-process or isolated); serverCounted false otherwise.
+    // in-process or isolated); serverCounted false otherwise. Every counter of ServerStats'
+    // table (server/serverstats.cpp): each is kept, exported and merged from that table's row.
     bool serverCounted = false;
-    std::uint64_t serverRequests = 0;
-    std::uint64_t serverEmfile = 0;
-    std::uint64_t handoffs = 0;          // poller: hand-offs from the watcher to the pool
-    std::uint64_t handoffWaitMicros = 0; // and the time they waited, summed
-    // Those counters over the point: `after` less `before`, both read where the server runs.
+    server::ServerStats server;
+    // Those counters over the point: `after` less `before`, both read where the server runs (a
+    // maximum, a gauge: as `after` has it).
     void countServer(const server::ServerStats &before, const server::ServerStats &after)
     {
         serverCounted = true;
-        serverRequests = after.requests - before.requests;
-        serverEmfile = after.acceptEmfile - before.acceptEmfile;
-        handoffs = after.handoffs - before.handoffs;
-        handoffWaitMicros = after.handoffWaitMicros - before.handoffWaitMicros;
+        for (const server::ServerStatsField &f : server::serverStatsFields())
+            server.*f.total =
+                f.maximum || !f.counter ? after.*f.total : after.*f.total - before.*f.total;
     }
 
     // What the point cost the machine: the server's processes (summed over a tree; for an

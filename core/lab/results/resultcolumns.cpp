@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QJsonValue>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -136,18 +137,6 @@ const ResultColumn<PointResult> pointColumns[] = {
     {"server_counted", "server_counted",
      [](const PointResult &p) { return QVariant(p.serverCounted); },
      [](PointResult *p, const QVariant &v) { p->serverCounted = v.toBool(); }},
-    {"server_requests", "server_requests",
-     [](const PointResult &p) { return whole(p.serverRequests); },
-     [](PointResult *p, const QVariant &v) { p->serverRequests = v.toULongLong(); }},
-    {"server_emfile", "server_emfile",
-     [](const PointResult &p) { return whole(p.serverEmfile); },
-     [](PointResult *p, const QVariant &v) { p->serverEmfile = v.toULongLong(); }},
-    {"handoffs", "handoffs",
-     [](const PointResult &p) { return whole(p.handoffs); },
-     [](PointResult *p, const QVariant &v) { p->handoffs = v.toULongLong(); }},
-    {"handoff_wait_us", "handoff_wait_us",
-     [](const PointResult &p) { return whole(p.handoffWaitMicros); },
-     [](PointResult *p, const QVariant &v) { p->handoffWaitMicros = v.toULongLong(); }},
     // The client model by name (a point kept before schema 2 reads its experiment's).
     {"model", "model",
      [](const PointResult &p) { return QVariant(QString::fromLatin1(client::loadModelName(p.model))); },
@@ -300,6 +289,40 @@ const ResultColumn<ProcessSample> serverSampleColumns[] = {
 };
 // clang-format on
 
+// A counter of the server's (ServerStats' row F): "server_<key>" in the database, the bundle
+// and runs.csv, blank there where the server's counters could not be read; the hand-off ones
+// keep the unprefixed names schema 1 gave the first two. Over repetitions (results.csv): summed,
+// but a maximum or a gauge (a value at the point's end, not a total) takes the larger.
+template<std::size_t F>
+ResultColumn<PointResult> serverColumn()
+{
+    static const QByteArray name = [] {
+        const QByteArray key = server::serverStatsFields()[F].key;
+        return key.startsWith("handoff") ? key : QByteArray("server_") + key;
+    }();
+    return {
+        name.constData(),
+        name.constData(),
+        [](const PointResult &p) { return whole(p.server.*server::serverStatsFields()[F].total); },
+        [](PointResult *p, const QVariant &v) {
+            p->server.*server::serverStatsFields()[F].total = v.toULongLong();
+        },
+        name.constData(),
+        [](const PointResult &p) { return p.serverCounted; },
+        [](PointResult *into, const PointResult &from) {
+            const server::ServerStatsField &f = server::serverStatsFields()[F];
+            std::uint64_t &total = into->server.*f.total;
+            total = f.maximum || !f.counter ? std::max(total, from.server.*f.total)
+                                            : total + from.server.*f.total;
+        }};
+}
+
+template<std::size_t... F>
+void appendServerColumns(std::vector<ResultColumn<PointResult>> *out, std::index_sequence<F...>)
+{
+    (out->push_back(serverColumn<F>()), ...);
+}
+
 metrics::ResourceUse &useOf(PointResult &p, bool server)
 {
     return server ? p.serverUse : p.load.clientUse;
@@ -338,9 +361,28 @@ std::span<const ResultColumn<PointResult>> ResultColumns::point()
         constexpr auto fields = std::make_index_sequence<metrics::ResourceUse::fields.size()>();
         appendUseColumns<true>(&out, fields);
         appendUseColumns<false>(&out, fields);
+        appendServerColumns(&out, std::make_index_sequence<server::serverStatsFieldCount>());
         return out;
     }();
     return all;
+}
+
+QStringList ResultColumns::csvNames()
+{
+    QStringList out;
+    for (const auto &c : point())
+        if (c.csv)
+            out << QString::fromLatin1(c.csv);
+    return out;
+}
+
+QVariantList ResultColumns::csvValues(const PointResult &p)
+{
+    QVariantList out;
+    for (const auto &c : point())
+        if (c.csv)
+            out << (c.measured && !c.measured(p) ? QVariant() : c.get(p));
+    return out;
 }
 
 std::span<const ResultColumn<client::ClientSample>> ResultColumns::clientSample()
@@ -351,6 +393,32 @@ std::span<const ResultColumn<client::ClientSample>> ResultColumns::clientSample(
 std::span<const ResultColumn<metrics::ProcessSample>> ResultColumns::serverSample()
 {
     return serverSampleColumns;
+}
+
+QStringList ResultColumns::mergedNames()
+{
+    QStringList out;
+    for (const auto &c : point())
+        if (c.merge)
+            out << QString::fromLatin1(c.csv ? c.csv : c.json);
+    return out;
+}
+
+QVariantList ResultColumns::mergedValues(const QList<const PointResult *> &points)
+{
+    QVariantList out;
+    for (const auto &c : point()) {
+        if (!c.merge)
+            continue;
+        PointResult merged;
+        bool measured = !points.isEmpty();
+        for (const PointResult *p : points) {
+            measured = measured && (!c.measured || c.measured(*p));
+            c.merge(&merged, *p);
+        }
+        out << (measured ? c.get(merged) : QVariant());
+    }
+    return out;
 }
 
 template<typename T>

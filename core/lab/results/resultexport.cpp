@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resultexport.h"
 
+#include "resultcolumns.h"
+
 #include "pointcost.h"
 
 #include <map>
@@ -156,7 +158,8 @@ const CsvColumn csvTable[] = {
     {"think_target_ms", [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.thinkTargetMs, 'f', 3) : QString(); }},
     {"think_actual_ms", [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.thinkActualMs, 'f', 3) : QString(); }},
     {"think_pass",      [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(int(p.thinkPass)) : QString(); }},
-    // What limited the point; its cost per request follows (PointCost's rows), then csvTail.
+    // What limited the point; its cost per request follows (PointCost's rows), then the
+    // figures of ResultColumns' rows that runs.csv carries (the server's counters), then csvTail.
     {"verdict",         [](const PointResult &p) { return csvField(p.verdict); }},
     {"verdict_why",     [](const PointResult &p) { return csvField(p.verdictWhy); }},
 };
@@ -177,6 +180,7 @@ QStringList csvColumns()
         out << QString::fromLatin1(c.header);
     for (const PointCost &cost : PointCost::rows())
         out << QString::fromLatin1(cost.key);
+    out << ResultColumns::csvNames();
     for (const auto &c : csvTail)
         out << QString::fromLatin1(c.header);
     return out;
@@ -191,6 +195,9 @@ QString formatCsv(const QList<PointResult> &points)
             row << c.cell(p);
         for (const PointCost &cost : PointCost::rows())
             row << cost.text(p);
+        for (const QVariant &value : ResultColumns::csvValues(p))
+            row << (value.typeId() == QMetaType::QString ? csvField(value.toString())
+                                                         : value.toString());
         for (const auto &c : csvTail)
             row << c.cell(p);
         out += row.join(u',') + u'\n';
@@ -200,11 +207,15 @@ QString formatCsv(const QList<PointResult> &points)
 
 QString formatSummaryCsv(const QList<PointResult> &points)
 {
-    QString out = QStringLiteral(
-        "size_bytes,size,target,status,repetitions,kib_per_s,kib_per_s_sd,kib_per_s_ci95_low,"
-        "kib_per_s_ci95_high,kib_per_s_cv,noisy,requests_per_s,completed,ok,failed,"
-        "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_max_ms,fds_left_open,"
-        "server_requests,server_emfile,handoff_wait_mean_us,reason\n");
+    // The server's counters (ResultColumns' merged rows), summed or maximal over the
+    // repetitions, after the client's figures; the reason last.
+    QString out =
+        QStringLiteral(
+            "size_bytes,size,target,status,repetitions,kib_per_s,kib_per_s_sd,kib_per_s_ci95_low,"
+            "kib_per_s_ci95_high,kib_per_s_cv,noisy,requests_per_s,completed,ok,failed,"
+            "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_max_ms,fds_left_open,"
+            "handoff_wait_mean_us,") +
+        ResultColumns::mergedNames().join(u',') + QStringLiteral(",reason\n");
     QList<QPair<quint64, QString>> order;
     QMap<QPair<quint64, QString>, QList<const PointResult *>> runs;
     for (const auto &p : points) {
@@ -222,10 +233,7 @@ QString formatSummaryCsv(const QList<PointResult> &points)
         bool dnf = false;
         int leftOpen = 0;
         bool counted = true;
-        std::uint64_t serverRequests = 0;
-        std::uint64_t serverEmfile = 0;
-        std::uint64_t handoffs = 0;
-        std::uint64_t handoffWait = 0;
+        server::ServerStats server; // the repetitions' counters, merged as their table says
         for (const PointResult *p : list) {
             dnf = dnf || p->dnf;
             if (!p->dnf) {
@@ -235,10 +243,7 @@ QString formatSummaryCsv(const QList<PointResult> &points)
             merged.merge(p->load);
             leftOpen += int(p->fdsLeftOpen.size());
             counted = counted && p->serverCounted;
-            serverRequests += p->serverRequests;
-            serverEmfile += p->serverEmfile;
-            handoffs += p->handoffs;
-            handoffWait += p->handoffWaitMicros;
+            server += p->server;
             if (reason.isEmpty())
                 reason = p->reason;
         }
@@ -265,13 +270,15 @@ QString formatSummaryCsv(const QList<PointResult> &points)
             ms(double(merged.latency.valueAtPercentile(99))),
             ms(double(merged.latency.max())),
             QString::number(leftOpen),
-            counted ? QString::number(serverRequests) : QString(),
-            counted ? QString::number(serverEmfile) : QString(),
-            counted && handoffs ? QString::number(double(handoffWait) / double(handoffs), 'f', 1)
-                                : QString(),
-            csvField(reason),
+            counted && server.handoffs
+                ? QString::number(double(server.handoffWaitMicros) / double(server.handoffs), 'f',
+                                  1)
+                : QString(),
         };
-        out += row.join(u',') + u'\n';
+        QStringList counters;
+        for (const QVariant &value : ResultColumns::mergedValues(list))
+            counters << value.toString();
+        out += (row + counters + QStringList{csvField(reason)}).join(u',') + u'\n';
     }
     return out;
 }

@@ -224,6 +224,8 @@ bool ResultStore::open(const QString &path, QString *error)
     q.exec(QStringLiteral("PRAGMA synchronous=NORMAL")); // WAL: durable at checkpoints, never torn
     if (!migrate(error))
         return fail(*error);
+    if (!addMissingColumns(error))
+        return fail(*error);
     markInterrupted();
     return true;
 }
@@ -310,6 +312,50 @@ bool ResultStore::migrate(QString *error)
     }
     if (!q.exec(QStringLiteral("COMMIT")))
         return failed(QStringLiteral("migration failed"), q.lastError());
+    return true;
+}
+
+// The columns of ResultColumns' rows that this database lacks, added empty (NULL, which the
+// rows read as 0 or "unknown"): a figure added to the table needs no migration of its own. Under
+// the write lock, in one transaction, as migrate() is; a ServeLab that predates a column
+// neither reads nor writes it.
+bool ResultStore::addMissingColumns(QString *error)
+{
+    const QList<QPair<QString, QStringList>> tables = {
+        {QStringLiteral("points"), ResultColumns::sqlNames(ResultColumns::point())},
+        {QStringLiteral("client_samples"), ResultColumns::sqlNames(ResultColumns::clientSample())},
+        {QStringLiteral("server_samples"), ResultColumns::sqlNames(ResultColumns::serverSample())},
+    };
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    const auto missing = [&](const QString &table, const QStringList &columns) {
+        QStringList have;
+        if (q.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table)))
+            while (q.next())
+                have << q.value(1).toString();
+        QStringList out;
+        for (const QString &column : columns)
+            if (!have.contains(column))
+                out << column;
+        return out;
+    };
+    bool any = false;
+    for (const auto &[table, columns] : tables)
+        any = any || !missing(table, columns).isEmpty();
+    if (!any)
+        return true; // the usual case: nothing locked, nothing written
+    const auto failed = [&](const QSqlError &why) {
+        *error = QStringLiteral("cannot add the new columns: %1").arg(sqlReason(why));
+        q.exec(QStringLiteral("ROLLBACK"));
+        return false;
+    };
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return failed(q.lastError());
+    for (const auto &[table, columns] : tables) // again, under the lock: another may have
+        for (const QString &column : missing(table, columns))
+            if (!q.exec(QStringLiteral("ALTER TABLE %1 ADD COLUMN %2").arg(table, column)))
+                return failed(q.lastError());
+    if (!q.exec(QStringLiteral("COMMIT")))
+        return failed(q.lastError());
     return true;
 }
 

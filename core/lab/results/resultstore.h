@@ -70,6 +70,7 @@ public:
                                 const QString &target = {}) const;
 
 private:
+    bool addMissingColumns(QString *error);
     bool migrate(QString *error);
     QString missingColumns(int version) const;
     int markInterrupted();

@@ -77,7 +77,7 @@ private Q_SLOTS:
             QCOMPARE(p.load.latency.count(), requests);
             QCOMPARE(p.load.bodyBytes, requests * p.sizeBytes);
             QVERIFY(p.serverCounted);
-            QCOMPARE(p.serverRequests, requests);
+            QCOMPARE(p.server.requests, requests);
             QVERIFY2(p.fdsLeftOpen.isEmpty(), qPrintable(p.fdsLeftOpen.join(u'\n')));
             QVERIFY(p.serverUse.known());
             QCOMPARE(p.agents.size(), std::size_t(2));

@@ -380,7 +380,7 @@ private Q_SLOTS:
             s.anonInodes = s.byType ? 2 : 0;
         }
         auto b = point(QStringLiteral("b"), 4096, 1, 1);
-        b.serverEmfile = 7;
+        b.server.acceptEmfile = 7;
         ui::FdTypesChart chart;
         chart.setPoints({a, b});
         QCOMPARE(chart.sampleCount(), 10);

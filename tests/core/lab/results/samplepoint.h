@@ -13,10 +13,10 @@ inline lab::PointResult samplePoint(int index)
     p.index = index;
     p.repetition = index * 2;
     p.serverCounted = index == 1;
-    p.serverRequests = 100;
-    p.serverEmfile = 3;
-    p.handoffs = 250;
-    p.handoffWaitMicros = 12345;
+    p.server.requests = 100;
+    p.server.acceptEmfile = 3;
+    p.server.handoffs = 250;
+    p.server.handoffWaitMicros = 12345;
     p.sizeBytes = 4096u << index;
     p.target = QStringLiteral("epoll+sendfile");
     p.reason =

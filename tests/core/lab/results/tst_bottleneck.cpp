@@ -98,7 +98,7 @@ private Q_SLOTS:
                                 << "10% of the requests failed";
 
         lab::PointResult emfile = failing;
-        emfile.serverEmfile = 12;
+        emfile.server.acceptEmfile = 12;
         QTest::newRow("emfile before errors")
             << emfile << 2 << int(Kind::FdLimit) << "12 times with EMFILE";
 
@@ -166,7 +166,7 @@ private Q_SLOTS:
         QCOMPARE(lab::PointCost::serverCpu().of(p), 250.0);
         QCOMPARE(lab::PointCost::clientCpu().of(p), 500.0);
         p.serverCounted = true;
-        p.serverRequests = 500;
+        p.server.requests = 500;
         QCOMPARE(lab::PointCost::serverCpu().of(p), 500.0);
         QCOMPARE(lab::PointCost::serverCpu().text(p), QStringLiteral("500.0"));
         p.serverUse.syscalls = 4000;

@@ -47,10 +47,10 @@ private Q_SLOTS:
                      want.load.latency.valueAtPercentile(99));
             QCOMPARE(got.fdsLeftOpen, want.fdsLeftOpen);
             QCOMPARE(got.serverCounted, want.serverCounted);
-            QCOMPARE(got.handoffWaitMicros, want.handoffWaitMicros);
+            QCOMPARE(got.server.handoffWaitMicros, want.server.handoffWaitMicros);
             QVERIFY(testing::sameCost(got, want));    // what it cost and what limited it
             QVERIFY(testing::sameProfile(got, want)); // and its profile
-            QVERIFY(testing::sameAgents(got, want)); // and its load agents
+            QVERIFY(testing::sameAgents(got, want));  // and its load agents
             QCOMPARE(got.clientSamples.size(), want.clientSamples.size());
             QCOMPARE(got.clientSamples[1].latency.count(), 1u);
             QCOMPARE(got.serverSamples.size(), want.serverSamples.size());

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultcolumns.h"
+#include "lab/results/resultexport.h"
 #include "lab/results/resultstore.h"
 #include "samplepoint.h"
 
 #include <QSet>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -55,6 +59,15 @@ lab::PointResult everyColumnSet()
         s.parts = {{1234, 40, 1, 8 << 20, 0.25}, {1240, 12, 3, 4 << 20, 1.5}}; // a prefork tree
     }
     return p;
+}
+
+// The cell under `column` in the first row of a CSV text whose cells hold no comma.
+QString csvCell(const QString &csv, const QString &column)
+{
+    const QStringList lines = csv.split(u'\n');
+    const qsizetype at = lines.value(0).split(u',').indexOf(column);
+    return at < 0 ? QStringLiteral("<no column %1>").arg(column)
+                  : lines.value(1).split(u',').value(at);
 }
 
 } // namespace
@@ -115,6 +128,86 @@ private Q_SLOTS:
                                 want.clientSamples[i], "database"));
             QVERIFY(sameColumns(ResultColumns::serverSample(), stored.first().serverSamples[i],
                                 want.serverSamples[i], "database"));
+        }
+    }
+
+    // A server counter is one row of ServerStats' table (server/serverstats.cpp) and its
+    // producer: each row is a column of the database (added to one that lacks it, no migration
+    // written), the bundle (what a server agent sends of a distributed point), runs.csv (blank
+    // where the server could not be counted) and results.csv (over the repetitions, summed or,
+    // for a maximum or a gauge, the larger). Walks the table, so a row added later is checked here.
+    void aServerCounterIsOneRow()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("r.db"));
+        QString error;
+        {
+            lab::ResultStore created;
+            QVERIFY2(created.open(path, &error), qPrintable(error));
+        }
+        const auto fields = server::serverStatsFields();
+        QVERIFY(fields.size() >= 20);
+        for (std::size_t k = 0; k < fields.size(); ++k) {
+            const server::ServerStatsField &f = fields[k];
+            const lab::ResultColumn<lab::PointResult> *row = nullptr;
+            for (const auto &c : ResultColumns::point())
+                if (c.merge && QByteArrayView(c.sql).endsWith(QByteArrayView(f.key)))
+                    row = &c;
+            QVERIFY2(row && row->sql && row->json && row->csv, f.key);
+            const QString name = QLatin1String(row->csv);
+
+            // A database of before this counter: the column is gone, and comes back on opening
+            // (the four that schema 1 made are checked as its tables are: without one, the
+            // database is refused as not ServeLab's, and made anew here).
+            {
+                QSqlDatabase raw =
+                    QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+                raw.setDatabaseName(path);
+                QVERIFY(raw.open());
+                QSqlQuery drop(raw);
+                QVERIFY2(drop.exec(QStringLiteral("ALTER TABLE points DROP COLUMN %1").arg(name)),
+                         qPrintable(drop.lastError().text()));
+                raw.close();
+            }
+            QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+            lab::ResultStore store;
+            if (!store.open(path, &error)) {
+                QVERIFY2(error.contains(QStringLiteral("points.%1 is missing").arg(name)),
+                         qPrintable(error));
+                QVERIFY(QFile::remove(path));
+                QFile::remove(path + QStringLiteral("-wal"));
+                QFile::remove(path + QStringLiteral("-shm"));
+                QVERIFY2(store.open(path, &error), qPrintable(error));
+            }
+            const qint64 id = store.beginExperiment(QString::fromLatin1(f.key), "{}", &error);
+            QVERIFY2(id, qPrintable(error));
+
+            lab::PointResult first = testing::samplePoint(1);
+            first.serverCounted = true;
+            first.server = {};
+            first.server.*f.total = 1000 + k;
+            first.reason = first.verdictWhy = first.costNote = QString(); // no comma in any cell
+            first.tuneEvents = {};
+            lab::PointResult second = first;
+            second.repetition = 1;
+            second.server.*f.total = 3 * (1000 + k);
+            QVERIFY2(store.addPoint(id, first, &error), qPrintable(error));
+            const QList<lab::PointResult> stored = store.points(id, &error);
+            QCOMPARE(stored.size(), 1);
+            QCOMPARE(stored.first().server.*f.total, std::uint64_t(1000 + k));
+
+            lab::PointResult fromJson;
+            QVERIFY(
+                lab::ResultBundle::pointFromJson(lab::ResultBundle::pointToJson(first), &fromJson));
+            QCOMPARE(fromJson.server.*f.total, std::uint64_t(1000 + k));
+
+            QCOMPARE(csvCell(lab::formatCsv({first}), name), QString::number(1000 + k));
+            lab::PointResult uncounted = first;
+            uncounted.serverCounted = false;
+            QCOMPARE(csvCell(lab::formatCsv({uncounted}), name), QString());
+            const std::uint64_t merged = f.maximum || !f.counter ? 3 * (1000 + k) : 4 * (1000 + k);
+            QCOMPARE(csvCell(lab::formatSummaryCsv({first, second}), name),
+                     QString::number(merged));
         }
     }
 

@@ -59,10 +59,10 @@ private Q_SLOTS:
             QCOMPARE(got.index, i);
             QCOMPARE(got.repetition, i * 2);
             QCOMPARE(got.serverCounted, i == 1);
-            QCOMPARE(got.serverRequests, 100u);
-            QCOMPARE(got.serverEmfile, 3u);
-            QCOMPARE(got.handoffs, 250u);
-            QCOMPARE(got.handoffWaitMicros, 12345u);
+            QCOMPARE(got.server.requests, 100u);
+            QCOMPARE(got.server.acceptEmfile, 3u);
+            QCOMPARE(got.server.handoffs, 250u);
+            QCOMPARE(got.server.handoffWaitMicros, 12345u);
             QVERIFY(testing::sameCost(got, want));    // what it cost and what limited it
             QVERIFY(testing::sameProfile(got, want)); // and its profile
             QVERIFY(testing::sameAgents(got, want));  // and its load agents

@@ -172,7 +172,7 @@ private Q_SLOTS:
                  qPrintable(describe(p)));
         // Its cost per request: at least the CPU of copying 8 MiB twice, and over its own count.
         QVERIFY(p.serverCounted);
-        QCOMPARE(p.serverRequests, 60u);
+        QCOMPARE(p.server.requests, 60u);
         QVERIFY(lab::PointCost::serverCpu().of(p) > 1000);
         QVERIFY(p.serverUse.voluntarySwitches >= 0);
         QVERIFY(p.serverUse.minorFaults >= 0);

@@ -65,7 +65,7 @@ private Q_SLOTS:
             QCOMPARE(p.load.bodyBytes, 40 * spec.sizes[i]);
             QVERIFY(p.kibPerSecond() > 0);
             QVERIFY(p.serverCounted); // in-process: the server's counters directly
-            QCOMPARE(p.serverRequests, 40u);
+            QCOMPARE(p.server.requests, 40u);
         }
         // The generated files are the deterministic ones.
         QFile file(QDir(root.path()).filePath(QStringLiteral("64K.bin")));
@@ -240,6 +240,11 @@ private Q_SLOTS:
         spec.serverThreads = 2;
         spec.sizes = {4096};
         spec.requests = 200;
+        // nginx accepts as soon as its first worker is up. SweepRunner waits for the server's
+        // descriptor count to hold for 50 ms before the baseline, but beside three other tests
+        // the second worker once made its epoll set later still, and the set was reported as
+        // left open (2026-12-07). The warm-up's requests come before the baseline too.
+        spec.warmupRequests = 50;
         spec.root = root.path();
         QVERIFY(QFile::setPermissions(root.path(), QFile::ReadOwner | QFile::WriteOwner |
                                                        QFile::ExeOwner | QFile::ReadOther |
@@ -299,8 +304,8 @@ private Q_SLOTS:
             QVERIFY(!p.clientSamples.empty());
             // The child's own counters, read over its control socket: exactly the client's.
             QVERIFY(p.serverCounted);
-            QCOMPARE(p.serverRequests, 30u);
-            QCOMPARE(p.serverEmfile, 0u);
+            QCOMPARE(p.server.requests, 30u);
+            QCOMPARE(p.server.acceptEmfile, 0u);
         }
         QVERIFY(child > 0);
         // Its own fd limit, read while it served.
@@ -377,10 +382,10 @@ private Q_SLOTS:
         const auto &p = runner.results().first();
         QVERIFY2(!p.dnf, qPrintable(p.reason));
         QVERIFY(p.serverCounted);
-        QCOMPARE(p.serverRequests, 200u);
-        QVERIFY2(p.handoffs >= 200,
-                 qPrintable(QString::number(p.handoffs))); // one per request at least
-        QVERIFY(p.handoffWaitMicros > 0);
+        QCOMPARE(p.server.requests, 200u);
+        QVERIFY2(p.server.handoffs >= 200,
+                 qPrintable(QString::number(p.server.handoffs))); // one per request at least
+        QVERIFY(p.server.handoffWaitMicros > 0);
     }
 
     void isolatedServerStartFailureIsReported()
