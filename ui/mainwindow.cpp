@@ -48,6 +48,10 @@ MainWindow::MainWindow(QWidget *parent)
       m_runPanel(new RunPanel(m_session, m_results)), m_profile(new ProfilePanel(m_session))
 {
     setWindowTitle(tr("ServeLab"));
+    m_results->setObjectName(QStringLiteral("resultsView"));
+    m_specEditor->setObjectName(QStringLiteral("specEditor"));
+    m_runPanel->setObjectName(QStringLiteral("runPanel"));
+    m_profile->setObjectName(QStringLiteral("profilePanel"));
 
     const auto pages = m_results->chartPages();
     for (int i = 0; i < pages.size(); ++i)
@@ -68,6 +72,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     auto *splitter = new QSplitter(Qt::Horizontal);
     m_settingsPanel = createSettingsPanel();
+    m_settingsPanel->setObjectName(QStringLiteral("settingsPanel"));
     splitter->addWidget(m_settingsPanel);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
@@ -75,7 +80,7 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_history);
     resizeDocks({m_history}, {120}, Qt::Vertical); // the charts keep most of the height
     connectHistory();
-    buildWindowMenus(this);
+    buildWindowMenus(this, {m_results, m_runPanel, m_settingsPanel, m_history});
     statusBar()->addPermanentWidget(new QLabel(machineFacts()));
 
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
@@ -85,7 +90,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_runPanel, &RunPanel::message, statusBar(), &QStatusBar::showMessage);
     connect(m_runPanel, &RunPanel::finished, this, [this](bool ok) {
         refreshHistory();
-        Q_EMIT runFinished(ok);
+        Q_EMIT runFinished(ok, m_runPanel->status());
     });
 
     setSpec(lab::SweepSpec::defaults());
@@ -95,8 +100,9 @@ MainWindow::MainWindow(QWidget *parent)
     restoreSettings();
     // A first start (nothing kept yet) opens on the welcome page, until a run begins.
     refreshHistory();
-    if (history()->rowCount() == 0) {
+    if (m_history->model()->rowCount() == 0) {
         m_welcome = new WelcomePage;
+        m_welcome->setObjectName(QStringLiteral("welcomePage"));
         m_tabs->insertTab(0, m_welcome, tr("Start"));
         m_tabs->setCurrentWidget(m_welcome);
         connect(m_welcome, &WelcomePage::runRequested, this, [this](const QString &preset) {
@@ -118,16 +124,12 @@ void MainWindow::openPreset(const QString &name)
         openWizard(experiment());
 }
 
-QWidget *MainWindow::welcomePage() const
-{
-    return m_welcome;
-}
-
 void MainWindow::dropWelcome()
 {
     if (!m_welcome)
         return;
     m_tabs->removeTab(m_tabs->indexOf(m_welcome));
+    m_welcome->setParent(nullptr); // gone from the window at once, deleted once its slot returns
     m_welcome->deleteLater();
     m_welcome = nullptr;
 }
@@ -317,7 +319,7 @@ void MainWindow::refreshHistory()
     QString error;
     if (!m_history->reload(m_session->database(), &error))
         statusBar()->showMessage(error, 10000);
-    if (history()->rowCount() > 0)
+    if (m_history->model()->rowCount() > 0)
         dropWelcome();
 }
 

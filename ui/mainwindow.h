@@ -50,17 +50,10 @@ public:
     // What the window is about: the database, the experiment shown, the spec opened, the
     // recent files (opening, showing, overlaying and exporting go through it).
     Session *session() const { return m_session; }
-    // The charts, the seed's table and the comparison of what is shown.
-    ResultsView *resultsView() const { return m_results; }
-    RunPanel *runPanel() const { return m_runPanel; }        // run, pause, resume, cancel, log
-    ProfilePanel *profilePanel() const { return m_profile; } // the Profile tab
-    SpecEditor *specEditor() const { return m_specEditor; }
-    ExperimentsModel *history() const { return m_history->model(); }
-    HistoryDock *historyDock() const { return m_history; }
-    // The experiment panel on the left (View → Experiment Panel hides it for the charts).
-    QWidget *settingsPanel() const { return m_settingsPanel; }
-    // The first start's page (no run kept yet), until a run begins; nullptr otherwise.
-    QWidget *welcomePage() const;
+    // Its parts (the charts, the run panel, the history dock, the spec editor, the profile,
+    // the experiment panel, the first start's page) are its children, each named after its
+    // role ("resultsView", "runPanel", "history", "specEditor", "profilePanel",
+    // "settingsPanel", "welcomePage"): the menus get them from here, tests by name.
     // The help page (F1), at a section (empty: the top).
     HelpBrowser *showHelp(const QString &anchor = {});
 
@@ -95,7 +88,8 @@ public Q_SLOTS:
     void refreshHistory();
 
 Q_SIGNALS:
-    void runFinished(bool ok);
+    // A run ended; `status` says how (the run panel's line: why it did not finish).
+    void runFinished(bool ok, const QString &status);
 
 protected:
     void closeEvent(QCloseEvent *event) override;

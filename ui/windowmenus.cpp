@@ -41,7 +41,7 @@ void withFile(MainWindow *w, bool save, const QString &title, const QString &sta
         w->statusBar()->showMessage(done.arg(path), 5000);
 }
 
-void buildFileMenu(MainWindow *w)
+void buildFileMenu(MainWindow *w, ResultsView *results)
 {
     auto *file = w->menuBar()->addMenu(QObject::tr("&File"));
     file->addAction(QObject::tr("&New Experiment…"), QKeySequence::New, w,
@@ -49,22 +49,27 @@ void buildFileMenu(MainWindow *w)
     file->addAction(QObject::tr("&Open Spec…"), QKeySequence::Open, w, [w] {
         withFile(w, false, QObject::tr("Open Spec"), QString(),
                  QObject::tr("Experiment specs (*.json)"),
-                 [w](const QString &path, QString *error) { return w->session()->loadSpec(path, error); });
+                 [w](const QString &path, QString *error) {
+                     return w->session()->loadSpec(path, error);
+                 });
     });
     // Each named by what it reproduces; its name (as `servelab-cli run NAME` takes it) beside.
     auto *presets = file->addMenu(QObject::tr("&Presets"));
     presets->setObjectName(QStringLiteral("presetsMenu"));
     presets->setToolTipsVisible(true);
     for (const auto &preset : lab::SpecSource::presets()) {
-        QAction *action = presets->addAction(
-            QStringLiteral("%1  (%2)").arg(preset.description, preset.name), w,
-            [w, name = preset.name] { w->openPreset(name); });
+        QAction *action =
+            presets->addAction(QStringLiteral("%1  (%2)").arg(preset.description, preset.name), w,
+                               [w, name = preset.name] { w->openPreset(name); });
         action->setToolTip(QObject::tr("servelab-cli run %1").arg(preset.name));
     }
     file->addAction(QObject::tr("Open &Results…"), w, [w] {
-        withFile(w, false, QObject::tr("Open Results"), QFileInfo(w->session()->database()).absolutePath(),
+        withFile(w, false, QObject::tr("Open Results"),
+                 QFileInfo(w->session()->database()).absolutePath(),
                  QObject::tr("Results (*.db *.json);;All files (*)"),
-                 [w](const QString &path, QString *error) { return w->session()->openResults(path, error); });
+                 [w](const QString &path, QString *error) {
+                     return w->session()->openResults(path, error);
+                 });
     });
     auto *recent = file->addMenu(QObject::tr("Open Rece&nt"));
     QObject::connect(recent, &QMenu::aboutToShow, w, [w, recent] {
@@ -106,13 +111,13 @@ void buildFileMenu(MainWindow *w)
             },
             QObject::tr("Chart written to %1"));
     });
-    file->addAction(QObject::tr("Export Chart &Data as CSV…"), w, [w] {
+    file->addAction(QObject::tr("Export Chart &Data as CSV…"), w, [w, results] {
         const QString chart = w->currentChartName();
         withFile(
             w, true, QObject::tr("Export Chart Data"), chart + QStringLiteral(".csv"),
             QObject::tr("CSV files (*.csv)"),
-            [w, chart](const QString &path, QString *error) {
-                return w->resultsView()->exportChartData(chart, path, error);
+            [results, chart](const QString &path, QString *error) {
+                return results->exportChartData(chart, path, error);
             },
             QObject::tr("Chart data written to %1"));
     });
@@ -120,14 +125,18 @@ void buildFileMenu(MainWindow *w)
         withFile(
             w, true, QObject::tr("Export Data"), QStringLiteral("results.csv"),
             QObject::tr("CSV files (*.csv)"),
-            [w](const QString &path, QString *error) { return w->session()->exportCsv(path, error); },
+            [w](const QString &path, QString *error) {
+                return w->session()->exportCsv(path, error);
+            },
             QObject::tr("Data written to %1"));
     });
     file->addAction(QObject::tr("Export Experiment as &Bundle…"), w, [w] {
         withFile(
             w, true, QObject::tr("Export Bundle"), QStringLiteral("bundle.json"),
             QObject::tr("Bundles (*.json)"),
-            [w](const QString &path, QString *error) { return w->session()->exportBundle(path, error); },
+            [w](const QString &path, QString *error) {
+                return w->session()->exportBundle(path, error);
+            },
             QObject::tr("Bundle written to %1"));
     });
     file->addSeparator();
@@ -136,9 +145,9 @@ void buildFileMenu(MainWindow *w)
 
 } // namespace
 
-void buildWindowMenus(MainWindow *w)
+void buildWindowMenus(MainWindow *w, const WindowParts &parts)
 {
-    buildFileMenu(w);
+    buildFileMenu(w, parts.results);
     auto *edit = w->menuBar()->addMenu(QObject::tr("&Edit"));
     edit->addAction(QObject::tr("&Copy Table (TSV)"), QKeySequence(QObject::tr("Ctrl+Shift+C")), w,
                     [w] {
@@ -152,7 +161,7 @@ void buildWindowMenus(MainWindow *w)
     auto *run = w->menuBar()->addMenu(QObject::tr("&Run"));
     run->addAction(QObject::tr("&Run"), QKeySequence(QObject::tr("Ctrl+R")), w,
                    &MainWindow::startRun);
-    RunPanel *panel = w->runPanel();
+    RunPanel *panel = parts.runPanel;
     run->addAction(QObject::tr("&Pause / Resume"), QKeySequence(QObject::tr("Ctrl+P")), panel,
                    [panel] { panel->isPaused() ? panel->resume() : panel->pause(); });
     run->addAction(QObject::tr("&Cancel"), QKeySequence(QObject::tr("Ctrl+.")), panel,
@@ -165,8 +174,8 @@ void buildWindowMenus(MainWindow *w)
     panelShown->setCheckable(true);
     panelShown->setChecked(true);
     panelShown->setShortcut(QKeySequence(QObject::tr("Ctrl+Shift+E")));
-    QObject::connect(panelShown, &QAction::toggled, w->settingsPanel(), &QWidget::setVisible);
-    QAction *history = w->historyDock()->toggleViewAction();
+    QObject::connect(panelShown, &QAction::toggled, parts.settingsPanel, &QWidget::setVisible);
+    QAction *history = parts.history->toggleViewAction();
     history->setText(QObject::tr("Run &History"));
     history->setShortcut(QKeySequence(QObject::tr("Ctrl+Shift+H")));
     view->addAction(history);

@@ -213,12 +213,11 @@ int main(int argc, char *argv[])
         if (batch)
             return exportAndQuit(QString());
     } else if (batch) {
-        QObject::connect(&window, &ui::MainWindow::runFinished, &app, [&](bool ok) {
-            QApplication::exit(
-                exportAndQuit(ok ? QString()
-                                 : QStringLiteral("the experiment did not finish: ") +
-                                       window.runPanel()->status()));
-        });
+        QObject::connect(
+            &window, &ui::MainWindow::runFinished, &app, [&](bool ok, const QString &status) {
+                QApplication::exit(exportAndQuit(
+                    ok ? QString() : QStringLiteral("the experiment did not finish: ") + status));
+            });
     }
     if (parser.isSet(QStringLiteral("wizard")))
         window.openWizard(window.experiment());

@@ -14,6 +14,7 @@
 #include "metrics/clock.h"
 #include "resultstablemodel.h"
 #include "threadpriority.h"
+#include "windowparts.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
     const int tabAt = int(args.indexOf(QStringLiteral("--tab")));
     servelab::ui::MainWindow window;
     window.session()->setDatabase(dbAt > 0 ? args.value(dbAt + 1)
-                                : scratch.filePath(QStringLiteral("results.db")));
+                                           : scratch.filePath(QStringLiteral("results.db")));
     window.resize(1280, 800);
     window.show();
     QString error;
@@ -104,7 +105,7 @@ int main(int argc, char **argv)
             std::printf("  gap of %lld ms (%lld ms running, %lld ms waiting for a core) at %.1f s: "
                         "%s\n",
                         gap, busy, waited, double(clock.elapsed()) / 1000,
-                        qPrintable(window.runPanel()->status()));
+                        qPrintable(servelab::testing::runPanel(window)->status()));
         }
     });
     const long rssBefore = residentKib();
@@ -115,7 +116,8 @@ int main(int argc, char **argv)
         const long rss = residentKib();
         rssMost = std::max(rssMost, rss);
         std::printf("%6.0f s  points %4d  worst gap %4lld ms  RSS %6ld KiB\n",
-                    double(clock.elapsed()) / 1000, window.resultsView()->model()->rowCount(), worstWindow, rss);
+                    double(clock.elapsed()) / 1000,
+                    servelab::testing::resultsView(window)->model()->rowCount(), worstWindow, rss);
         std::fflush(stdout);
         worstWindow = 0;
     });
@@ -131,7 +133,7 @@ int main(int argc, char **argv)
     report.start();
     if (!window.startRun()) {
         std::fprintf(stderr, "gui_responsiveness: the run did not start: %s\n",
-                     qPrintable(window.runPanel()->status()));
+                     qPrintable(servelab::testing::runPanel(window)->status()));
         return 2;
     }
     app.exec();
@@ -141,7 +143,7 @@ int main(int argc, char **argv)
                 "%lld gaps over 50 ms, most GUI-thread CPU between two beats %lld ms, "
                 "GUI-thread CPU in all %.1f s; RSS %ld KiB before, %ld KiB most, %ld KiB after\n",
                 ok ? "finished" : "failed", double(clock.elapsed()) / 1000,
-                window.resultsView()->model()->rowCount(), worst, stallsOver50, worstBusy, guiCpu, rssBefore,
-                std::max(rssMost, rssAfter), rssAfter);
+                servelab::testing::resultsView(window)->model()->rowCount(), worst, stallsOver50,
+                worstBusy, guiCpu, rssBefore, std::max(rssMost, rssAfter), rssAfter);
     return ok ? 0 : 1;
 }

@@ -16,11 +16,12 @@
 #include "resultstablemodel.h"
 #include "throughputchart.h"
 #include "timelinechart.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QChartView>
-#include <QCommandLinkButton>
 #include <QComboBox>
+#include <QCommandLinkButton>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -47,27 +48,27 @@ namespace {
 // The window's charts, by their rows' names.
 ui::ThroughputChart *throughputChart(const ui::MainWindow &w)
 {
-    return w.resultsView()->chart<ui::ThroughputChart>(QStringLiteral("throughput"));
+    return testing::resultsView(w)->chart<ui::ThroughputChart>(QStringLiteral("throughput"));
 }
 
 ui::TimelineChart *fdsChart(const ui::MainWindow &w)
 {
-    return w.resultsView()->chart<ui::TimelineChart>(QStringLiteral("fds"));
+    return testing::resultsView(w)->chart<ui::TimelineChart>(QStringLiteral("fds"));
 }
 
 ui::RateChart *rateChart(const ui::MainWindow &w)
 {
-    return w.resultsView()->chart<ui::RateChart>(QStringLiteral("rate"));
+    return testing::resultsView(w)->chart<ui::RateChart>(QStringLiteral("rate"));
 }
 
 ui::LatencyChart *latencyChart(const ui::MainWindow &w)
 {
-    return w.resultsView()->chart<ui::LatencyChart>(QStringLiteral("latency"));
+    return testing::resultsView(w)->chart<ui::LatencyChart>(QStringLiteral("latency"));
 }
 
 ui::ProcessChart *processChart(const ui::MainWindow &w)
 {
-    return w.resultsView()->chart<ui::ProcessChart>(QStringLiteral("process"));
+    return testing::resultsView(w)->chart<ui::ProcessChart>(QStringLiteral("process"));
 }
 
 } // namespace
@@ -97,12 +98,13 @@ private Q_SLOTS:
         QVERIFY(window.isRunning());
         QVERIFY(!window.startRun()); // one run at a time
         QVERIFY(finished.wait(60000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
+        QVERIFY2(finished.first().first().toBool(),
+                 qPrintable(testing::runPanel(window)->status()));
         QVERIFY(!window.isRunning());
 
         QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("epoll+sendfile")), 3);
         QCOMPARE(throughputChart(window)->dnfCount(), 0);
-        QCOMPARE(window.resultsView()->model()->rowCount(), 3);
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), 3);
         QVERIFY(throughputChart(window)->valueAxisTitle().endsWith(QStringLiteral("/s")));
 
         const QString png = dir.filePath(QStringLiteral("chart.png"));
@@ -142,7 +144,8 @@ private Q_SLOTS:
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QVERIFY(window.startRun());
         QVERIFY(finished.wait(60000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
+        QVERIFY2(finished.first().first().toBool(),
+                 qPrintable(testing::runPanel(window)->status()));
         QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("lighttpd")), 2);
     }
 
@@ -187,7 +190,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         ui::MainWindow window;
         window.session()->setDatabase(dir.filePath(QStringLiteral("results.db")));
-        QCOMPARE(window.history()->rowCount(), 0);
+        QCOMPARE(testing::history(window)->rowCount(), 0);
         lab::SweepSpec spec = lab::SweepSpec::defaults();
         spec.sizes = {4096, 8192, 16384};
         spec.requests = 3000; // a few tenths of a second per point: time to pause in between
@@ -197,39 +200,43 @@ private Q_SLOTS:
         QElapsedTimer firstPoint;
         firstPoint.start();
         QVERIFY(window.startRun());
-        QTRY_VERIFY_WITH_TIMEOUT(window.resultsView()->model()->rowCount() >= 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(testing::resultsView(window)->model()->rowCount() >= 1, 20000);
         const qint64 pointMs = firstPoint.elapsed(); // a point here, and the start before it
-        window.runPanel()->pause();
-        QVERIFY(window.runPanel()->isPaused());
+        testing::runPanel(window)->pause();
+        QVERIFY(testing::runPanel(window)->isPaused());
         // The point being measured may still finish: the pause is reached once its progress
         // comes in while paused (the runner then waits before the next point).
         QTRY_VERIFY2_WITH_TIMEOUT(
-            window.runPanel()->status().startsWith(QStringLiteral("Paused after")),
-            qPrintable(window.runPanel()->status()), 30000);
-        const int held = window.resultsView()->model()->rowCount();
+            testing::runPanel(window)->status().startsWith(QStringLiteral("Paused after")),
+            qPrintable(testing::runPanel(window)->status()), 30000);
+        const int held = testing::resultsView(window)->model()->rowCount();
         // After it, nothing moves: the stimulus is time itself, as long as the first point took
         // here, so a run that did not hold would finish another point meanwhile.
         QTest::qWait(int(qBound(qint64(700), pointMs, qint64(10000))));
-        QCOMPARE(window.resultsView()->model()->rowCount(), held);
-        QVERIFY2(window.runPanel()->status().startsWith(QStringLiteral("Paused after")),
-                 qPrintable(window.runPanel()->status()));
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), held);
+        QVERIFY2(testing::runPanel(window)->status().startsWith(QStringLiteral("Paused after")),
+                 qPrintable(testing::runPanel(window)->status()));
         // The history counts the points as they are kept.
-        QCOMPARE(window.history()->index(0, ui::ExperimentsModel::Points).data().toInt(), held);
-        window.runPanel()->resume();
+        QCOMPARE(testing::history(window)->index(0, ui::ExperimentsModel::Points).data().toInt(),
+                 held);
+        testing::runPanel(window)->resume();
         QVERIFY(finished.wait(60000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
-        QCOMPARE(window.resultsView()->model()->rowCount(), 3);
+        QVERIFY2(finished.first().first().toBool(),
+                 qPrintable(testing::runPanel(window)->status()));
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), 3);
         QCOMPARE(fdsChart(window)->targetCount(), 1);
         QVERIFY(rateChart(window)->sampleCount() >= 3);
         QCOMPARE(latencyChart(window)->seriesCount(), 2); // the smallest and the largest size
-        QVERIFY(window.runPanel()->logText().contains(QStringLiteral("[3/3] epoll+sendfile, 16K")));
+        QVERIFY(testing::runPanel(window)->logText().contains(
+            QStringLiteral("[3/3] epoll+sendfile, 16K")));
 
-        QAbstractItemModelTester tester(window.history(),
+        QAbstractItemModelTester tester(testing::history(window),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(window.history()->rowCount(), 1);
-        const QModelIndex status = window.history()->index(0, ui::ExperimentsModel::Status);
+        QCOMPARE(testing::history(window)->rowCount(), 1);
+        const QModelIndex status = testing::history(window)->index(0, ui::ExperimentsModel::Status);
         QCOMPARE(status.data().toString(), QStringLiteral("done"));
-        QCOMPARE(window.history()->index(0, ui::ExperimentsModel::Points).data().toInt(), 3);
+        QCOMPARE(testing::history(window)->index(0, ui::ExperimentsModel::Points).data().toInt(),
+                 3);
 
         // Shown again from the database, as the history dock does.
         window.setSpec(spec);
@@ -237,7 +244,7 @@ private Q_SLOTS:
         QVERIFY2(window.session()->showExperiment(
                      status.data(ui::ExperimentsModel::IdRole).toLongLong(), &error),
                  qPrintable(error));
-        QCOMPARE(window.resultsView()->model()->rowCount(), 3);
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), 3);
         QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("epoll+sendfile")), 3);
 
         // An earlier run overlaid: its line beside, and the ratio at each size (here the run
@@ -251,7 +258,8 @@ private Q_SLOTS:
         QCOMPARE(window.session()->comparison().rows.size(), 3);
         for (const auto &row : window.session()->comparison().rows)
             QCOMPARE(row.ratio(), 1.0);
-        QVERIFY(window.runPanel()->status().contains(QStringLiteral("overlaid with experiment")));
+        QVERIFY(testing::runPanel(window)->status().contains(
+            QStringLiteral("overlaid with experiment")));
         window.session()->clearOverlays();
         QCOMPARE(throughputChart(window)->pointCount(overlaid), 0);
         QCOMPARE(window.session()->comparison().rows.size(), 0);
@@ -286,7 +294,8 @@ private Q_SLOTS:
 
         // The chart's data as CSV reads back as the numbers measured.
         const QString data = dir.filePath(QStringLiteral("throughput.csv"));
-        QVERIFY2(window.resultsView()->exportChartData(QStringLiteral("throughput"), data, &error),
+        QVERIFY2(testing::resultsView(window)->exportChartData(QStringLiteral("throughput"), data,
+                                                               &error),
                  qPrintable(error));
         QFile csv(data);
         QVERIFY(csv.open(QIODevice::ReadOnly));
@@ -297,12 +306,12 @@ private Q_SLOTS:
         QVERIFY(kib > 0);
         for (int i = 1; i < 4; ++i) {
             const QStringList &fields = lines[i];
-            const auto &point = window.resultsView()->model()->points()[i - 1];
+            const auto &point = testing::resultsView(window)->model()->points()[i - 1];
             QCOMPARE(fields[0].toULongLong(), point.sizeBytes);
             QCOMPARE(fields[kib], QString::number(point.kibPerSecond(), 'f', 2));
         }
         for (const QString &chart : ui::chartNames())
-            QVERIFY2(window.resultsView()->exportChartData(
+            QVERIFY2(testing::resultsView(window)->exportChartData(
                          chart, dir.filePath(chart + QStringLiteral(".csv")), &error),
                      qPrintable(error));
         QVERIFY(window.session()->tableTsv().startsWith(QStringLiteral("File Size")));
@@ -314,7 +323,7 @@ private Q_SLOTS:
         QVERIFY2(window.session()->exportBundle(bundle, &error), qPrintable(error));
         ui::MainWindow other;
         QVERIFY2(other.session()->openFile(bundle, &error), qPrintable(error));
-        QCOMPARE(other.resultsView()->model()->rowCount(), 3);
+        QCOMPARE(testing::resultsView(other)->model()->rowCount(), 3);
         QCOMPARE(other.session()->recentFiles().value(0), bundle);
         QVERIFY(!other.session()->openFile(dir.filePath(QStringLiteral("none.db")), &error));
     }
@@ -373,18 +382,18 @@ private Q_SLOTS:
         QVERIFY(window.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(rateChart(window)->liveCount() >= 5, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(fdsChart(window)->liveCount() >= 5, 5000);
-        QVERIFY2(window.runPanel()->status().contains(QStringLiteral("requests/s now")),
-                 qPrintable(window.runPanel()->status()));
-        QCOMPARE(window.resultsView()->model()->rowCount(),
+        QVERIFY2(testing::runPanel(window)->status().contains(QStringLiteral("requests/s now")),
+                 qPrintable(testing::runPanel(window)->status()));
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(),
                  0); // all of it from the point not yet finished
         const int grown = rateChart(window)->liveCount();
         QTRY_VERIFY_WITH_TIMEOUT(rateChart(window)->liveCount() > grown, 5000);
-        window.runPanel()->cancel();
+        testing::runPanel(window)->cancel();
         QVERIFY(finished.wait(10000));
         heartbeat.stop();
         qInfo("worst GUI-thread gap during the live run: %lld ms (10 ms heartbeat)", worst);
         QCOMPARE(rateChart(window)->liveCount(), 0); // the cancelled point, drawn whole
-        QCOMPARE(window.resultsView()->model()->rowCount(), 1);
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), 1);
     }
 
     // Several runs at once, as the history's selection asks: the newest shown, the others
@@ -431,8 +440,8 @@ private Q_SLOTS:
         window.session()->setDatabase(db);
         QString error;
         QVERIFY2(window.session()->showExperiments(ids, &error), qPrintable(error));
-        QCOMPARE(window.resultsView()->model()->rowCount(), 2); // the newest run's points
-        QVERIFY(window.runPanel()->status().contains(
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), 2); // the newest run's points
+        QVERIFY(testing::runPanel(window)->status().contains(
             QStringLiteral("overlaid with experiment %1, %2").arg(ids[1]).arg(ids[2])));
         // Ratios: 300 KiB/s against 200 and against 100.
         QCOMPARE(window.session()->comparison(ids[1]).rows.size(), 2);
@@ -457,7 +466,8 @@ private Q_SLOTS:
         // The chart's data is what it draws: the overlays' rows too.
         for (const QString &chart : {QStringLiteral("throughput"), QStringLiteral("fds")}) {
             const QString csv = dir.filePath(chart + QStringLiteral(".csv"));
-            QVERIFY2(window.resultsView()->exportChartData(chart, csv, &error), qPrintable(error));
+            QVERIFY2(testing::resultsView(window)->exportChartData(chart, csv, &error),
+                     qPrintable(error));
             QFile file(csv);
             QVERIFY(file.open(QIODevice::ReadOnly));
             const QString text = QString::fromUtf8(file.readAll());
@@ -471,8 +481,8 @@ private Q_SLOTS:
         window.session()->showExperiments({ids[2]}, &error);
         QVERIFY(!window.session()->showExperiments({ids[0], 9999}, &error));
         QVERIFY2(error.contains(QStringLiteral("9999")), qPrintable(error));
-        QVERIFY(
-            window.runPanel()->status().contains(QStringLiteral("run 0"))); // still the one shown
+        QVERIFY(testing::runPanel(window)->status().contains(
+            QStringLiteral("run 0"))); // still the one shown
     }
 
     // A first start (an empty home) opens on the welcome page, which runs the default
@@ -487,17 +497,17 @@ private Q_SLOTS:
         qputenv("XDG_DATA_HOME", data);
         window.show();
         auto *tabs = window.findChild<QTabWidget *>();
-        QVERIFY(window.welcomePage());
-        QCOMPARE(tabs->currentWidget(), window.welcomePage());
+        QVERIFY(testing::welcomePage(window));
+        QCOMPARE(tabs->currentWidget(), testing::welcomePage(window));
         // --tab names a chart's page, the welcome page before it or not.
         QVERIFY(window.showTab(QStringLiteral("process")));
         QCOMPARE(window.currentChartName(), QStringLiteral("process"));
         QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Process"));
         QVERIFY(window.showTab(QStringLiteral("profile")));
-        QCOMPARE(tabs->currentWidget(), window.profilePanel());
+        QCOMPARE(tabs->currentWidget(), testing::profilePanel(window));
         QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Profile"));
-        tabs->setCurrentWidget(window.welcomePage());
-        auto *seed = window.welcomePage()->findChild<QCommandLinkButton *>(
+        tabs->setCurrentWidget(testing::welcomePage(window));
+        auto *seed = testing::welcomePage(window)->findChild<QCommandLinkButton *>(
             QStringLiteral("preset-seed001-httpd-vs-tomcat"));
         QVERIFY(seed);
         QVERIFY(seed->text().startsWith(QStringLiteral("seed 001")));
@@ -516,13 +526,13 @@ private Q_SLOTS:
         auto *view = window.findChild<QMenu *>(QStringLiteral("viewMenu"));
         QCOMPARE(view->actions().size(), 2);
         view->actions()[0]->trigger();
-        QVERIFY(!window.settingsPanel()->isVisible());
+        QVERIFY(!testing::settingsPanel(window)->isVisible());
         view->actions()[0]->trigger();
-        QVERIFY(window.settingsPanel()->isVisible());
-        window.historyDock()->close();
+        QVERIFY(testing::settingsPanel(window)->isVisible());
+        testing::historyDock(window)->close();
         QVERIFY(!view->actions()[1]->isChecked());
         view->actions()[1]->trigger();
-        QVERIFY(window.historyDock()->isVisible());
+        QVERIFY(testing::historyDock(window)->isVisible());
 
         // The presets menu names what each reproduces, and how to run it from a shell.
         auto *presets = window.findChild<QMenu *>(QStringLiteral("presetsMenu"));
@@ -533,16 +543,16 @@ private Q_SLOTS:
         }
 
         // The default comparison runs at once; the welcome page goes with the run's start.
-        auto *runDefault =
-            window.welcomePage()->findChild<QCommandLinkButton *>(QStringLiteral("runDefault"));
+        auto *runDefault = testing::welcomePage(window)->findChild<QCommandLinkButton *>(
+            QStringLiteral("runDefault"));
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         runDefault->click();
         QVERIFY(window.isRunning());
         // The four strategies, and nginx (installed on every leg of packaging/test.sh).
         QCOMPARE(window.experiment().targets.size(), 5);
         QCOMPARE(window.experiment().targets.last().label(), QStringLiteral("nginx"));
-        QTRY_VERIFY(!window.welcomePage());
-        window.runPanel()->cancel();
+        QTRY_VERIFY(!testing::welcomePage(window));
+        testing::runPanel(window)->cancel();
         QVERIFY(finished.wait(30000));
 
         // A first run from an empty home reports no descriptor the server did not open: the
@@ -583,10 +593,10 @@ private Q_SLOTS:
         window.setExperiment(spec);
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QVERIFY(window.startRun());
-        QVERIFY2(window.runPanel()->logText().contains(
+        QVERIFY2(testing::runPanel(window)->logText().contains(
                      QStringLiteral("warning: tomcat is not installed on this machine, so its "
                                     "points would be DNF: install it (apt-get install tomcat10")),
-                 qPrintable(window.runPanel()->logText()));
+                 qPrintable(testing::runPanel(window)->logText()));
         QVERIFY(finished.wait(60000));
         qunsetenv("TOMCAT_HOME");
         const auto &points = window.session()->points();
@@ -643,9 +653,9 @@ private Q_SLOTS:
         QVERIFY(!runAgain->isEnabled());
         compare->click();
         auto *tabs = window.findChild<QTabWidget *>();
-        QCOMPARE(tabs->currentWidget(), window.resultsView()->comparePage());
+        QCOMPARE(tabs->currentWidget(), testing::resultsView(window)->comparePage());
         QVERIFY2(hint->text().contains(QStringLiteral("ratio")), qPrintable(hint->text()));
-        QCOMPARE(window.resultsView()->compareTable()->item(0, 4)->text(),
+        QCOMPARE(testing::resultsView(window)->compareTable()->item(0, 4)->text(),
                  QLocale().toString(2.0, 'f', 3));
 
         // One selected: it alone, and the left panel holds its spec.
@@ -657,8 +667,8 @@ private Q_SLOTS:
         runAgain->click();
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.first().first().toBool(), true);
-        QTRY_COMPARE_WITH_TIMEOUT(window.history()->rowCount(), 3, 10000);
-        QCOMPARE(window.resultsView()->model()->rowCount(), 1); // the new run's point
+        QTRY_COMPARE_WITH_TIMEOUT(testing::history(window)->rowCount(), 3, 10000);
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), 1); // the new run's point
     }
 
     // A chart off screen costs nothing while points arrive: it is drawn whole when its tab is
@@ -703,8 +713,8 @@ private Q_SLOTS:
             sample.total = 13;
             update.server.push_back(sample);
         }
-        window.runPanel()->applyLive(update);
-        QCOMPARE(window.resultsView()->model()->rowCount(), 3);
+        testing::runPanel(window)->applyLive(update);
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), 3);
         QCOMPARE(fdTypes->sampleCount(), 0); // not drawn: its tab is not shown
         QCOMPARE(timeline->liveCount(), 0);
         QVERIFY(window.showTab(QStringLiteral("fds")));
@@ -771,7 +781,7 @@ private Q_SLOTS:
                     summed.completed = 8 * 14;
                     point.clientSamples.push_back(summed);
                     step.start();
-                    window.runPanel()->applyLive(update);
+                    testing::runPanel(window)->applyLive(update);
                     worst = std::max(worst, step.elapsed());
                     clock += 100'000;
                 }
@@ -785,7 +795,7 @@ private Q_SLOTS:
         }
         qInfo("worst GUI-thread step over %d scripted points, %d samples each: %lld ms", total,
               samplesPerPoint, worst);
-        QCOMPARE(window.resultsView()->model()->rowCount(), total);
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), total);
         for (const QString &target : targets)
             QCOMPARE(throughputChart(window)->pointCount(target), int(sizes.size()));
         QCOMPARE(fdsChart(window)->sampleCount(), total * samplesPerPoint);
@@ -812,11 +822,11 @@ private Q_SLOTS:
         editor->setPlainText(
             QStringLiteral("{\"servelab\": 1,\n \"targets\": [{\"builtin\": \"epoll+copy\"}],\n"
                            " \"client\": {\"requests\": 0}}"));
-        QTRY_COMPARE_WITH_TIMEOUT(window.specEditor()->problems().size(), 1, 3000);
-        QVERIFY2(
-            window.specEditor()->problems().first().startsWith(QStringLiteral("spec:3:25: "
-                                                                              "client.requests")),
-            qPrintable(window.specEditor()->problems().first()));
+        QTRY_COMPARE_WITH_TIMEOUT(testing::specEditor(window)->problems().size(), 1, 3000);
+        QVERIFY2(testing::specEditor(window)->problems().first().startsWith(
+                     QStringLiteral("spec:3:25: "
+                                    "client.requests")),
+                 qPrintable(testing::specEditor(window)->problems().first()));
         QString problem;
         window.experiment(&problem);
         QVERIFY(problem.contains(QStringLiteral("1 problem")));
@@ -829,7 +839,7 @@ private Q_SLOTS:
         editor->setPlainText(QStringLiteral(
             "{\"servelab\": 1, \"name\": \"typed\", \"targets\": [{\"builtin\": "
             "\"epoll+copy\"}, {\"builtin\": \"blocking+copy\"}], \"sizes\": [\"4K\"]}"));
-        QTRY_VERIFY_WITH_TIMEOUT(window.specEditor()->problems().isEmpty(), 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(testing::specEditor(window)->problems().isEmpty(), 3000);
         window.experiment(&problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QCOMPARE(window.experiment().name, QStringLiteral("typed"));
@@ -857,8 +867,9 @@ private Q_SLOTS:
         QVERIFY(window.isRunning());
         QVERIFY(!window.usesForm());
         QVERIFY(finished.wait(30000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
-        QCOMPARE(window.resultsView()->model()->rowCount(), 2);
+        QVERIFY2(finished.first().first().toBool(),
+                 qPrintable(testing::runPanel(window)->status()));
+        QCOMPARE(testing::resultsView(window)->model()->rowCount(), 2);
         QTRY_VERIFY(wizard.isNull()); // closed, and gone
     }
 
@@ -891,13 +902,15 @@ private Q_SLOTS:
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QVERIFY(window.startRun());
         QVERIFY(finished.wait(60000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(window.runPanel()->status()));
+        QVERIFY2(finished.first().first().toBool(),
+                 qPrintable(testing::runPanel(window)->status()));
         const auto &points = window.session()->points();
         QCOMPARE(points.size(), 2);
         for (const lab::PointResult &p : points)
             QCOMPARE(p.agents.size(), std::size_t(2));
-        QVERIFY2(window.runPanel()->logText().contains(QStringLiteral("  load agent 2 (b): 20 ok")),
-                 qPrintable(window.runPanel()->logText()));
+        QVERIFY2(testing::runPanel(window)->logText().contains(
+                     QStringLiteral("  load agent 2 (b): 20 ok")),
+                 qPrintable(testing::runPanel(window)->logText()));
         auto *agents = rateChart(window)->findChild<QComboBox *>(QStringLiteral("rateAgents"));
         QVERIFY(agents && !agents->isHidden());
 
@@ -907,8 +920,9 @@ private Q_SLOTS:
         QVERIFY(window.startRun());
         QVERIFY(finished.wait(10000));
         QVERIFY(!finished.first().first().toBool());
-        QVERIFY2(window.runPanel()->status().contains(QStringLiteral("cannot read the hosts file")),
-                 qPrintable(window.runPanel()->status()));
+        QVERIFY2(testing::runPanel(window)->status().contains(
+                     QStringLiteral("cannot read the hosts file")),
+                 qPrintable(testing::runPanel(window)->status()));
     }
 
     void closingDuringARunStopsIt()
@@ -923,7 +937,7 @@ private Q_SLOTS:
             QVERIFY(window.startRun());
             // Into the point, however long the start takes here: a measurement to stop.
             QTRY_VERIFY_WITH_TIMEOUT(
-                window.runPanel()->status().startsWith(QStringLiteral("Measuring")), 30000);
+                testing::runPanel(window)->status().startsWith(QStringLiteral("Measuring")), 30000);
             clock.start();
         } // the destructor cancels and joins the worker
         QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
