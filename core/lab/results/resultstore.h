@@ -2,6 +2,7 @@
 #pragma once
 
 #include "pointresult.h"
+#include "resultschema.h"
 #include "runstatus.h"
 
 #include <QDateTime>
@@ -21,7 +22,7 @@ namespace servelab::lab {
 class ResultStore
 {
 public:
-    static constexpr int schemaVersion = 9;
+    static constexpr int schemaVersion = ResultSchema::schemaVersion;
 
     struct Experiment
     {
@@ -70,9 +71,6 @@ public:
                                 const QString &target = {}) const;
 
 private:
-    bool addMissingColumns(QString *error);
-    bool migrate(QString *error);
-    QString missingColumns(int version) const;
     int markInterrupted();
 
     QString m_connection;
