@@ -93,6 +93,9 @@ struct ServerStatsField
     std::uint64_t ServerStats::*total;
     std::atomic<std::uint64_t> AtomicServerStats::*counter; // nullptr: a gauge set elsewhere
     bool maximum = false; // merged by taking the larger, not by adding
+    // A total that grows over time: over a point, its difference; over repetitions, its sum.
+    // Otherwise a level (a maximum, a gauge): as read at the end, the larger of two.
+    bool isTotal() const { return counter && !maximum; }
 };
 std::span<const ServerStatsField> serverStatsFields();
 // How many rows it has, for the tables made from it at compile time (lab::ResultColumns): a row

@@ -66,8 +66,7 @@ struct PointResult
     {
         serverCounted = true;
         for (const server::ServerStatsField &f : server::serverStatsFields())
-            server.*f.total =
-                f.maximum || !f.counter ? after.*f.total : after.*f.total - before.*f.total;
+            server.*f.total = f.isTotal() ? after.*f.total - before.*f.total : after.*f.total;
     }
 
     // What the point cost the machine: the server's processes (summed over a tree; for an

@@ -312,8 +312,8 @@ ResultColumn<PointResult> serverColumn()
         [](PointResult *into, const PointResult &from) {
             const server::ServerStatsField &f = server::serverStatsFields()[F];
             std::uint64_t &total = into->server.*f.total;
-            total = f.maximum || !f.counter ? std::max(total, from.server.*f.total)
-                                            : total + from.server.*f.total;
+            total =
+                f.isTotal() ? total + from.server.*f.total : std::max(total, from.server.*f.total);
         }};
 }
 

@@ -205,7 +205,7 @@ private Q_SLOTS:
             lab::PointResult uncounted = first;
             uncounted.serverCounted = false;
             QCOMPARE(csvCell(lab::formatCsv({uncounted}), name), QString());
-            const std::uint64_t merged = f.maximum || !f.counter ? 3 * (1000 + k) : 4 * (1000 + k);
+            const std::uint64_t merged = f.isTotal() ? 4 * (1000 + k) : 3 * (1000 + k);
             QCOMPARE(csvCell(lab::formatSummaryCsv({first, second}), name),
                      QString::number(merged));
         }
