@@ -3,6 +3,7 @@
 #include "commandline.h"
 
 #include "interruptwatch.h"
+#include "lab/results/durationtext.h"
 #include "lab/results/pointcost.h"
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultexport.h"
@@ -29,17 +30,6 @@
 namespace servelab::cli {
 
 namespace {
-
-// "2 min 5 s", "40 s": how long the rest of a run will take.
-QString formatDuration(qint64 ms)
-{
-    const qint64 seconds = (ms + 999) / 1000;
-    if (seconds < 60)
-        return QStringLiteral("%1 s").arg(seconds);
-    if (seconds < 3600)
-        return QStringLiteral("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
-    return QStringLiteral("%1 h %2 min").arg(seconds / 3600).arg(seconds % 3600 / 60);
-}
 
 // A load's lists under --smoke: offered rates, the lowest, one between and the highest; a
 // concurrency sweep, the levels that fit the fewer requests (ab's c <= n).
@@ -297,7 +287,7 @@ int runCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
     QObject::connect(&runner, &lab::ExperimentRunner::progress,
                      [&](int done, int total, qint64 remainingMs) {
                          if (done < total && remainingMs >= 0)
-                             err << " (about " << formatDuration(remainingMs) << " left)";
+                             err << " (about " << lab::durationText(remainingMs) << " left)";
                          err << '\n';
                          for (const QString &lane : lanes)
                              err << lane << '\n';

@@ -80,18 +80,29 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_history);
     resizeDocks({m_history}, {120}, Qt::Vertical); // the charts keep most of the height
     connectHistory();
-    buildWindowMenus(this, {m_results, m_runPanel, m_settingsPanel, m_history});
+    buildWindowMenus(this, m_session, this, {m_results, m_settingsPanel, m_history});
     statusBar()->addPermanentWidget(new QLabel(machineFacts()));
 
+    // The run is the session's: the window follows it there.
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
-    connect(m_runPanel, &RunPanel::runningChanged, this, &MainWindow::setRunning);
-    connect(m_runPanel, &RunPanel::started, this, &MainWindow::refreshHistory);
-    connect(m_runPanel, &RunPanel::pointKept, m_history->model(), &ExperimentsModel::countPoint);
-    connect(m_runPanel, &RunPanel::message, statusBar(), &QStatusBar::showMessage);
-    connect(m_runPanel, &RunPanel::finished, this, [this](bool ok) {
-        refreshHistory();
-        Q_EMIT runFinished(ok, m_runPanel->status());
+    connect(m_session, &Session::runningChanged, this, &MainWindow::setRunning);
+    connect(m_session, &Session::runStarted, this, &MainWindow::refreshHistory);
+    connect(m_session, &Session::pointAdded, this, [this](const lab::PointResult &point) {
+        if (m_session->isRunning() && m_session->runExperiment())
+            m_history->model()->countPoint(m_session->runExperiment(), point.dnf);
+        if (point.dnf)
+            statusBar()->showMessage(
+                tr("%1 at %2: DNF, %3")
+                    .arg(point.target, lab::formatSize(point.sizeBytes), point.reason),
+                10000);
     });
+    connect(m_session, &Session::runEnded, this,
+            [this](bool ok, const QString &summary, const QString &reason) {
+                if (!reason.isEmpty())
+                    statusBar()->showMessage(reason);
+                refreshHistory();
+                Q_EMIT runFinished(ok, summary);
+            });
 
     setSpec(lab::SweepSpec::defaults());
     setAcceptDrops(true);
@@ -184,7 +195,7 @@ void MainWindow::connectHistory()
     const auto act = [this](auto what) {
         return [this, what](auto... id) {
             QString error;
-            if (isRunning())
+            if (m_session->isRunning())
                 statusBar()->showMessage(tr("A run is going on: show earlier runs once it ends"),
                                          5000);
             else if (!(m_session->*what)(id..., &error))
@@ -201,7 +212,7 @@ void MainWindow::connectHistory()
     });
     connect(m_history, &HistoryDock::runAgainRequested, this, [this](qint64 id) {
         QString error;
-        if (isRunning())
+        if (m_session->isRunning())
             statusBar()->showMessage(tr("A run is going on: run this again once it ends"), 5000);
         else if (!m_session->showExperiment(id, &error))
             QMessageBox::warning(this, tr("Run history"), error);
@@ -288,7 +299,7 @@ void MainWindow::validateForm()
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
     m_runPanel->setRunnable(problem.isEmpty(), problem);
-    if (!problem.isEmpty() || isRunning())
+    if (!problem.isEmpty() || m_session->isRunning())
         return;
     // The editor shows what Run would run, unless the user is typing in it.
     if (m_fromForm || !m_specEditor->isBeingEdited())
@@ -327,9 +338,9 @@ bool MainWindow::startRun()
 {
     QString problem;
     const lab::ExperimentSpec spec = experiment(&problem);
-    if (!problem.isEmpty() || isRunning())
+    if (!problem.isEmpty() || m_session->isRunning())
         return false;
-    return m_runPanel->start(spec);
+    return m_session->startRun(spec);
 }
 
 void MainWindow::setRunning(bool running)
@@ -407,7 +418,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 {
     const QString path = event->mimeData()->urls().value(0).toLocalFile();
     QString error;
-    if (isRunning())
+    if (m_session->isRunning())
         statusBar()->showMessage(tr("A run is going on: drop files once it ends"), 5000);
     else if (!m_session->openFile(path, &error))
         QMessageBox::warning(this, tr("Open"), error);
@@ -448,14 +459,14 @@ void MainWindow::restoreSettings()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     // On the offscreen platform (tests, --export-png) there is no one to answer.
-    if (isRunning() && isVisible() && QApplication::platformName() != u"offscreen" &&
+    if (m_session->isRunning() && isVisible() && QApplication::platformName() != u"offscreen" &&
         QMessageBox::question(this, tr("Stop the run?"),
                               tr("An experiment is running. Stop it and close? The points "
                                  "measured so far are kept.")) != QMessageBox::Yes) {
         event->ignore();
         return;
     }
-    m_runPanel->cancel();
+    m_session->cancelRun();
     saveSettings();
     event->accept();
 }

@@ -9,6 +9,7 @@
 #include "runpanel.h"
 #include "session.h"
 #include "speceditor.h"
+#include "windowactions.h"
 
 #include <QMainWindow>
 
@@ -40,7 +41,7 @@ class SpecEditor;
 // log; every run is kept in
 // the results database, and the history dock shows earlier ones. Exports: chart as PNG or SVG,
 // data as CSV.
-class MainWindow : public QMainWindow
+class MainWindow : public QMainWindow, public WindowActions
 {
     Q_OBJECT
 public:
@@ -55,7 +56,7 @@ public:
     // role ("resultsView", "runPanel", "history", "specEditor", "profilePanel",
     // "settingsPanel", "welcomePage"): the menus get them from here, tests by name.
     // The help page (F1), at a section (empty: the top).
-    HelpBrowser *showHelp(const QString &anchor = {});
+    HelpBrowser *showHelp(const QString &anchor = {}) override;
 
     // The form: one target.
     void setSpec(const lab::SweepSpec &spec);
@@ -64,27 +65,26 @@ public:
     // A whole experiment (a spec file, a preset): the form steps aside until "Use the form".
     void setExperiment(const lab::ExperimentSpec &spec);
     // What Run would run: the form's experiment or the one set; *problem set if it cannot run.
-    lab::ExperimentSpec experiment(QString *problem = nullptr) const;
+    lab::ExperimentSpec experiment(QString *problem = nullptr) const override;
     bool usesForm() const { return m_fromForm; }
     // The experiment wizard, pre-filled with `spec`; Run there runs it here. Returns the
     // wizard (it deletes itself when closed).
-    ExperimentWizard *openWizard(const lab::ExperimentSpec &spec);
-    bool isRunning() const { return m_runPanel->isRunning(); }
+    ExperimentWizard *openWizard(const lab::ExperimentSpec &spec) override;
     // A preset, in the wizard (File → Presets, the welcome page): look, change, run.
-    void openPreset(const QString &name);
+    void openPreset(const QString &name) override;
 
     // A chart of chartNames() (chartrow.h); PNG of `size` (empty: as shown) at `scale`, or
     // SVG for a .svg path. A chart in a tab not shown yet takes the shown tab's size.
     bool exportChart(const QString &chart, const QString &path, QString *error, qreal scale = 1,
-                     QSize size = {}) const;
+                     QSize size = {}) const override;
     // The size a chart has on screen (or would have in its tab).
-    QSize chartSize(const QString &chart) const;
-    QString currentChartName() const; // of the tab shown; throughput when it is no chart
+    QSize chartSize(const QString &chart) const override;
+    QString currentChartName() const override; // of the tab shown; throughput when no chart
     // Shows a tab: a chart name, "spec", "log" or "compare"; false if there is none of that name.
     bool showTab(const QString &name);
 
 public Q_SLOTS:
-    bool startRun();
+    bool startRun() override;
     void refreshHistory();
 
 Q_SIGNALS:

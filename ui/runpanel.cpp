@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runpanel.h"
 
-#include "experimentcontroller.h"
+#include "lab/results/durationtext.h"
 #include "lab/spec/servertemplate.h"
 #include "lab/spec/sizelist.h"
 #include "loghighlighter.h"
@@ -19,24 +19,10 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 namespace servelab::ui {
 
-namespace {
-
-QString formatDuration(qint64 ms)
-{
-    const qint64 s = (ms + 500) / 1000;
-    return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
-                   : QStringLiteral("%1 s").arg(s);
-}
-
-} // namespace
-
 RunPanel::RunPanel(Session *session, ResultsView *results, QWidget *parent)
-    : QWidget(parent), m_session(session), m_results(results),
-      m_controller(new ExperimentController(this)), m_run(new QPushButton(tr("Run"))),
+    : QWidget(parent), m_session(session), m_results(results), m_run(new QPushButton(tr("Run"))),
       m_pause(new QPushButton(tr("Pause"))), m_cancel(new QPushButton(tr("Cancel"))),
       m_progress(new QProgressBar), m_current(new QLabel(tr("Ready."))), m_tune(new TunePanel),
       m_log(new QPlainTextEdit), m_liveTimer(new QTimer(this))
@@ -65,31 +51,30 @@ RunPanel::RunPanel(Session *session, ResultsView *results, QWidget *parent)
     layout->addWidget(m_tune);
 
     connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
-    connect(m_pause, &QPushButton::clicked, this, [this] { isPaused() ? resume() : pause(); });
-    connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancel);
+    connect(m_pause, &QPushButton::clicked, m_session,
+            [s = m_session] { s->isPaused() ? s->resumeRun() : s->pauseRun(); });
+    connect(m_cancel, &QPushButton::clicked, m_session, &Session::cancelRun);
+    connect(m_session, &Session::cancelling, this,
+            [this] { m_current->setText(tr("Cancelling…")); });
     connect(m_tune, &TunePanel::tuneRequested, this, &RunPanel::tune);
     // Live charts at most ten times a second, whatever the client and sampler produce.
     m_liveTimer->setInterval(100);
-    connect(m_liveTimer, &QTimer::timeout, this, [this] { applyLive(m_controller->takeLive()); });
-    connect(m_controller, &ExperimentController::started, this, &RunPanel::onStarted);
-    connect(m_controller, &ExperimentController::pointStarted, this, &RunPanel::onPointStarted);
-    connect(m_controller, &ExperimentController::pointFinished, this, &RunPanel::onPointFinished);
-    connect(m_controller, &ExperimentController::progress, this, &RunPanel::onProgress);
-    connect(m_controller, &ExperimentController::finished, this, &RunPanel::onFinished);
+    connect(m_liveTimer, &QTimer::timeout, this, [this] { applyLive(m_session->takeLive()); });
+    connect(m_session, &Session::runBegan, this, &RunPanel::onBegan);
+    connect(m_session, &Session::runStarted, this, &RunPanel::onStarted);
+    connect(m_session, &Session::pointStarted, this, &RunPanel::onPointStarted);
+    connect(m_session, &Session::pointAdded, this, &RunPanel::onPointAdded);
+    connect(m_session, &Session::runProgress, this, &RunPanel::onProgress);
+    connect(m_session, &Session::pausedChanged, this, &RunPanel::onPaused);
+    connect(m_session, &Session::runEnded, this, &RunPanel::onEnded);
 }
 
 RunPanel::~RunPanel() = default;
 
-bool RunPanel::start(const lab::ExperimentSpec &spec)
+void RunPanel::onBegan(const QList<quint64> &, const lab::ExperimentSpec &spec)
 {
-    if (isRunning())
-        return false;
-    m_session->beginRun(spec);
-    m_database = m_session->database();
-    m_experiment = 0;
     m_log->clear();
     m_progress->setValue(0);
-    m_clock.start();
     m_log->appendPlainText(tr("run: %1").arg(spec.name));
     for (const QString &line : spec.leftOut)
         m_log->appendPlainText(tr("note: %1").arg(line));
@@ -98,51 +83,25 @@ bool RunPanel::start(const lab::ExperimentSpec &spec)
     for (const lab::SweepSpec &t : spec.targets) // said before its DNF column comes
         if (const QString missing = lab::ServerTemplate::notInstalled(t.target); !missing.isEmpty())
             m_log->appendPlainText(tr("warning: %1").arg(missing));
-    m_controller->start(spec, m_database);
+    if (!m_session->isRunning())
+        return; // points fed without a run (a test, an import): no controls to offer
     m_liveTimer->start();
-    setRunning(true);
-    return true;
-}
-
-void RunPanel::pause()
-{
-    if (!isRunning() || isPaused())
-        return;
-    m_controller->pause();
-    m_pause->setText(tr("Resume"));
-    m_current->setText(tr("Pausing after %1…").arg(m_pointLabel));
-}
-
-void RunPanel::resume()
-{
-    if (!isPaused())
-        return;
-    m_controller->resume();
+    m_cancel->setEnabled(true);
+    m_pause->setEnabled(true);
     m_pause->setText(tr("Pause"));
-    m_current->setText(tr("Measuring %1").arg(m_pointLabel));
+    m_run->setEnabled(false);
 }
 
-void RunPanel::cancel()
+void RunPanel::onPaused(bool paused)
 {
-    if (!isRunning())
-        return;
-    m_current->setText(tr("Cancelling…"));
-    m_controller->cancel();
-}
-
-bool RunPanel::isRunning() const
-{
-    return m_controller->isRunning();
-}
-
-bool RunPanel::isPaused() const
-{
-    return m_controller->isPaused();
+    m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+    m_current->setText(paused ? tr("Pausing after %1…").arg(m_pointLabel)
+                              : tr("Measuring %1").arg(m_pointLabel));
 }
 
 void RunPanel::setRunnable(bool runnable, const QString &why)
 {
-    m_run->setEnabled(runnable && !isRunning());
+    m_run->setEnabled(runnable && !m_session->isRunning());
     m_run->setToolTip(why);
 }
 
@@ -162,21 +121,12 @@ QString RunPanel::status() const
     return m_current->text();
 }
 
-void RunPanel::setRunning(bool running)
-{
-    m_cancel->setEnabled(running);
-    m_pause->setEnabled(running);
-    m_pause->setText(tr("Pause"));
-    Q_EMIT runningChanged(running);
-}
-
 void RunPanel::onStarted(qint64 experiment, int total)
 {
-    m_experiment = experiment;
     m_progress->setRange(0, total);
     if (experiment)
-        m_log->appendPlainText(tr("kept as experiment %1 in %2").arg(experiment).arg(m_database));
-    Q_EMIT started(experiment);
+        m_log->appendPlainText(
+            tr("kept as experiment %1 in %2").arg(experiment).arg(m_session->runDatabase()));
 }
 
 void RunPanel::onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition)
@@ -186,15 +136,15 @@ void RunPanel::onPointStarted(int index, const QString &target, quint64 sizeByte
                        .arg(repetition + 1)
                        .arg(index + 1)
                        .arg(m_progress->maximum());
-    if (!isPaused())
+    if (!m_session->isPaused())
         m_current->setText(tr("Measuring %1").arg(m_pointLabel));
-    m_tune->showOptions(m_controller->liveOptions(), true);
+    m_tune->showOptions(m_session->liveOptions(), true);
 }
 
 void RunPanel::tune(const QStringList &assignments)
 {
     QString error;
-    const bool made = m_controller->tune(assignments, &error);
+    const bool made = m_session->tuneRun(assignments, &error);
     const QString change = assignments.join(u' ');
     m_tune->showResult(made, made ? change : error);
     m_log->appendPlainText(made ? tr("tuned %1 during %2").arg(change, m_pointLabel)
@@ -210,21 +160,18 @@ void RunPanel::applyLive(const lab::LiveFeed::Update &update)
 {
     const double now = m_results->applyLive(update);
     if (!update.tune.empty()) // changed meanwhile (a spec's step, or Apply): the values now
-        m_tune->showOptions(m_controller->liveOptions(), true);
+        m_tune->showOptions(m_session->liveOptions(), true);
     if (!update.server.empty())
         m_tune->showCounters(now, update.server.back().threads, update.server.back().total);
     else if (now >= 0)
         m_tune->showCounters(now, 0, 0);
-    if (now >= 0 && !isPaused())
+    if (now >= 0 && !m_session->isPaused())
         m_current->setText(tr("Measuring %1: %2 requests/s now")
                                .arg(m_pointLabel, QLocale().toString(now, 'f', 0)));
 }
 
-void RunPanel::onPointFinished(const lab::PointResult &point)
+void RunPanel::onPointAdded(const lab::PointResult &point)
 {
-    if (m_experiment)
-        Q_EMIT pointKept(m_experiment, point.dnf);
-    m_session->addRunPoint(point);
     QString line = tr("[%1/%2] %3, %4, repetition %5: ")
                        .arg(point.index + 1)
                        .arg(m_progress->maximum())
@@ -240,10 +187,6 @@ void RunPanel::onPointFinished(const lab::PointResult &point)
     // A run across machines: what each load agent did, and whether it finished.
     for (const lab::AgentLane &lane : point.agents)
         m_log->appendPlainText(QStringLiteral("  ") + lane.summary());
-    if (point.dnf)
-        Q_EMIT message(tr("%1 at %2: DNF, %3")
-                           .arg(point.target, lab::formatSize(point.sizeBytes), point.reason),
-                       10000);
 }
 
 void RunPanel::onProgress(int done, int total, qint64 remainingMs)
@@ -252,34 +195,24 @@ void RunPanel::onProgress(int done, int total, qint64 remainingMs)
     m_progress->setValue(done);
     if (done < total && remainingMs >= 0)
         m_progress->setFormat(
-            tr("%v of %m points, about %1 left").arg(formatDuration(remainingMs)));
+            tr("%v of %m points, about %1 left").arg(lab::durationText(remainingMs)));
     else
         m_progress->setFormat(tr("%v of %m points"));
-    if (isPaused())
+    if (m_session->isPaused())
         m_current->setText(
             tr("Paused after %1 of %2 points: Resume to go on").arg(done).arg(total));
 }
 
-void RunPanel::onFinished(lab::RunStatus status, const QString &reason)
+void RunPanel::onEnded(bool, const QString &summary, const QString &)
 {
     m_liveTimer->stop();
     m_tune->showOptions({}, false);
     m_progress->setFormat(tr("%v of %m points"));
-    const auto &points = m_session->points();
-    if (status == lab::RunStatus::Done)
-        m_current->setText(
-            tr("Done: %1 points in %2.").arg(points.size()).arg(formatDuration(m_clock.elapsed())));
-    else if (status == lab::RunStatus::Cancelled)
-        m_current->setText(tr("Cancelled after %1 points; they are kept.").arg(points.size()));
-    else
-        m_current->setText(tr("Failed: %1").arg(reason));
-    m_log->appendPlainText(m_current->text());
-    if (!reason.isEmpty())
-        Q_EMIT message(reason, 0);
-    setRunning(false);
-    Q_EMIT finished(
-        status == lab::RunStatus::Done && !points.isEmpty() &&
-        !std::all_of(points.begin(), points.end(), [](const auto &p) { return p.dnf; }));
+    m_current->setText(summary);
+    m_log->appendPlainText(summary);
+    m_cancel->setEnabled(false);
+    m_pause->setEnabled(false);
+    m_pause->setText(tr("Pause"));
 }
 
 } // namespace servelab::ui

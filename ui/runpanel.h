@@ -2,11 +2,9 @@
 #pragma once
 
 #include "lab/results/pointresult.h"
-#include "lab/results/runstatus.h"
 #include "lab/run/livefeed.h"
 #include "lab/spec/experimentspec.h"
 
-#include <QElapsedTimer>
 #include <QWidget>
 
 class QLabel;
@@ -17,29 +15,20 @@ class QTimer;
 
 namespace servelab::ui {
 
-class ExperimentController;
 class ResultsView;
 class Session;
 class TunePanel;
 
-// Runs one experiment at a time and says how it goes: Run, Pause/Resume and Cancel, the
-// progress with the time left, the line naming the point being measured (and its requests/s
-// now), and the log. The run is what the session shows: its points go there, kept in the
-// session's database; the live feed goes to the ResultsView.
+// How the session's run goes, with its controls: Run, Pause/Resume and Cancel, the progress
+// with the time left, the line naming the point being measured (and its requests/s now), the
+// Tune panel and the log. The run itself is the session's (Session::startRun); the panel asks
+// for it (runRequested) and draws the point being measured in the ResultsView as it grows.
 class RunPanel : public QWidget
 {
     Q_OBJECT
 public:
     RunPanel(Session *session, ResultsView *results, QWidget *parent = nullptr);
     ~RunPanel() override;
-
-    // Starts `spec`; false if a run is going on.
-    bool start(const lab::ExperimentSpec &spec);
-    void pause();
-    void resume();
-    void cancel();
-    bool isRunning() const;
-    bool isPaused() const;
 
     // Run enabled, or disabled with the reason as its tooltip.
     void setRunnable(bool runnable, const QString &why);
@@ -48,32 +37,25 @@ public:
     void setStatus(const QString &text);
     QString status() const;
     QPlainTextEdit *logView() const { return m_log; }
-    TunePanel *tunePanel() const { return m_tune; }
     QString logText() const; // the log as shown
     // What the 10 Hz timer does during a run: the point being measured drawn as it grows.
     void applyLive(const lab::LiveFeed::Update &update);
 
 Q_SIGNALS:
     void runRequested();
-    void started(qint64 experiment);
-    void pointKept(qint64 experiment, bool dnf);
-    void runningChanged(bool running);
-    // ok: done, with at least one point that finished.
-    void finished(bool ok);
-    void message(const QString &text, int timeoutMs);
 
 private:
+    void onBegan(const QList<quint64> &sizes, const lab::ExperimentSpec &spec);
     void onStarted(qint64 experiment, int total);
     void onPointStarted(int index, const QString &target, quint64 sizeBytes, int repetition);
-    void onPointFinished(const lab::PointResult &point);
+    void onPointAdded(const lab::PointResult &point);
     void onProgress(int done, int total, qint64 remainingMs);
-    void onFinished(lab::RunStatus status, const QString &reason);
-    void setRunning(bool running);
+    void onPaused(bool paused);
+    void onEnded(bool ok, const QString &summary, const QString &reason);
     void tune(const QStringList &assignments);
 
     Session *m_session;
     ResultsView *m_results;
-    ExperimentController *m_controller;
     QPushButton *m_run;
     QPushButton *m_pause;
     QPushButton *m_cancel;
@@ -82,10 +64,7 @@ private:
     TunePanel *m_tune;
     QPlainTextEdit *m_log;
     QTimer *m_liveTimer;
-    QElapsedTimer m_clock;
     QString m_pointLabel; // what is being measured, for the status line
-    QString m_database;
-    qint64 m_experiment = 0;
 };
 
 } // namespace servelab::ui

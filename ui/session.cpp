@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "session.h"
 
+#include "experimentcontroller.h"
+
+#include "lab/results/durationtext.h"
 #include "lab/results/machinefacts.h"
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultexport.h"
@@ -16,7 +19,22 @@
 
 namespace servelab::ui {
 
-Session::Session(QObject *parent) : QObject(parent), m_database(lab::ResultStore::defaultPath()) {}
+Session::Session(QObject *parent)
+    : QObject(parent), m_database(lab::ResultStore::defaultPath()),
+      m_run(new ExperimentController(this))
+{
+    using Controller = ExperimentController;
+    connect(m_run, &Controller::started, this, [this](qint64 experiment, int total) {
+        m_runExperiment = experiment;
+        Q_EMIT runStarted(experiment, total);
+    });
+    connect(m_run, &Controller::pointStarted, this, &Session::pointStarted);
+    connect(m_run, &Controller::pointFinished, this, &Session::addRunPoint);
+    connect(m_run, &Controller::progress, this, &Session::runProgress);
+    connect(m_run, &Controller::finished, this, &Session::runFinished);
+}
+
+Session::~Session() = default;
 
 void Session::setDatabase(const QString &path)
 {
@@ -88,6 +106,8 @@ bool Session::openFile(const QString &path, QString *error)
 
 bool Session::openResults(const QString &path, QString *error)
 {
+    if (!idle(error))
+        return false;
     if (path.endsWith(QStringLiteral(".json"))) {
         lab::ResultBundle bundle;
         if (!lab::ResultBundle::readFile(path, &bundle, error))
@@ -153,6 +173,8 @@ bool Session::showExperiment(qint64 id, QString *error)
 
 bool Session::showExperiments(const QList<qint64> &ids, QString *error)
 {
+    if (!idle(error))
+        return false;
     if (ids.isEmpty())
         return true;
     // Everything read before anything changes: a run that cannot be read changes nothing.
@@ -212,6 +234,91 @@ void Session::clearOverlays()
     Q_EMIT shownChanged();
 }
 
+bool Session::idle(QString *error) const
+{
+    if (!isRunning())
+        return true;
+    *error = tr("a run is going on and is what is shown: open or show others once it ends");
+    return false;
+}
+
+bool Session::startRun(const lab::ExperimentSpec &spec)
+{
+    if (isRunning())
+        return false;
+    m_running = true;
+    m_runDatabase = m_database;
+    m_runExperiment = 0;
+    m_runClock.start();
+    beginRun(spec);
+    Q_EMIT runningChanged(true);
+    m_run->start(spec, m_runDatabase);
+    return true;
+}
+
+void Session::pauseRun()
+{
+    if (!isRunning() || isPaused())
+        return;
+    m_run->pause();
+    Q_EMIT pausedChanged(true);
+}
+
+void Session::resumeRun()
+{
+    if (!isPaused())
+        return;
+    m_run->resume();
+    Q_EMIT pausedChanged(false);
+}
+
+void Session::cancelRun()
+{
+    if (!isRunning())
+        return;
+    m_run->cancel();
+    Q_EMIT cancelling();
+}
+
+bool Session::isPaused() const
+{
+    return m_run->isPaused();
+}
+
+bool Session::tuneRun(const QStringList &assignments, QString *error)
+{
+    return m_run->tune(assignments, error);
+}
+
+QStringList Session::liveOptions() const
+{
+    return m_run->liveOptions();
+}
+
+lab::LiveFeed::Update Session::takeLive()
+{
+    return m_run->takeLive();
+}
+
+void Session::runFinished(lab::RunStatus status, const QString &reason)
+{
+    m_running = false;
+    QString summary;
+    if (status == lab::RunStatus::Done)
+        summary = tr("Done: %1 points in %2.")
+                      .arg(m_points.size())
+                      .arg(lab::durationText(m_runClock.elapsed()));
+    else if (status == lab::RunStatus::Cancelled)
+        summary = tr("Cancelled after %1 points; they are kept.").arg(m_points.size());
+    else
+        summary = tr("Failed: %1").arg(reason);
+    const bool ok =
+        status == lab::RunStatus::Done &&
+        std::any_of(m_points.cbegin(), m_points.cend(), [](const auto &p) { return !p.dnf; });
+    Q_EMIT runningChanged(false);
+    Q_EMIT runEnded(ok, summary, reason);
+}
+
 void Session::beginRun(const lab::ExperimentSpec &spec)
 {
     QList<quint64> sizes;
@@ -226,7 +333,7 @@ void Session::beginRun(const lab::ExperimentSpec &spec)
     m_title = spec.name;
     m_spec = spec.toJson();
     m_machine = lab::machineFacts();
-    Q_EMIT runBegan(sizes);
+    Q_EMIT runBegan(sizes, spec);
 }
 
 void Session::addRunPoint(const lab::PointResult &point)

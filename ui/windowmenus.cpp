@@ -4,14 +4,18 @@
 #include "lab/results/buildinfo.h"
 #include "lab/spec/specsource.h"
 
-#include "mainwindow.h"
+#include "historydock.h"
 #include "pngexportdialog.h"
+#include "resultsview.h"
 #include "servelab_config.h"
+#include "session.h"
+#include "windowactions.h"
 
 #include <QClipboard>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -27,7 +31,7 @@ using FileAction = std::function<bool(const QString &path, QString *error)>;
 
 // A file asked for, then `act` on it: a failure shows the writer's or reader's reason, a
 // success (with `done` set) a line in the status bar.
-void withFile(MainWindow *w, bool save, const QString &title, const QString &start,
+void withFile(QMainWindow *w, bool save, const QString &title, const QString &start,
               const QString &filter, const FileAction &act, const QString &done = {})
 {
     const QString path = save ? QFileDialog::getSaveFileName(w, title, start, filter)
@@ -41,17 +45,15 @@ void withFile(MainWindow *w, bool save, const QString &title, const QString &sta
         w->statusBar()->showMessage(done.arg(path), 5000);
 }
 
-void buildFileMenu(MainWindow *w, ResultsView *results)
+void buildFileMenu(QMainWindow *w, WindowActions *a, Session *s, ResultsView *results)
 {
     auto *file = w->menuBar()->addMenu(QObject::tr("&File"));
     file->addAction(QObject::tr("&New Experiment…"), QKeySequence::New, w,
-                    [w] { w->openWizard(w->experiment()); });
-    file->addAction(QObject::tr("&Open Spec…"), QKeySequence::Open, w, [w] {
+                    [a] { a->openWizard(a->experiment()); });
+    file->addAction(QObject::tr("&Open Spec…"), QKeySequence::Open, w, [w, s] {
         withFile(w, false, QObject::tr("Open Spec"), QString(),
                  QObject::tr("Experiment specs (*.json)"),
-                 [w](const QString &path, QString *error) {
-                     return w->session()->loadSpec(path, error);
-                 });
+                 [s](const QString &path, QString *error) { return s->loadSpec(path, error); });
     });
     // Each named by what it reproduces; its name (as `servelab-cli run NAME` takes it) beside.
     auto *presets = file->addMenu(QObject::tr("&Presets"));
@@ -60,59 +62,56 @@ void buildFileMenu(MainWindow *w, ResultsView *results)
     for (const auto &preset : lab::SpecSource::presets()) {
         QAction *action =
             presets->addAction(QStringLiteral("%1  (%2)").arg(preset.description, preset.name), w,
-                               [w, name = preset.name] { w->openPreset(name); });
+                               [name = preset.name, a] { a->openPreset(name); });
         action->setToolTip(QObject::tr("servelab-cli run %1").arg(preset.name));
     }
-    file->addAction(QObject::tr("Open &Results…"), w, [w] {
-        withFile(w, false, QObject::tr("Open Results"),
-                 QFileInfo(w->session()->database()).absolutePath(),
+    file->addAction(QObject::tr("Open &Results…"), w, [w, s] {
+        withFile(w, false, QObject::tr("Open Results"), QFileInfo(s->database()).absolutePath(),
                  QObject::tr("Results (*.db *.json);;All files (*)"),
-                 [w](const QString &path, QString *error) {
-                     return w->session()->openResults(path, error);
-                 });
+                 [s](const QString &path, QString *error) { return s->openResults(path, error); });
     });
     auto *recent = file->addMenu(QObject::tr("Open Rece&nt"));
-    QObject::connect(recent, &QMenu::aboutToShow, w, [w, recent] {
+    QObject::connect(recent, &QMenu::aboutToShow, w, [w, recent, s] {
         recent->clear();
-        for (const QString &path : w->session()->recentFiles())
-            recent->addAction(path, w, [w, path] {
+        for (const QString &path : s->recentFiles())
+            recent->addAction(path, w, [w, path, s] {
                 QString error;
-                if (!w->session()->openFile(path, &error))
+                if (!s->openFile(path, &error))
                     QMessageBox::warning(w, QObject::tr("Open Recent"), error);
             });
-        if (w->session()->recentFiles().isEmpty())
+        if (s->recentFiles().isEmpty())
             recent->addAction(QObject::tr("(nothing yet)"))->setEnabled(false);
     });
     file->addSeparator();
     // The chart of the tab shown. PNG: its size and scale asked first (as shown, 2×: sharp on
     // High-DPI screens and in print).
     file->addAction(QObject::tr("Export Chart as &PNG…"), QKeySequence(QObject::tr("Ctrl+E")), w,
-                    [w] {
-                        const QString chart = w->currentChartName();
-                        PngExportDialog ask(w->chartSize(chart), w);
+                    [w, a] {
+                        const QString chart = a->currentChartName();
+                        PngExportDialog ask(a->chartSize(chart), w);
                         if (ask.exec() != QDialog::Accepted)
                             return;
                         withFile(
                             w, true, QObject::tr("Export Chart"), chart + QStringLiteral(".png"),
                             QObject::tr("PNG images (*.png)"),
-                            [w, chart, size = ask.chartSize(),
-                             scale = ask.scale()](const QString &path, QString *error) {
-                                return w->exportChart(chart, path, error, scale, size);
+                            [chart, size = ask.chartSize(), scale = ask.scale(),
+                             a](const QString &path, QString *error) {
+                                return a->exportChart(chart, path, error, scale, size);
                             },
                             QObject::tr("Chart written to %1"));
                     });
-    file->addAction(QObject::tr("Export Chart as &SVG…"), w, [w] {
-        const QString chart = w->currentChartName();
+    file->addAction(QObject::tr("Export Chart as &SVG…"), w, [w, a] {
+        const QString chart = a->currentChartName();
         withFile(
             w, true, QObject::tr("Export Chart"), chart + QStringLiteral(".svg"),
             QObject::tr("SVG images (*.svg)"),
-            [w, chart](const QString &path, QString *error) {
-                return w->exportChart(chart, path, error);
+            [chart, a](const QString &path, QString *error) {
+                return a->exportChart(chart, path, error);
             },
             QObject::tr("Chart written to %1"));
     });
-    file->addAction(QObject::tr("Export Chart &Data as CSV…"), w, [w, results] {
-        const QString chart = w->currentChartName();
+    file->addAction(QObject::tr("Export Chart &Data as CSV…"), w, [w, results, a] {
+        const QString chart = a->currentChartName();
         withFile(
             w, true, QObject::tr("Export Chart Data"), chart + QStringLiteral(".csv"),
             QObject::tr("CSV files (*.csv)"),
@@ -121,22 +120,18 @@ void buildFileMenu(MainWindow *w, ResultsView *results)
             },
             QObject::tr("Chart data written to %1"));
     });
-    file->addAction(QObject::tr("Export Data as &CSV…"), w, [w] {
+    file->addAction(QObject::tr("Export Data as &CSV…"), w, [w, s] {
         withFile(
             w, true, QObject::tr("Export Data"), QStringLiteral("results.csv"),
             QObject::tr("CSV files (*.csv)"),
-            [w](const QString &path, QString *error) {
-                return w->session()->exportCsv(path, error);
-            },
+            [s](const QString &path, QString *error) { return s->exportCsv(path, error); },
             QObject::tr("Data written to %1"));
     });
-    file->addAction(QObject::tr("Export Experiment as &Bundle…"), w, [w] {
+    file->addAction(QObject::tr("Export Experiment as &Bundle…"), w, [w, s] {
         withFile(
             w, true, QObject::tr("Export Bundle"), QStringLiteral("bundle.json"),
             QObject::tr("Bundles (*.json)"),
-            [w](const QString &path, QString *error) {
-                return w->session()->exportBundle(path, error);
-            },
+            [s](const QString &path, QString *error) { return s->exportBundle(path, error); },
             QObject::tr("Bundle written to %1"));
     });
     file->addSeparator();
@@ -145,13 +140,13 @@ void buildFileMenu(MainWindow *w, ResultsView *results)
 
 } // namespace
 
-void buildWindowMenus(MainWindow *w, const WindowParts &parts)
+void buildWindowMenus(QMainWindow *w, Session *s, WindowActions *a, const WindowParts &parts)
 {
-    buildFileMenu(w, parts.results);
+    buildFileMenu(w, a, s, parts.results);
     auto *edit = w->menuBar()->addMenu(QObject::tr("&Edit"));
     edit->addAction(QObject::tr("&Copy Table (TSV)"), QKeySequence(QObject::tr("Ctrl+Shift+C")), w,
-                    [w] {
-                        QGuiApplication::clipboard()->setText(w->session()->tableTsv());
+                    [w, s] {
+                        QGuiApplication::clipboard()->setText(s->tableTsv());
                         w->statusBar()->showMessage(
                             QObject::tr("The table is on the clipboard: paste it into a "
                                         "spreadsheet"),
@@ -160,12 +155,11 @@ void buildWindowMenus(MainWindow *w, const WindowParts &parts)
 
     auto *run = w->menuBar()->addMenu(QObject::tr("&Run"));
     run->addAction(QObject::tr("&Run"), QKeySequence(QObject::tr("Ctrl+R")), w,
-                   &MainWindow::startRun);
-    RunPanel *panel = parts.runPanel;
-    run->addAction(QObject::tr("&Pause / Resume"), QKeySequence(QObject::tr("Ctrl+P")), panel,
-                   [panel] { panel->isPaused() ? panel->resume() : panel->pause(); });
-    run->addAction(QObject::tr("&Cancel"), QKeySequence(QObject::tr("Ctrl+.")), panel,
-                   &RunPanel::cancel);
+                   [a] { a->startRun(); });
+    run->addAction(QObject::tr("&Pause / Resume"), QKeySequence(QObject::tr("Ctrl+P")), s,
+                   [s] { s->isPaused() ? s->resumeRun() : s->pauseRun(); });
+    run->addAction(QObject::tr("&Cancel"), QKeySequence(QObject::tr("Ctrl+.")), s,
+                   &Session::cancelRun);
 
     // What a user may have closed or wants out of the charts' way.
     auto *view = w->menuBar()->addMenu(QObject::tr("&View"));
@@ -182,8 +176,8 @@ void buildWindowMenus(MainWindow *w, const WindowParts &parts)
 
     auto *help = w->menuBar()->addMenu(QObject::tr("&Help"));
     help->addAction(QObject::tr("ServeLab &Help"), QKeySequence::HelpContents, w,
-                    [w] { w->showHelp(); });
-    help->addAction(QObject::tr("&About ServeLab"), w, [w] {
+                    [a] { a->showHelp(); });
+    help->addAction(QObject::tr("&About ServeLab"), w, [w, s] {
         const auto info = lab::BuildInfo::current();
         QString qt = info.qtRunning;
         if (info.qtBuilt != info.qtRunning)
@@ -195,7 +189,7 @@ void buildWindowMenus(MainWindow *w, const WindowParts &parts)
                         "<br>Results database: %6")
                 .arg(info.version, info.revision.toHtmlEscaped(), qt,
                      info.syntaxHighlighting.toHtmlEscaped(), info.uring.toHtmlEscaped(),
-                     w->session()->database().toHtmlEscaped()));
+                     s->database().toHtmlEscaped()));
     });
 }
 

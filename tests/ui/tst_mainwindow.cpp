@@ -95,12 +95,12 @@ private Q_SLOTS:
 
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QVERIFY(window.startRun());
-        QVERIFY(window.isRunning());
+        QVERIFY(window.session()->isRunning());
         QVERIFY(!window.startRun()); // one run at a time
         QVERIFY(finished.wait(60000));
         QVERIFY2(finished.first().first().toBool(),
                  qPrintable(testing::runPanel(window)->status()));
-        QVERIFY(!window.isRunning());
+        QVERIFY(!window.session()->isRunning());
 
         QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("epoll+sendfile")), 3);
         QCOMPARE(throughputChart(window)->dnfCount(), 0);
@@ -202,8 +202,8 @@ private Q_SLOTS:
         QVERIFY(window.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(testing::resultsView(window)->model()->rowCount() >= 1, 20000);
         const qint64 pointMs = firstPoint.elapsed(); // a point here, and the start before it
-        testing::runPanel(window)->pause();
-        QVERIFY(testing::runPanel(window)->isPaused());
+        window.session()->pauseRun();
+        QVERIFY(window.session()->isPaused());
         // The point being measured may still finish: the pause is reached once its progress
         // comes in while paused (the runner then waits before the next point).
         QTRY_VERIFY2_WITH_TIMEOUT(
@@ -219,7 +219,7 @@ private Q_SLOTS:
         // The history counts the points as they are kept.
         QCOMPARE(testing::history(window)->index(0, ui::ExperimentsModel::Points).data().toInt(),
                  held);
-        testing::runPanel(window)->resume();
+        window.session()->resumeRun();
         QVERIFY(finished.wait(60000));
         QVERIFY2(finished.first().first().toBool(),
                  qPrintable(testing::runPanel(window)->status()));
@@ -388,7 +388,7 @@ private Q_SLOTS:
                  0); // all of it from the point not yet finished
         const int grown = rateChart(window)->liveCount();
         QTRY_VERIFY_WITH_TIMEOUT(rateChart(window)->liveCount() > grown, 5000);
-        testing::runPanel(window)->cancel();
+        window.session()->cancelRun();
         QVERIFY(finished.wait(10000));
         heartbeat.stop();
         qInfo("worst GUI-thread gap during the live run: %lld ms (10 ms heartbeat)", worst);
@@ -547,12 +547,12 @@ private Q_SLOTS:
             QStringLiteral("runDefault"));
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         runDefault->click();
-        QVERIFY(window.isRunning());
+        QVERIFY(window.session()->isRunning());
         // The four strategies, and nginx (installed on every leg of packaging/test.sh).
         QCOMPARE(window.experiment().targets.size(), 5);
         QCOMPARE(window.experiment().targets.last().label(), QStringLiteral("nginx"));
         QTRY_VERIFY(!testing::welcomePage(window));
-        testing::runPanel(window)->cancel();
+        window.session()->cancelRun();
         QVERIFY(finished.wait(30000));
 
         // A first run from an empty home reports no descriptor the server did not open: the
@@ -864,7 +864,7 @@ private Q_SLOTS:
         QCOMPARE(wizard->currentId(), int(ui::ExperimentWizard::Review));
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         wizard->accept();
-        QVERIFY(window.isRunning());
+        QVERIFY(window.session()->isRunning());
         QVERIFY(!window.usesForm());
         QVERIFY(finished.wait(30000));
         QVERIFY2(finished.first().first().toBool(),

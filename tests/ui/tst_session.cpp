@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultstore.h"
+#include "lab/spec/experimentspec.h"
 #include "session.h"
 
 #include <QFile>
@@ -60,7 +61,8 @@ private Q_SLOTS:
         QSignalSpy loaded(&session, &ui::Session::specLoaded);
         QSignalSpy rejected(&session, &ui::Session::specRejected);
         QString error;
-        QVERIFY2(session.loadPreset(QStringLiteral("seed001-httpd-vs-tomcat"), &error), qPrintable(error));
+        QVERIFY2(session.loadPreset(QStringLiteral("seed001-httpd-vs-tomcat"), &error),
+                 qPrintable(error));
         QCOMPARE(loaded.size(), 1);
         QVERIFY(!loaded[0][0].value<lab::ExperimentSpec>().targets.isEmpty());
         QVERIFY(session.recentFiles().isEmpty()); // a preset is not a recent file
@@ -171,6 +173,88 @@ private Q_SLOTS:
         QCOMPARE(other.name(), QStringLiteral("mine"));
         QCOMPARE(other.points().size(), 1);
         QCOMPARE(other.recentFiles().value(0), path);
+    }
+
+    // The run is the session's: one at a time, kept in its database, shown while it goes on
+    // (nothing else can be), and over with a sentence that says how.
+    void runsOneExperimentAndSaysHowItEnded()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        const qint64 earlier = makeDatabase(db, 1).value(0);
+        QVERIFY(earlier > 0);
+        ui::Session session;
+        session.setDatabase(db);
+        QSignalSpy running(&session, &ui::Session::runningChanged);
+        QSignalSpy started(&session, &ui::Session::runStarted);
+        QSignalSpy added(&session, &ui::Session::pointAdded);
+        QSignalSpy ended(&session, &ui::Session::runEnded);
+
+        lab::ExperimentSpec spec;
+        spec.name = QStringLiteral("two sizes");
+        lab::SweepSpec target = lab::SweepSpec::defaults();
+        target.sizes = {4096, 8192};
+        target.requests = 20;
+        spec.targets = {target};
+        QVERIFY(session.startRun(spec));
+        QVERIFY(session.isRunning());
+        QVERIFY(!session.startRun(spec)); // one at a time
+        QString error;
+        QVERIFY(!session.showExperiment(earlier, &error));
+        QVERIFY2(error.contains(QStringLiteral("a run is going on")), qPrintable(error));
+        QCOMPARE(session.title(), spec.name);
+
+        QVERIFY(ended.wait(60000));
+        const auto point = [&](int i) { return added[i][0].value<lab::PointResult>(); };
+        QVERIFY2(ended[0][0].toBool(), qPrintable(point(0).reason));
+        QVERIFY2(ended[0][1].toString().startsWith(QStringLiteral("Done: 2 points in ")),
+                 qPrintable(ended[0][1].toString()));
+        QVERIFY(ended[0][2].toString().isEmpty());
+        QCOMPARE(added.size(), 2);
+        QCOMPARE(running.size(), 2);
+        QVERIFY(running[0][0].toBool() && !running[1][0].toBool());
+        QVERIFY(!session.isRunning());
+        QCOMPARE(started.size(), 1);
+        const qint64 kept = started[0][0].toLongLong();
+        QVERIFY(kept > earlier);
+        QCOMPARE(session.runExperiment(), kept);
+        lab::ResultStore store;
+        QVERIFY2(store.open(db, &error), qPrintable(error));
+        QCOMPARE(store.points(kept, &error).size(), 2);
+        QVERIFY2(session.showExperiment(earlier, &error), qPrintable(error)); // free again
+    }
+
+    void aCancelledRunKeepsItsPoints()
+    {
+        QTemporaryDir dir;
+        ui::Session session;
+        session.setDatabase(dir.filePath(QStringLiteral("results.db")));
+        QSignalSpy added(&session, &ui::Session::pointAdded);
+        QSignalSpy paused(&session, &ui::Session::pausedChanged);
+        QSignalSpy ended(&session, &ui::Session::runEnded);
+        lab::ExperimentSpec spec;
+        spec.name = QStringLiteral("many sizes");
+        lab::SweepSpec target = lab::SweepSpec::defaults();
+        target.sizes = {4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288};
+        target.requests = 2000;
+        spec.targets = {target};
+        // At the first point: held after the point being measured, then cancelled.
+        connect(&session, &ui::Session::pointAdded, this, [&] {
+            if (session.isPaused() || !session.isRunning())
+                return;
+            session.pauseRun();
+            QVERIFY(session.isPaused());
+            session.cancelRun();
+        });
+        QVERIFY(session.startRun(spec));
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(paused.size(), 1);
+        QVERIFY(!ended[0][0].toBool());
+        QVERIFY2(ended[0][1].toString().startsWith(QStringLiteral("Cancelled after ")),
+                 qPrintable(ended[0][1].toString()));
+        QVERIFY(session.points().size() >= 1 && session.points().size() < 8);
+        QCOMPARE(session.points().size(), added.size());
+        QVERIFY(!session.isRunning());
     }
 };
 
