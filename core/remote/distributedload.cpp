@@ -268,28 +268,16 @@ void DistributedLoad::merge(qint64 t0, lab::PointResult *point) const
 {
     point->startedAtMicros = t0 / 1000;
     std::vector<client::ClientSample> samples;
-    int concurrency = 0;
-    double thinkWeighted = 0;
-    std::uint64_t thinkWeight = 0;
-    bool first = true;
+    QList<const lab::PointResult *> shares;
     for (const Share &share : m_shares) {
         if (share.endedNs == 0)
             continue; // nothing came from it
         const lab::PointResult &p = share.point;
+        shares << &p;
+        // The histograms and error counts as the client merges its threads'; every scalar
+        // below as its ResultColumns row says.
         point->load.merge(p.load);
-        concurrency += p.load.concurrency;
-        point->offeredPerSecond += p.offeredPerSecond;
         point->uncorrected.merge(p.uncorrected);
-        point->late += p.late;
-        point->missed += p.missed;
-        point->outsideSteady += p.outsideSteady;
-        point->littleUsers += p.littleUsers;
-        point->littlePass = first ? p.littlePass : point->littlePass && p.littlePass;
-        point->thinkPass = first ? p.thinkPass : point->thinkPass && p.thinkPass;
-        point->thinkTargetMs = p.thinkTargetMs;
-        thinkWeighted += p.thinkActualMs * double(p.load.ok);
-        thinkWeight += p.load.ok;
-        first = false;
         // Each share's samples are from its own start: onto the grid from T0.
         const std::int64_t shift = (share.startedNs - t0) / 1000;
         for (client::ClientSample s : p.clientSamples) {
@@ -297,8 +285,8 @@ void DistributedLoad::merge(qint64 t0, lab::PointResult *point) const
             samples.push_back(std::move(s));
         }
     }
-    point->load.concurrency = std::max(1, concurrency);
-    point->thinkActualMs = thinkWeight ? thinkWeighted / double(thinkWeight) : 0;
+    lab::ResultColumns::mergeAgents(shares, point);
+    point->load.concurrency = std::max(1, point->load.concurrency);
     point->clientSamples = client::sumByInterval(samples);
 }
 

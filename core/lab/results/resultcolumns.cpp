@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resultcolumns.h"
 
+#include "lab/spec/sizelist.h"
+#include "pointcost.h"
+#include "tuneevent.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -76,60 +81,177 @@ void setParts(ProcessSample *s, const QVariant &v)
     }
 }
 
+using M = ResultMerge;
+
+bool isRate(const PointResult &p)
+{
+    return p.model == client::LoadModel::Rate;
+}
+bool isRamp(const PointResult &p)
+{
+    return p.model == client::LoadModel::Ramp;
+}
+bool madeTls(const PointResult &p)
+{
+    return p.load.tlsTimes.count() > 0;
+}
+bool hasUncorrected(const PointResult &p)
+{
+    return p.uncorrected.count() > 0;
+}
+
+// A latency of a histogram in ms, as runs.csv gives it (3 decimals).
+QVariant ms(double micros)
+{
+    return QVariant(micros / 1000.0);
+}
+
 // clang-format off
+// The point's rows, in runs.csv's order up to its verdict (rows without a csv name sit where
+// they read best); the cost per request, the ResourceUse and server counter rows and
+// tailColumns follow.
 const ResultColumn<PointResult> pointColumns[] = {
+    {"size_bytes", "size_bytes",
+     [](const PointResult &p) { return whole(p.sizeBytes); },
+     [](PointResult *p, const QVariant &v) { p->sizeBytes = v.toULongLong(); }, "size_bytes"},
+    {nullptr, nullptr, [](const PointResult &p) { return QVariant(formatSize(p.sizeBytes)); }, nullptr, "size"},
+    {"target", "target",
+     [](const PointResult &p) { return text(p.target); },
+     [](PointResult *p, const QVariant &v) { p->target = v.toString(); }, "target"},
+    {"dnf", "dnf",
+     [](const PointResult &p) { return QVariant(p.dnf); },
+     [](PointResult *p, const QVariant &v) { p->dnf = v.toBool(); }},
+    {nullptr, nullptr,
+     [](const PointResult &p) { return QVariant(p.dnf ? QStringLiteral("dnf") : QStringLiteral("ok")); },
+     nullptr, "status"},
     {"idx", "index",
      [](const PointResult &p) { return QVariant(p.index); },
      [](PointResult *p, const QVariant &v) { p->index = v.toInt(); }},
     {"repetition", "repetition",
      [](const PointResult &p) { return QVariant(p.repetition); },
      [](PointResult *p, const QVariant &v) { p->repetition = v.toInt(); }},
-    {"target", "target",
-     [](const PointResult &p) { return text(p.target); },
-     [](PointResult *p, const QVariant &v) { p->target = v.toString(); }},
-    {"size_bytes", "size_bytes",
-     [](const PointResult &p) { return whole(p.sizeBytes); },
-     [](PointResult *p, const QVariant &v) { p->sizeBytes = v.toULongLong(); }},
-    {"dnf", "dnf",
-     [](const PointResult &p) { return QVariant(p.dnf); },
-     [](PointResult *p, const QVariant &v) { p->dnf = v.toBool(); }},
-    {"reason", "reason",
-     [](const PointResult &p) { return text(p.reason); },
-     [](PointResult *p, const QVariant &v) { p->reason = v.toString(); }},
+    {nullptr, nullptr, [](const PointResult &p) { return QVariant(p.repetition + 1); }, nullptr, "repetition"},
     {"concurrency", "concurrency",
      [](const PointResult &p) { return QVariant(p.load.concurrency); },
-     [](PointResult *p, const QVariant &v) { p->load.concurrency = v.isValid() ? v.toInt() : 1; }},
+     [](PointResult *p, const QVariant &v) { p->load.concurrency = v.isValid() ? v.toInt() : 1; },
+     "concurrency", nullptr, M::None, M::Sum},
     {"completed", "completed",
      [](const PointResult &p) { return whole(p.load.completed); },
-     [](PointResult *p, const QVariant &v) { p->load.completed = v.toULongLong(); }},
+     [](PointResult *p, const QVariant &v) { p->load.completed = v.toULongLong(); },
+     "completed", nullptr, M::None, M::Sum},
     {"ok", "ok",
      [](const PointResult &p) { return whole(p.load.ok); },
-     [](PointResult *p, const QVariant &v) { p->load.ok = v.toULongLong(); }},
+     [](PointResult *p, const QVariant &v) { p->load.ok = v.toULongLong(); },
+     "ok", nullptr, M::None, M::Sum},
+    {nullptr, nullptr, [](const PointResult &p) { return whole(p.load.failed()); }, nullptr, "failed"},
     {"unfinished", "unfinished",
      [](const PointResult &p) { return whole(p.load.unfinished); },
-     [](PointResult *p, const QVariant &v) { p->load.unfinished = v.toULongLong(); }},
+     [](PointResult *p, const QVariant &v) { p->load.unfinished = v.toULongLong(); },
+     nullptr, nullptr, M::None, M::Sum},
     {"connects", "connects",
      [](const PointResult &p) { return whole(p.load.connects); },
-     [](PointResult *p, const QVariant &v) { p->load.connects = v.toULongLong(); }},
-    {"tls_handshakes", "tls_handshakes",
-     [](const PointResult &p) { return whole(p.load.tlsHandshakes); },
-     [](PointResult *p, const QVariant &v) { p->load.tlsHandshakes = v.toULongLong(); }},
-    {"tls_resumed", "tls_resumed",
-     [](const PointResult &p) { return whole(p.load.tlsResumed); },
-     [](PointResult *p, const QVariant &v) { p->load.tlsResumed = v.toULongLong(); }},
+     [](PointResult *p, const QVariant &v) { p->load.connects = v.toULongLong(); },
+     nullptr, nullptr, M::None, M::Sum},
     {"bytes_read", "bytes_read",
      [](const PointResult &p) { return whole(p.load.bytesRead); },
-     [](PointResult *p, const QVariant &v) { p->load.bytesRead = v.toULongLong(); }},
+     [](PointResult *p, const QVariant &v) { p->load.bytesRead = v.toULongLong(); },
+     "bytes_read", nullptr, M::None, M::Sum},
     {"body_bytes", "body_bytes",
      [](const PointResult &p) { return whole(p.load.bodyBytes); },
-     [](PointResult *p, const QVariant &v) { p->load.bodyBytes = v.toULongLong(); }},
+     [](PointResult *p, const QVariant &v) { p->load.bodyBytes = v.toULongLong(); },
+     "body_bytes", nullptr, M::None, M::Sum},
+    // The agents run side by side: the point lasts as long as the longest share.
     {"elapsed_us", "elapsed_us",
      [](const PointResult &p) { return whole(p.load.elapsedMicros); },
-     [](PointResult *p, const QVariant &v) { p->load.elapsedMicros = v.toLongLong(); }},
-    {"kib_per_s", "kib_per_s",
-     [](const PointResult &p) { return QVariant(p.kibPerSecond()); }, nullptr},
+     [](PointResult *p, const QVariant &v) { p->load.elapsedMicros = v.toLongLong(); },
+     nullptr, nullptr, M::None, M::Max},
+    {nullptr, nullptr, [](const PointResult &p) { return QVariant(p.load.elapsedSeconds()); },
+     nullptr, "elapsed_s", nullptr, M::None, M::None, 6},
     {"requests_per_s", nullptr,
-     [](const PointResult &p) { return QVariant(p.load.requestsPerSecond()); }, nullptr},
+     [](const PointResult &p) { return QVariant(p.load.requestsPerSecond()); }, nullptr,
+     "requests_per_s", nullptr, M::None, M::None, 2},
+    {"kib_per_s", "kib_per_s",
+     [](const PointResult &p) { return QVariant(p.kibPerSecond()); }, nullptr,
+     "kib_per_s", [](const PointResult &p) { return !p.dnf; }, M::None, M::None, 2},
+    {nullptr, nullptr, [](const PointResult &p) { return ms(p.load.latency.mean()); }, nullptr,
+     "latency_mean_ms", nullptr, M::None, M::None, 3},
+    {nullptr, nullptr, [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(50))); }, nullptr,
+     "latency_p50_ms", nullptr, M::None, M::None, 3},
+    {nullptr, nullptr, [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(90))); }, nullptr,
+     "latency_p90_ms", nullptr, M::None, M::None, 3},
+    {nullptr, nullptr, [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(99))); }, nullptr,
+     "latency_p99_ms", nullptr, M::None, M::None, 3},
+    {nullptr, nullptr, [](const PointResult &p) { return ms(double(p.load.latency.max())); }, nullptr,
+     "latency_max_ms", nullptr, M::None, M::None, 3},
+    // The client model by name (a point kept before schema 2 reads its experiment's).
+    {"model", "model",
+     [](const PointResult &p) { return QVariant(QString::fromLatin1(client::loadModelName(p.model))); },
+     [](PointResult *p, const QVariant &v) {
+         p->model = client::parseLoadModel(v.toString().toStdString()).value_or(client::LoadModel::Closed); },
+     "model"},
+    // rate (wrk2): latency above is from the intended send time; uncorrected from the actual
+    // send. Each agent offers its share of the rate.
+    {"offered_per_s", "offered_per_s",
+     [](const PointResult &p) { return QVariant(p.offeredPerSecond); },
+     [](PointResult *p, const QVariant &v) { p->offeredPerSecond = v.toDouble(); },
+     "offered_per_s", isRate, M::Max, M::Sum, 2},
+    {"late", "late",
+     [](const PointResult &p) { return whole(p.late); },
+     [](PointResult *p, const QVariant &v) { p->late = v.toULongLong(); },
+     "late", isRate, M::Sum, M::Sum},
+    {"missed", "missed",
+     [](const PointResult &p) { return whole(p.missed); },
+     [](PointResult *p, const QVariant &v) { p->missed = v.toULongLong(); },
+     "missed", isRate, M::Sum, M::Sum},
+    {nullptr, nullptr, [](const PointResult &p) { return ms(double(p.uncorrected.valueAtPercentile(50))); }, nullptr,
+     "uncorrected_p50_ms", hasUncorrected, M::None, M::None, 3},
+    {nullptr, nullptr, [](const PointResult &p) { return ms(double(p.uncorrected.valueAtPercentile(99))); }, nullptr,
+     "uncorrected_p99_ms", hasUncorrected, M::None, M::None, 3},
+    // https: the handshakes the point made, the resumed ones, and how long they took.
+    {"tls_handshakes", "tls_handshakes",
+     [](const PointResult &p) { return whole(p.load.tlsHandshakes); },
+     [](PointResult *p, const QVariant &v) { p->load.tlsHandshakes = v.toULongLong(); },
+     "tls_handshakes", madeTls, M::Sum, M::Sum},
+    {"tls_resumed", "tls_resumed",
+     [](const PointResult &p) { return whole(p.load.tlsResumed); },
+     [](PointResult *p, const QVariant &v) { p->load.tlsResumed = v.toULongLong(); },
+     "tls_resumed", madeTls, M::Sum, M::Sum},
+    {nullptr, nullptr, [](const PointResult &p) { return ms(double(p.load.tlsTimes.valueAtPercentile(50))); }, nullptr,
+     "tls_p50_ms", madeTls, M::None, M::None, 3},
+    {nullptr, nullptr, [](const PointResult &p) { return ms(double(p.load.tlsTimes.valueAtPercentile(99))); }, nullptr,
+     "tls_p99_ms", madeTls, M::None, M::None, 3},
+    // ramp (faban): the steady state's figures above; these its checks.
+    {"outside_steady", "outside_steady",
+     [](const PointResult &p) { return whole(p.outsideSteady); },
+     [](PointResult *p, const QVariant &v) { p->outsideSteady = v.toULongLong(); },
+     "outside_steady", isRamp, M::Sum, M::Sum},
+    {"little_users", "little_users",
+     [](const PointResult &p) { return QVariant(p.littleUsers); },
+     [](PointResult *p, const QVariant &v) { p->littleUsers = v.toDouble(); },
+     "little_users", isRamp, M::Mean, M::Sum, 2},
+    {"little_pass", "little_pass",
+     [](const PointResult &p) { return QVariant(p.littlePass); },
+     [](PointResult *p, const QVariant &v) { p->littlePass = v.toBool(); },
+     "little_pass", isRamp, M::All, M::All},
+    {"think_target_ms", "think_target_ms",
+     [](const PointResult &p) { return QVariant(p.thinkTargetMs); },
+     [](PointResult *p, const QVariant &v) { p->thinkTargetMs = v.toDouble(); },
+     "think_target_ms", isRamp, M::Max, M::Max, 3},
+    {"think_actual_ms", "think_actual_ms",
+     [](const PointResult &p) { return QVariant(p.thinkActualMs); },
+     [](PointResult *p, const QVariant &v) { p->thinkActualMs = v.toDouble(); },
+     "think_actual_ms", isRamp, M::MeanByRequests, M::MeanByRequests, 3},
+    {"think_pass", "think_pass",
+     [](const PointResult &p) { return QVariant(p.thinkPass); },
+     [](PointResult *p, const QVariant &v) { p->thinkPass = v.toBool(); },
+     "think_pass", isRamp, M::All, M::All},
+    // What limited the point; its cost per request follows in runs.csv (PointCost's rows).
+    {"verdict", "verdict",
+     [](const PointResult &p) { return text(p.verdict); },
+     [](PointResult *p, const QVariant &v) { p->verdict = v.toString(); }, "verdict"},
+    {"verdict_why", "verdict_why",
+     [](const PointResult &p) { return text(p.verdictWhy); },
+     [](PointResult *p, const QVariant &v) { p->verdictWhy = v.toString(); }, "verdict_why"},
     // On the machine's monotonic clock: where the point sits in the run's timelines.
     {"started_at_us", "started_at_us",
      [](const PointResult &p) { return whole(p.startedAtMicros); },
@@ -137,53 +259,11 @@ const ResultColumn<PointResult> pointColumns[] = {
     {"server_counted", "server_counted",
      [](const PointResult &p) { return QVariant(p.serverCounted); },
      [](PointResult *p, const QVariant &v) { p->serverCounted = v.toBool(); }},
-    // The client model by name (a point kept before schema 2 reads its experiment's).
-    {"model", "model",
-     [](const PointResult &p) { return QVariant(QString::fromLatin1(client::loadModelName(p.model))); },
-     [](PointResult *p, const QVariant &v) {
-         p->model = client::parseLoadModel(v.toString().toStdString()).value_or(client::LoadModel::Closed); }},
-    // rate (wrk2).
-    {"offered_per_s", "offered_per_s",
-     [](const PointResult &p) { return QVariant(p.offeredPerSecond); },
-     [](PointResult *p, const QVariant &v) { p->offeredPerSecond = v.toDouble(); }},
-    {"late", "late",
-     [](const PointResult &p) { return whole(p.late); },
-     [](PointResult *p, const QVariant &v) { p->late = v.toULongLong(); }},
-    {"missed", "missed",
-     [](const PointResult &p) { return whole(p.missed); },
-     [](PointResult *p, const QVariant &v) { p->missed = v.toULongLong(); }},
-    // ramp (faban).
-    {"outside_steady", "outside_steady",
-     [](const PointResult &p) { return whole(p.outsideSteady); },
-     [](PointResult *p, const QVariant &v) { p->outsideSteady = v.toULongLong(); }},
-    {"little_users", "little_users",
-     [](const PointResult &p) { return QVariant(p.littleUsers); },
-     [](PointResult *p, const QVariant &v) { p->littleUsers = v.toDouble(); }},
-    {"little_pass", "little_pass",
-     [](const PointResult &p) { return QVariant(p.littlePass); },
-     [](PointResult *p, const QVariant &v) { p->littlePass = v.toBool(); }},
-    {"think_target_ms", "think_target_ms",
-     [](const PointResult &p) { return QVariant(p.thinkTargetMs); },
-     [](PointResult *p, const QVariant &v) { p->thinkTargetMs = v.toDouble(); }},
-    {"think_actual_ms", "think_actual_ms",
-     [](const PointResult &p) { return QVariant(p.thinkActualMs); },
-     [](PointResult *p, const QVariant &v) { p->thinkActualMs = v.toDouble(); }},
-    {"think_pass", "think_pass",
-     [](const PointResult &p) { return QVariant(p.thinkPass); },
-     [](PointResult *p, const QVariant &v) { p->thinkPass = v.toBool(); }},
     // What the point cost (the server_* and client_* totals follow, one per ResourceUse field).
     {"client_threads", "client_threads",
      [](const PointResult &p) { return QVariant(p.load.clientThreads); },
-     [](PointResult *p, const QVariant &v) { p->load.clientThreads = v.toInt(); }},
-    {"cost_note", "cost_note",
-     [](const PointResult &p) { return text(p.costNote); },
-     [](PointResult *p, const QVariant &v) { p->costNote = v.toString(); }},
-    {"verdict", "verdict",
-     [](const PointResult &p) { return text(p.verdict); },
-     [](PointResult *p, const QVariant &v) { p->verdict = v.toString(); }},
-    {"verdict_why", "verdict_why",
-     [](const PointResult &p) { return text(p.verdictWhy); },
-     [](PointResult *p, const QVariant &v) { p->verdictWhy = v.toString(); }},
+     [](PointResult *p, const QVariant &v) { p->load.clientThreads = v.toInt(); },
+     nullptr, nullptr, M::None, M::Sum},
     // Its perf profile (PointProfile): the stacks as folded text.
     {"profile_requested", "profile_requested",
      [](const PointResult &p) { return QVariant(p.profile.requested); },
@@ -213,6 +293,19 @@ const ResultColumn<PointResult> pointColumns[] = {
     {"start_skew_us", "start_skew_us",
      [](const PointResult &p) { return whole(p.startSkewMicros); },
      [](PointResult *p, const QVariant &v) { p->startSkewMicros = v.toLongLong(); }},
+};
+
+// After the server's counters, the free text, last.
+const ResultColumn<PointResult> tailColumns[] = {
+    {"cost_note", "cost_note",
+     [](const PointResult &p) { return text(p.costNote); },
+     [](PointResult *p, const QVariant &v) { p->costNote = v.toString(); }, "cost_note"},
+    {"reason", "reason",
+     [](const PointResult &p) { return text(p.reason); },
+     [](PointResult *p, const QVariant &v) { p->reason = v.toString(); }, "reason"},
+    {nullptr, nullptr,
+     [](const PointResult &p) { return QVariant(describeTuneEvents(p.tuneEvents, p.startedAtMicros)); },
+     nullptr, "tune"},
 };
 
 const ResultColumn<ClientSample> clientSampleColumns[] = {
@@ -309,12 +402,7 @@ ResultColumn<PointResult> serverColumn()
         },
         name.constData(),
         [](const PointResult &p) { return p.serverCounted; },
-        [](PointResult *into, const PointResult &from) {
-            const server::ServerStatsField &f = server::serverStatsFields()[F];
-            std::uint64_t &total = into->server.*f.total;
-            total =
-                f.isTotal() ? total + from.server.*f.total : std::max(total, from.server.*f.total);
-        }};
+        server::serverStatsFields()[F].isTotal() ? ResultMerge::Sum : ResultMerge::Max};
 }
 
 template<std::size_t... F>
@@ -342,7 +430,14 @@ ResultColumn<PointResult> useColumn()
             },
             [](PointResult *p, const QVariant &v) {
                 useOf(*p, Server).*member = v.isValid() && !v.isNull() ? v.toLongLong() : -1;
-            }};
+            },
+            nullptr,
+            [](const PointResult &p) {
+                return useOf(const_cast<PointResult &>(p), Server).*member >= 0;
+            },
+            ResultMerge::None,
+            // The agents' clients cost what they cost together; the server is one.
+            Server ? ResultMerge::None : ResultMerge::Sum};
 }
 
 template<bool Server, std::size_t... F>
@@ -362,6 +457,7 @@ std::span<const ResultColumn<PointResult>> ResultColumns::point()
         appendUseColumns<true>(&out, fields);
         appendUseColumns<false>(&out, fields);
         appendServerColumns(&out, std::make_index_sequence<server::serverStatsFieldCount>());
+        out.insert(out.end(), std::begin(tailColumns), std::end(tailColumns));
         return out;
     }();
     return all;
@@ -370,19 +466,125 @@ std::span<const ResultColumn<PointResult>> ResultColumns::point()
 QStringList ResultColumns::csvNames()
 {
     QStringList out;
-    for (const auto &c : point())
-        if (c.csv)
-            out << QString::fromLatin1(c.csv);
+    const auto rows = point();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (i == std::size(pointColumns))
+            for (const PointCost &cost : PointCost::rows())
+                out << QString::fromLatin1(cost.key);
+        if (rows[i].csv)
+            out << QString::fromLatin1(rows[i].csv);
+    }
     return out;
 }
 
-QVariantList ResultColumns::csvValues(const PointResult &p)
+QStringList ResultColumns::csvCells(const PointResult &p)
 {
-    QVariantList out;
-    for (const auto &c : point())
-        if (c.csv)
-            out << (c.measured && !c.measured(p) ? QVariant() : c.get(p));
+    QStringList out;
+    const auto rows = point();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (i == std::size(pointColumns))
+            for (const PointCost &cost : PointCost::rows())
+                out << cost.text(p);
+        if (const auto &c = rows[i]; c.csv)
+            out << (c.measured && !c.measured(p) ? QString() : csvText(c.get(p), c.decimals));
+    }
     return out;
+}
+
+QString ResultColumns::csvText(const QVariant &value, int decimals)
+{
+    if (value.isNull() || !value.isValid())
+        return {};
+    switch (value.typeId()) {
+    case QMetaType::Bool: return value.toBool() ? QStringLiteral("1") : QStringLiteral("0");
+    case QMetaType::Double:
+        return decimals >= 0 ? QString::number(value.toDouble(), 'f', decimals) : value.toString();
+    case QMetaType::QString: {
+        const QString text = value.toString();
+        if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n'))
+            return text;
+        QString quoted = text;
+        quoted.replace(u'"', QStringLiteral("\"\""));
+        return u'"' + quoted + u'"';
+    }
+    default: return value.toString();
+    }
+}
+
+QVariant ResultColumns::merged(ResultMerge how, const QVariantList &values,
+                               const QList<double> &requests)
+{
+    if (values.isEmpty() || how == ResultMerge::None)
+        return {};
+    const bool whole = std::all_of(values.begin(), values.end(), [](const QVariant &v) {
+        const int type = v.typeId();
+        return type == QMetaType::Int || type == QMetaType::LongLong || type == QMetaType::UInt ||
+               type == QMetaType::ULongLong;
+    });
+    const auto keep = [&](double x) {
+        return whole ? QVariant(qint64(std::llround(x))) : QVariant(x);
+    };
+    switch (how) {
+    case ResultMerge::None: break;
+    case ResultMerge::Sum: {
+        if (whole) {
+            qint64 sum = 0;
+            for (const QVariant &v : values)
+                sum += v.toLongLong();
+            return QVariant(sum);
+        }
+        double sum = 0;
+        for (const QVariant &v : values)
+            sum += v.toDouble();
+        return QVariant(sum);
+    }
+    case ResultMerge::Max: {
+        QVariant best = values.first();
+        for (const QVariant &v : values)
+            if (whole ? v.toLongLong() > best.toLongLong() : v.toDouble() > best.toDouble())
+                best = v;
+        return best;
+    }
+    case ResultMerge::All:
+        return QVariant(std::all_of(values.begin(), values.end(),
+                                    [](const QVariant &v) { return v.toBool(); }));
+    case ResultMerge::Mean: {
+        double sum = 0;
+        for (const QVariant &v : values)
+            sum += v.toDouble();
+        return keep(sum / double(values.size()));
+    }
+    case ResultMerge::MeanByRequests: {
+        double sum = 0;
+        double weight = 0;
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            sum += values[i].toDouble() * requests.value(i);
+            weight += requests.value(i);
+        }
+        return keep(weight > 0 ? sum / weight : 0);
+    }
+    }
+    return {};
+}
+
+void ResultColumns::mergeAgents(const QList<const PointResult *> &shares, PointResult *into)
+{
+    if (shares.isEmpty())
+        return;
+    QList<double> requests;
+    for (const PointResult *share : shares)
+        requests << double(share->load.ok);
+    for (const auto &c : point()) {
+        if (c.agents == ResultMerge::None || !c.set)
+            continue;
+        QVariantList values;
+        bool measured = true; // unknown in one share (a figure not read): unknown in the point
+        for (const PointResult *share : shares) {
+            measured = measured && (!c.measured || c.measured(*share));
+            values << c.get(*share);
+        }
+        c.set(into, measured ? merged(c.agents, values, requests) : QVariant());
+    }
 }
 
 std::span<const ResultColumn<client::ClientSample>> ResultColumns::clientSample()
@@ -399,24 +601,28 @@ QStringList ResultColumns::mergedNames()
 {
     QStringList out;
     for (const auto &c : point())
-        if (c.merge)
+        if (c.repetitions != ResultMerge::None)
             out << QString::fromLatin1(c.csv ? c.csv : c.json);
     return out;
 }
 
-QVariantList ResultColumns::mergedValues(const QList<const PointResult *> &points)
+QStringList ResultColumns::mergedCells(const QList<const PointResult *> &points)
 {
-    QVariantList out;
+    QList<double> requests;
+    for (const PointResult *p : points)
+        requests << double(p->load.ok);
+    QStringList out;
     for (const auto &c : point()) {
-        if (!c.merge)
+        if (c.repetitions == ResultMerge::None)
             continue;
-        PointResult merged;
+        QVariantList values;
         bool measured = !points.isEmpty();
         for (const PointResult *p : points) {
             measured = measured && (!c.measured || c.measured(*p));
-            c.merge(&merged, *p);
+            values << c.get(*p);
         }
-        out << (measured ? c.get(merged) : QVariant());
+        out << (measured ? csvText(merged(c.repetitions, values, requests), c.decimals)
+                         : QString());
     }
     return out;
 }

@@ -56,11 +56,7 @@ Grid gridOf(const QList<PointResult> &points)
 
 QString csvField(const QString &text)
 {
-    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n'))
-        return text;
-    QString quoted = text;
-    quoted.replace(u'"', QStringLiteral("\"\""));
-    return u'"' + quoted + u'"';
+    return ResultColumns::csvText(QVariant(text), -1);
 }
 
 QString ms(double micros)
@@ -109,106 +105,25 @@ QString formatSeedTsv(const QList<PointResult> &points)
     return out;
 }
 
-namespace {
-
-// The columns of runs.csv, one row each: the header and the cell of a point.
-struct CsvColumn
-{
-    const char *header;
-    QString (*cell)(const PointResult &);
-};
-
-// clang-format off
-const CsvColumn csvTable[] = {
-    {"size_bytes",      [](const PointResult &p) { return QString::number(p.sizeBytes); }},
-    {"size",            [](const PointResult &p) { return formatSize(p.sizeBytes); }},
-    {"target",          [](const PointResult &p) { return csvField(p.target); }},
-    {"status",          [](const PointResult &p) { return p.dnf ? QStringLiteral("dnf") : QStringLiteral("ok"); }},
-    {"repetition",      [](const PointResult &p) { return QString::number(p.repetition + 1); }},
-    {"concurrency",     [](const PointResult &p) { return QString::number(p.load.concurrency); }},
-    {"completed",       [](const PointResult &p) { return QString::number(p.load.completed); }},
-    {"ok",              [](const PointResult &p) { return QString::number(p.load.ok); }},
-    {"failed",          [](const PointResult &p) { return QString::number(p.load.failed()); }},
-    {"bytes_read",      [](const PointResult &p) { return QString::number(p.load.bytesRead); }},
-    {"body_bytes",      [](const PointResult &p) { return QString::number(p.load.bodyBytes); }},
-    {"elapsed_s",       [](const PointResult &p) { return QString::number(p.load.elapsedSeconds(), 'f', 6); }},
-    {"requests_per_s",  [](const PointResult &p) { return QString::number(p.load.requestsPerSecond(), 'f', 2); }},
-    {"kib_per_s",       [](const PointResult &p) { return p.dnf ? QString() : QString::number(p.load.kibPerSecond(), 'f', 2); }},
-    {"latency_mean_ms", [](const PointResult &p) { return ms(p.load.latency.mean()); }},
-    {"latency_p50_ms",  [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(50))); }},
-    {"latency_p90_ms",  [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(90))); }},
-    {"latency_p99_ms",  [](const PointResult &p) { return ms(double(p.load.latency.valueAtPercentile(99))); }},
-    {"latency_max_ms",  [](const PointResult &p) { return ms(double(p.load.latency.max())); }},
-    {"model",           [](const PointResult &p) { return QString::fromLatin1(client::loadModelName(p.model)); }},
-    // rate (wrk2): latency above is from the intended send time; these from the actual send.
-    {"offered_per_s",   [](const PointResult &p) { return p.model == client::LoadModel::Rate ? QString::number(p.offeredPerSecond, 'f', 2) : QString(); }},
-    {"late",            [](const PointResult &p) { return p.model == client::LoadModel::Rate ? QString::number(p.late) : QString(); }},
-    {"missed",          [](const PointResult &p) { return p.model == client::LoadModel::Rate ? QString::number(p.missed) : QString(); }},
-    {"uncorrected_p50_ms", [](const PointResult &p) { return p.uncorrected.count() ? ms(double(p.uncorrected.valueAtPercentile(50))) : QString(); }},
-    {"uncorrected_p99_ms", [](const PointResult &p) { return p.uncorrected.count() ? ms(double(p.uncorrected.valueAtPercentile(99))) : QString(); }},
-    // https: the handshakes the point made, the resumed ones, and how long they took.
-    {"tls_handshakes",  [](const PointResult &p) { return p.load.tlsTimes.count() ? QString::number(p.load.tlsHandshakes) : QString(); }},
-    {"tls_resumed",     [](const PointResult &p) { return p.load.tlsTimes.count() ? QString::number(p.load.tlsResumed) : QString(); }},
-    {"tls_p50_ms",      [](const PointResult &p) { return p.load.tlsTimes.count() ? ms(double(p.load.tlsTimes.valueAtPercentile(50))) : QString(); }},
-    {"tls_p99_ms",      [](const PointResult &p) { return p.load.tlsTimes.count() ? ms(double(p.load.tlsTimes.valueAtPercentile(99))) : QString(); }},
-    // ramp (faban): the steady state's figures above; these its checks.
-    {"outside_steady",  [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.outsideSteady) : QString(); }},
-    {"little_users",    [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.littleUsers, 'f', 2) : QString(); }},
-    {"little_pass",     [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(int(p.littlePass)) : QString(); }},
-    {"think_target_ms", [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.thinkTargetMs, 'f', 3) : QString(); }},
-    {"think_actual_ms", [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(p.thinkActualMs, 'f', 3) : QString(); }},
-    {"think_pass",      [](const PointResult &p) { return p.model == client::LoadModel::Ramp ? QString::number(int(p.thinkPass)) : QString(); }},
-    // What limited the point; its cost per request follows (PointCost's rows), then the
-    // figures of ResultColumns' rows that runs.csv carries (the server's counters), then csvTail.
-    {"verdict",         [](const PointResult &p) { return csvField(p.verdict); }},
-    {"verdict_why",     [](const PointResult &p) { return csvField(p.verdictWhy); }},
-};
-// After the cost columns: the free text, last.
-const CsvColumn csvTail[] = {
-    {"cost_note",       [](const PointResult &p) { return csvField(p.costNote); }},
-    {"reason",          [](const PointResult &p) { return csvField(p.reason); }},
-    {"tune",            [](const PointResult &p) { return csvField(describeTuneEvents(p.tuneEvents, p.startedAtMicros)); }},
-};
-// clang-format on
-
-} // namespace
-
+// runs.csv is ResultColumns' rows that name a csv column, the cost per request among them.
 QStringList csvColumns()
 {
-    QStringList out;
-    for (const auto &c : csvTable)
-        out << QString::fromLatin1(c.header);
-    for (const PointCost &cost : PointCost::rows())
-        out << QString::fromLatin1(cost.key);
-    out << ResultColumns::csvNames();
-    for (const auto &c : csvTail)
-        out << QString::fromLatin1(c.header);
-    return out;
+    return ResultColumns::csvNames();
 }
 
 QString formatCsv(const QList<PointResult> &points)
 {
     QString out = csvColumns().join(u',') + u'\n';
-    for (const auto &p : points) {
-        QStringList row;
-        for (const auto &c : csvTable)
-            row << c.cell(p);
-        for (const PointCost &cost : PointCost::rows())
-            row << cost.text(p);
-        for (const QVariant &value : ResultColumns::csvValues(p))
-            row << (value.typeId() == QMetaType::QString ? csvField(value.toString())
-                                                         : value.toString());
-        for (const auto &c : csvTail)
-            row << c.cell(p);
-        out += row.join(u',') + u'\n';
-    }
+    for (const auto &p : points)
+        out += ResultColumns::csvCells(p).join(u',') + u'\n';
     return out;
 }
 
 QString formatSummaryCsv(const QList<PointResult> &points)
 {
-    // The server's counters (ResultColumns' merged rows), summed or maximal over the
-    // repetitions, after the client's figures; the reason last.
+    // The client's figures, then ResultColumns' merged rows (a rate's late and missed, a
+    // ramp's checks, the TLS handshakes, the server's counters) as each row merges them; the
+    // reason last.
     QString out =
         QStringLiteral(
             "size_bytes,size,target,status,repetitions,kib_per_s,kib_per_s_sd,kib_per_s_ci95_low,"
@@ -275,10 +190,8 @@ QString formatSummaryCsv(const QList<PointResult> &points)
                                   1)
                 : QString(),
         };
-        QStringList counters;
-        for (const QVariant &value : ResultColumns::mergedValues(list))
-            counters << value.toString();
-        out += (row + counters + QStringList{csvField(reason)}).join(u',') + u'\n';
+        out += (row + ResultColumns::mergedCells(list) + QStringList{csvField(reason)}).join(u',') +
+               u'\n';
     }
     return out;
 }

@@ -12,6 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace servelab;
 using lab::ResultColumns;
 
@@ -80,8 +83,12 @@ private Q_SLOTS:
     {
         QSet<QString> sql;
         QSet<QString> json;
+        QSet<QString> csv;
         for (const auto &c : ResultColumns::point()) {
-            QVERIFY(c.sql || c.json);
+            QVERIFY(c.sql || c.json || c.csv);
+            QVERIFY2(!c.csv || !csv.contains(QLatin1String(c.csv)), c.csv);
+            if (c.csv)
+                csv.insert(QLatin1String(c.csv));
             QVERIFY2(!c.sql || !sql.contains(QLatin1String(c.sql)), c.sql);
             QVERIFY2(!c.json || !json.contains(QLatin1String(c.json)), c.json);
             if (c.sql)
@@ -151,7 +158,8 @@ private Q_SLOTS:
             const server::ServerStatsField &f = fields[k];
             const lab::ResultColumn<lab::PointResult> *row = nullptr;
             for (const auto &c : ResultColumns::point())
-                if (c.merge && QByteArrayView(c.sql).endsWith(QByteArrayView(f.key)))
+                if (c.repetitions != lab::ResultMerge::None && c.agents == lab::ResultMerge::None &&
+                    QByteArrayView(c.sql).endsWith(QByteArrayView(f.key)))
                     row = &c;
             QVERIFY2(row && row->sql && row->json && row->csv, f.key);
             const QString name = QLatin1String(row->csv);
@@ -209,6 +217,122 @@ private Q_SLOTS:
             QCOMPARE(csvCell(lab::formatSummaryCsv({first, second}), name),
                      QString::number(merged));
         }
+    }
+
+    // A client figure is one row and its producer too: each row the load agents' shares merge
+    // by (a count summed, a check that must pass in each, a mean over requests, ...) is merged
+    // so from two shares of one point, round-trips the database and the bundle, is its
+    // runs.csv cell, and, where results.csv carries it, is merged over two repetitions as its
+    // row says. Walks the table, so a row added later is checked here.
+    void aClientFigureIsOneRow()
+    {
+        QTemporaryDir dir;
+        lab::ResultStore store;
+        QString error;
+        QVERIFY2(store.open(dir.filePath(QStringLiteral("r.db")), &error), qPrintable(error));
+        const qint64 id = store.beginExperiment(QStringLiteral("client"), "{}", &error);
+        QVERIFY2(id, qPrintable(error));
+        // What a distributed point means by some of them (agents, then repetitions).
+        using M = lab::ResultMerge;
+        const QHash<QByteArray, QPair<M, M>> meant{
+            {"completed", {M::Sum, M::None}},
+            {"elapsed_us", {M::Max, M::None}},
+            {"concurrency", {M::Sum, M::None}},
+            {"offered_per_s", {M::Sum, M::Max}},
+            {"late", {M::Sum, M::Sum}},
+            {"little_users", {M::Sum, M::Mean}},
+            {"little_pass", {M::All, M::All}},
+            {"think_actual_ms", {M::MeanByRequests, M::MeanByRequests}},
+            {"client_user_us", {M::Sum, M::None}},
+            {"server_user_us", {M::None, M::None}},
+        };
+        int walked = 0;
+        int k = 0;
+        int meantSeen = 0;
+        for (const auto &c : ResultColumns::point()) {
+            if (const auto it = meant.constFind(QByteArray(c.sql ? c.sql : ""));
+                it != meant.cend()) {
+                QVERIFY2(c.agents == it->first && c.repetitions == it->second, c.sql);
+                ++meantSeen;
+            }
+            if (c.agents == lab::ResultMerge::None)
+                continue;
+            ++k;
+            const char *name = c.sql ? c.sql : c.json;
+            QVERIFY2(c.set && c.sql && c.json, name);
+            // A point on which the figure is measured: closed, rate, ramp or https.
+            lab::PointResult base = testing::samplePoint(1);
+            base.reason = base.verdictWhy = base.costNote = QString(); // no comma in any cell
+            base.tuneEvents = {};
+            base.load.tlsTimes.record(900);
+            base.uncorrected.record(700);
+            for (auto model :
+                 {client::LoadModel::Closed, client::LoadModel::Rate, client::LoadModel::Ramp})
+                if (!c.measured || !c.measured(base))
+                    base.model = model;
+
+            // Two shares (and two repetitions) that differ in this figure and in their requests.
+            lab::PointResult a = base;
+            lab::PointResult b = base;
+            a.load.ok = 100;
+            b.load.ok = 300;
+            b.repetition = 1;
+            const int type = c.get(base).typeId();
+            const bool check = type == QMetaType::Bool;
+            const bool fraction = type == QMetaType::Double;
+            const double va = check ? 1 : fraction ? 1.5 + k : 1000 + k;
+            const double vb = check ? 0 : fraction ? 4.5 + k : 3 * (1000 + k);
+            c.set(&a, check ? QVariant(true) : fraction ? QVariant(va) : QVariant(qint64(va)));
+            c.set(&b, check ? QVariant(false) : fraction ? QVariant(vb) : QVariant(qint64(vb)));
+            QVERIFY2(!c.measured || (c.measured(a) && c.measured(b)), name);
+            const double oka = double(a.load.ok);
+            const double okb = double(b.load.ok);
+            const auto expected = [&](lab::ResultMerge how) {
+                switch (how) {
+                case lab::ResultMerge::Sum: return va + vb;
+                case lab::ResultMerge::Max: return std::max(va, vb);
+                case lab::ResultMerge::All: return std::min(va, vb);
+                case lab::ResultMerge::Mean: return (va + vb) / 2;
+                case lab::ResultMerge::MeanByRequests: return (va * oka + vb * okb) / (oka + okb);
+                case lab::ResultMerge::None: break;
+                }
+                return -1.0;
+            };
+
+            lab::PointResult together = base;
+            ResultColumns::mergeAgents({&a, &b}, &together);
+            QVERIFY2(qFuzzyCompare(1 + c.get(together).toDouble(), 1 + expected(c.agents)),
+                     qPrintable(QStringLiteral("%1 over agents: %2, wanted %3")
+                                    .arg(QLatin1String(name), c.get(together).toString())
+                                    .arg(expected(c.agents))));
+
+            QVERIFY2(store.addPoint(id, a, &error), qPrintable(error));
+            const QList<lab::PointResult> stored = store.points(id, &error);
+            QVERIFY(!stored.isEmpty());
+            QCOMPARE(c.get(stored.last()), c.get(a));
+            lab::PointResult fromJson;
+            QVERIFY(lab::ResultBundle::pointFromJson(lab::ResultBundle::pointToJson(a), &fromJson));
+            QCOMPARE(c.get(fromJson), c.get(a));
+
+            const double tolerance = c.decimals >= 0 ? std::pow(10.0, -c.decimals) : 1e-9;
+            if (c.csv) {
+                const QString cell = csvCell(lab::formatCsv({a}), QLatin1String(c.csv));
+                QVERIFY2(
+                    std::abs(cell.toDouble() - va) <= tolerance,
+                    qPrintable(QStringLiteral("runs.csv %1: %2").arg(QLatin1String(c.csv), cell)));
+            }
+            if (c.repetitions != lab::ResultMerge::None) {
+                const QString column = QLatin1String(c.csv ? c.csv : c.json);
+                const QString cell = csvCell(lab::formatSummaryCsv({a, b}), column);
+                QVERIFY2(std::abs(cell.toDouble() - expected(c.repetitions)) <= tolerance,
+                         qPrintable(QStringLiteral("results.csv %1: %2, wanted %3")
+                                        .arg(column, cell)
+                                        .arg(expected(c.repetitions))));
+            }
+            ++walked;
+        }
+        QVERIFY(walked >= 20); // the load's counts, its cost, a rate's and a ramp's figures
+        QCOMPARE(meantSeen, meant.size());
     }
 
     // A rate point keeps both histograms and its schedule's counts, a ramp point faban's
