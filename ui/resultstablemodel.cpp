@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resultstablemodel.h"
 
+#include "charts/chartframe.h"
+#include "charts/pointseries.h"
 #include "lab/results/bottleneck.h"
 #include "lab/results/pointcost.h"
 #include "lab/spec/sizelist.h"
@@ -13,6 +15,7 @@ void ResultsTableModel::clear()
 {
     beginResetModel();
     m_points.clear();
+    m_targets.clear();
     endResetModel();
 }
 
@@ -21,6 +24,7 @@ void ResultsTableModel::addPoint(const lab::PointResult &point)
     const int row = static_cast<int>(m_points.size());
     beginInsertRows({}, row, row);
     m_points.append(point.summary()); // the table shows totals
+    m_targets = targetOrder(m_points);
     endInsertRows();
 }
 
@@ -85,6 +89,9 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
         p.verdict ==
             QLatin1StringView(lab::Bottleneck::row(lab::Bottleneck::Kind::ClientBound).name))
         return QVariant::fromValue(QPalette().brush(QPalette::Disabled, QPalette::Text));
+    // The target's swatch: its colour on every chart (targetOrder).
+    if (role == Qt::DecorationRole && index.column() == Target)
+        return targetPen(int(m_targets.indexOf(p.target)), darkPalette()).color();
     if (role == Qt::ToolTipRole && index.column() == ServerCpuPerRequest)
         return costTip(p);
     if (role == Qt::ToolTipRole && index.column() == Verdict)

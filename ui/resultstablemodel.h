@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <QList>
+#include <QStringList>
 
 namespace servelab::ui {
 
@@ -42,6 +43,7 @@ public:
 
 private:
     QList<lab::PointResult> m_points;
+    QStringList m_targets; // in the order their colours go (targetOrder)
 };
 
 } // namespace servelab::ui

@@ -12,9 +12,9 @@ class RunChart;
 
 // A chart of the results, declared once: its name (as --chart, the export menu, the data
 // export and `servelab-cli run --out` name it), the tab it is on and the tab's title (charts
-// sharing a tab stack top to bottom, in the rows' order), whether the seed's table of points goes under it, and
-// how to make it. ResultsView, the exports and writeRunCharts() read these rows, so a new chart
-// is its RunChart subclass and a row (chartrow.cpp).
+// sharing a tab stack top to bottom, in the rows' order), whether the seed's table of points goes
+// under it, and how to make it. ResultsView, the exports and writeRunCharts() read these rows, so a
+// new chart is its RunChart subclass and a row (chartrow.cpp).
 struct ChartRow
 {
     const char *name;

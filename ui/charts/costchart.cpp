@@ -102,7 +102,7 @@ void CostChart::draw(const RunView &run)
         delete line;
     }
     m_lines.clear();
-    m_pens.clear();
+    m_pens = targetPens(chart(), run.overlaid);
     for (const auto &label : m_sizeAxis->categoriesLabels())
         m_sizeAxis->remove(label);
     for (quint64 size : run.sizes)
@@ -122,7 +122,7 @@ void CostChart::draw(const RunView &run)
         m_max = std::max(m_max, at.y());
     }
     m_drawn = int(byPoint.size());
-    for (auto it = lines.begin(); it != lines.end(); ++it) {
+    for (auto it = lines.begin(); it != lines.end(); ++it) { // by name; colours by targetOrder
         QLineSeries *line =
             addPointSeries(chart(), m_sizeAxis, m_valueAxis, it.key(), it.value(), m_pens);
         line->setPointsVisible(true);

@@ -132,7 +132,7 @@ void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint6
             order << p.target;
         merged[{int(order.indexOf(p.target)), p.sizeBytes}].merge(p.load.latency);
     }
-    TargetPens pens;
+    TargetPens pens = targetPens(chart(), points);
     double most = 0;
     double slowest = 0;
     for (auto it = merged.cbegin(); it != merged.cend(); ++it) {
@@ -149,9 +149,14 @@ void LatencyChart::setPoints(const QList<lab::PointResult> &points, QList<quint6
             slowest = std::max(slowest, ms);
         }
         most = std::max(most, deepest);
+        // Several sizes: each curve of a target in its colour, paler for each further size.
+        const QString &target = order[it.key().first];
         const QString name =
-            sizes.size() > 1 ? withDetail(order[it.key().first], lab::formatSize(it.key().second))
-                             : order[it.key().first];
+            sizes.size() > 1 ? withDetail(target, lab::formatSize(it.key().second)) : target;
+        if (!pens.contains(name))
+            pens.insert(name,
+                        paler(penFor(chart(), target, pens), int(sizes.indexOf(it.key().second)),
+                              chart()->theme() == QChart::ChartThemeDark));
         addPointSeries(chart(), m_percentile, m_latency, name, curve, pens);
         data.name = name;
         m_curves << data;

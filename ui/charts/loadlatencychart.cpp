@@ -79,7 +79,7 @@ void LoadLatencyChart::draw(const RunView &run)
         if (!sizes.contains(lab::formatSize(c.sizeBytes)))
             sizes << lab::formatSize(c.sizeBytes);
     const bool withSize = sizes.size() > 1;
-    TargetPens pens;
+    TargetPens pens = targetPens(chart(), run.overlaid);
     auto *saturation = new QScatterSeries;
     saturation->setName(tr("saturation"));
     saturation->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
@@ -88,7 +88,10 @@ void LoadLatencyChart::draw(const RunView &run)
     saturation->setBorderColor(Qt::gray);
     for (const auto &c : m_curves) {
         const QString name = curveName(c, withSize);
-        const QPen pen = penFor(chart(), name, pens);
+        // The target's colour; paler for each further size when there are several.
+        const QPen pen =
+            paler(penFor(chart(), c.target, pens), int(sizes.indexOf(lab::formatSize(c.sizeBytes))),
+                  chart()->theme() == QChart::ChartThemeDark);
         for (const Percentile &p : percentiles) {
             auto *line = new QLineSeries;
             line->setName(QStringLiteral("%1 %2").arg(name, QLatin1String(p.name)));

@@ -35,7 +35,7 @@ void PointLinesChart::setPoints(const QList<lab::PointResult> &points)
     chart()->removeAllSeries();
     m_live.reset();
     m_samples = 0;
-    m_pens.clear();
+    m_pens = targetPens(chart(), points);
     m_maxTime = 1;
     m_maxValue = 1;
     m_origin = -1;

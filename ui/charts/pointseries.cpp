@@ -53,6 +53,41 @@ QString withDetail(const QString &target, const QString &detail)
     return QStringLiteral("%1, %2%3").arg(own, detail, target.mid(own.size()));
 }
 
+QStringList targetOrder(const QList<lab::PointResult> &points)
+{
+    QStringList shown;
+    QStringList overlays;
+    for (const auto &p : points) {
+        const QString own = overlaidTarget(p.target);
+        QStringList &list = own.isEmpty() ? shown : overlays;
+        if (const QString &name = own.isEmpty() ? p.target : own; !list.contains(name))
+            list << name;
+    }
+    for (const QString &name : std::as_const(overlays))
+        if (!shown.contains(name))
+            shown << name;
+    return shown;
+}
+
+TargetPens targetPens(const QChart *chart, const QList<lab::PointResult> &points)
+{
+    TargetPens pens;
+    for (const QString &target : targetOrder(points))
+        penFor(chart, target, pens);
+    return pens;
+}
+
+QPen paler(QPen pen, int steps, bool dark)
+{
+    const QColor background = dark ? QColor(30, 30, 30) : QColor(Qt::white);
+    const double towards = std::min(0.6, 0.3 * std::max(0, steps));
+    const QColor c = pen.color();
+    const auto mix = [towards](int from, int to) { return int(from + (to - from) * towards); };
+    pen.setColor(QColor(mix(c.red(), background.red()), mix(c.green(), background.green()),
+                        mix(c.blue(), background.blue())));
+    return pen;
+}
+
 QPen penFor(const QChart *chart, const QString &target, TargetPens &pens)
 {
     if (const auto it = pens.constFind(target); it != pens.constEnd())

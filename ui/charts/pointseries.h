@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "lab/results/pointresult.h"
+
 #include <QHash>
 #include <QList>
 #include <QPen>
@@ -25,6 +27,19 @@ QString overlayName(const QString &target, qint64 experimentId);
 QString overlaidTarget(const QString &name);
 // "target, detail", with an overlay's "(#id)" kept at the end ("epoll+copy, 4K (#12)").
 QString withDetail(const QString &target, const QString &detail);
+
+// The targets of `points` in the order their colours go: each as it first appears (a DNF
+// point too, so that a target that failed keeps its colour and the next keeps its own), then
+// the overlays' targets that the shown run lacks. Every chart, legend and table swatch of a
+// view takes its colours from this order, so a target has one colour on every tab.
+QStringList targetOrder(const QList<lab::PointResult> &points);
+// The pens of those targets for a chart's theme: the i-th of targetOrder() takes targetPen(i);
+// an overlay's name ("t (#12)") its target's colour, dashed.
+TargetPens targetPens(const QChart *chart, const QList<lab::PointResult> &points);
+
+// `pen` a step paler (towards the chart's background) for each of `steps`: a target's curves
+// at several sizes in its one colour.
+QPen paler(QPen pen, int steps, bool dark);
 
 // The pen of `target` in a chart: the one it has, else the next of targetPen() for the
 // chart's theme; an overlaid run's target takes its own target's colour, dashed.

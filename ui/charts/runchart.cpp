@@ -24,9 +24,7 @@ void RunChart::addPoint(const lab::PointResult &, const RunView &run)
     draw(run);
 }
 
-void RunChart::drawLive(const LivePoint &)
-{
-}
+void RunChart::drawLive(const LivePoint &) {}
 
 void RunChart::fitLegend() const
 {
@@ -42,8 +40,8 @@ void RunChart::fitLegend() const
     int row = 0;
     for (const QString &name : names)
         row += metrics.horizontalAdvance(name) + 3 * metrics.height();
-    const Qt::Alignment side = row <= m_view->width() - 2 * metrics.height() ? Qt::AlignBottom
-                                                                     : Qt::AlignRight;
+    const Qt::Alignment side =
+        row <= m_view->width() - 2 * metrics.height() ? Qt::AlignBottom : Qt::AlignRight;
     if (legend->alignment() != side)
         legend->setAlignment(side);
 }

@@ -31,7 +31,7 @@ struct LivePoint
 
     QString target; // empty: no point is being measured
     std::int64_t startedAtMicros = 0;
-    QList<QPointF> fds;         // (monotonic µs, open fds)
+    QList<QPointF> fds;        // (monotonic µs, open fds)
     QMap<qint64, Slot> bySlot; // by slot number: (end µs + half a slot) / slotMicros
 };
 

@@ -216,6 +216,7 @@ void ThroughputChart::addPoint(const lab::PointResult &point)
 void ThroughputChart::setPoints(const QList<quint64> &sizes, const QList<lab::PointResult> &points)
 {
     clear(sizes);
+    m_pens = targetPens(chart(), points);
     for (const auto &point : points) {
         m_points.append(point.summary());
         seriesFor(point.target);

@@ -15,8 +15,7 @@ namespace servelab::ui {
 
 TimelineChart::TimelineChart(QWidget *parent)
     : PointLinesChart(tr("Server file descriptors"), tr("Open fds"), parent)
-{
-}
+{}
 
 void TimelineChart::draw(const RunView &run)
 {

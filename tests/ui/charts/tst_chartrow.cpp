@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "chartframe.h"
 #include "chartrow.h"
+#include "resultstablemodel.h"
 #include "runchart.h"
 #include "runcharts.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QColor>
 #include <QFile>
+#include <QHash>
+#include <QLineSeries>
+#include <QScatterSeries>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -40,6 +46,94 @@ private Q_SLOTS:
         for (const auto &row : ui::chartRows())
             tables += row.tableBelow ? 1 : 0;
         QCOMPARE(tables, 1); // the seed's table is under one chart
+    }
+
+    // One colour per target on every chart and in the table: a target whose every point is
+    // DNF (drawn on some charts, absent from those over time) keeps its colour, and so does
+    // the target after it; the cost chart, which orders its lines by name, takes them too.
+    void aTargetHasOneColourOnEveryChart()
+    {
+        const auto make = [](const QString &target, qint64 start, bool dnf) {
+            lab::PointResult p;
+            p.target = target;
+            p.sizeBytes = 4096;
+            p.dnf = dnf;
+            p.reason = dnf ? QStringLiteral("refused") : QString();
+            p.startedAtMicros = start;
+            p.model = client::LoadModel::Rate;
+            p.offeredPerSecond = 100;
+            if (dnf)
+                return p;
+            p.load.completed = p.load.ok = 100;
+            p.load.elapsedMicros = 1'000'000;
+            p.load.bytesRead = 100 * 4096;
+            for (int i = 0; i < 100; ++i)
+                p.load.latency.record(100 + i);
+            p.serverUse.userMicros = 20'000;
+            p.serverUse.systemMicros = 30'000;
+            for (int i = 0; i < 3; ++i) {
+                metrics::ProcessSample s;
+                s.alive = true;
+                s.atMicros = start + 100'000 * i;
+                s.total = 10 + i;
+                p.serverSamples.push_back(s);
+                client::ClientSample c;
+                c.endMicros = 100'000 * (i + 1);
+                c.intervalMicros = 100'000;
+                c.completed = 30;
+                c.bytesRead = 30 * 4096;
+                p.clientSamples.push_back(c);
+            }
+            return p;
+        };
+        // "zeta" first, "alpha" after the failed "mid": by name they would go the other way.
+        const QList<lab::PointResult> points{make(QStringLiteral("zeta"), 1'000'000, false),
+                                             make(QStringLiteral("mid"), 2'000'000, true),
+                                             make(QStringLiteral("alpha"), 3'000'000, false)};
+        const ui::RunView run{points, points, {4096}, {}};
+        QHash<QString, QSet<QRgb>> colours;
+        QHash<QString, int> charts;
+        for (const auto &row : ui::chartRows()) {
+            const std::unique_ptr<ui::RunChart> chart(row.create());
+            chart->draw(run);
+            QSet<QString> here;
+            for (QAbstractSeries *series : chart->view()->chart()->series()) {
+                const QString name = series->name();
+                if (name != u"zeta" && name != u"alpha" && name != u"mid")
+                    continue;
+                QColor colour;
+                if (auto *scatter = qobject_cast<QScatterSeries *>(series))
+                    colour = scatter->color();
+                else if (auto *line = qobject_cast<QLineSeries *>(series))
+                    colour = line->pen().color();
+                else
+                    continue;
+                colours[name].insert(colour.rgb());
+                here.insert(name);
+            }
+            for (const QString &name : here)
+                ++charts[name];
+        }
+        ui::ResultsTableModel table;
+        for (const auto &p : points)
+            table.addPoint(p);
+        for (int r = 0; r < table.rowCount(); ++r) {
+            const auto swatch =
+                table.index(r, ui::ResultsTableModel::Target).data(Qt::DecorationRole);
+            QVERIFY(swatch.canConvert<QColor>());
+            colours[points[r].target].insert(swatch.value<QColor>().rgb());
+        }
+        QVERIFY2(charts.value(QStringLiteral("zeta")) >= 5, "the target drawn on most charts");
+        QVERIFY2(charts.value(QStringLiteral("alpha")) >= 5, "the target drawn on most charts");
+        for (auto it = colours.cbegin(); it != colours.cend(); ++it)
+            QVERIFY2(it->size() == 1, qPrintable(it.key() + QStringLiteral(": several colours")));
+        const bool dark = ui::darkPalette();
+        QCOMPARE(*colours.value(QStringLiteral("zeta")).begin(),
+                 ui::targetPen(0, dark).color().rgb());
+        QCOMPARE(*colours.value(QStringLiteral("mid")).begin(),
+                 ui::targetPen(1, dark).color().rgb());
+        QCOMPARE(*colours.value(QStringLiteral("alpha")).begin(),
+                 ui::targetPen(2, dark).color().rgb());
     }
 
     void everyRowDrawsAndExports()
