@@ -36,8 +36,11 @@ int compareCommand(const QStringList &arguments, QTextStream &out, QTextStream &
         QStringLiteral("Compares a candidate run with a baseline: at each target and size both "
                        "measured, the ratio of mean KiB/s with its 95 % interval (Welch's test "
                        "over the repetitions), the p99 and server CPU per request shifts, and a "
-                       "verdict: faster, slower or no significant difference. Machine facts that "
-                       "differ are listed first. A run is an experiment id (in --db), a "
+                       "verdict: faster, slower or no significant difference. What the runs were "
+                       "set up to measure differently is listed first (then a slower size is named "
+                       "a difference of setups, not a regression), then the machine facts that "
+                       "differ. A run is an experiment id "
+                       "(in --db), a "
                        "bundle.json, a database (its latest run) or DATABASE#ID. Exit status: 0, "
                        "1 with --fail-if-slower when a size regressed, 2 for bad arguments."));
     auto &p = cl.parser();
@@ -90,7 +93,8 @@ int compareCommand(const QStringList &arguments, QTextStream &out, QTextStream &
             QStringLiteral("%1 and %2 share no target at any size: nothing to compare")
                 .arg(baseline.label, candidate.label),
             err);
-    const lab::ComparisonReport report(comparison, baseline.machine, candidate.machine);
+    const lab::ComparisonReport report(comparison, baseline.machine, candidate.machine,
+                                       baseline.spec, candidate.spec);
     out << "baseline:  " << baseline.label << "\ncandidate: " << candidate.label << '\n'
         << report.text();
     if (p.isSet(QStringLiteral("junit"))) {

@@ -3,7 +3,7 @@
 #include "commandline.h"
 
 #include "interruptwatch.h"
-#include "lab/results/durationtext.h"
+#include "lab/results/humantext.h"
 #include "lab/results/pointcost.h"
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultexport.h"

@@ -106,7 +106,8 @@ QVariant ResultsTableModel::data(const QModelIndex &index, int role) const
         return {};
     // A point that did not finish has no figures: a dash, not zeros (its status says why).
     const int column = index.column();
-    if (p.dnf && (column == RequestsPerSecond || column == MeanMs || column == P99Ms))
+    if (p.dnf &&
+        (column == RequestsPerSecond || column == MeanMs || column == P99Ms || column == Errors))
         return sort ? QVariant(-1.0) : QVariant(QStringLiteral("–"));
     switch (column) {
     case Size: return sort ? QVariant(p.sizeBytes) : QVariant(lab::formatSize(p.sizeBytes));

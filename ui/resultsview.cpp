@@ -285,11 +285,30 @@ QString ResultsView::compareHint() const
         return tr("Nothing to compare yet. Select two or more runs in the Run history (Ctrl- or "
                   "Shift-click): the newest is shown, the others overlaid, and here are the KiB/s "
                   "of each at every size with the ratio.");
+    // First what the runs were set up to measure differently: then a ratio compares two
+    // setups, not a change in a server.
+    QString setups;
+    for (const auto &o : overlays) {
+        const QString run = tr("#%1 %2").arg(o.id).arg(o.name.toHtmlEscaped());
+        if (o.setupDiffers) {
+            QStringList items;
+            for (const QString &line : o.setup)
+                items << QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
+            setups += tr("<p><b>%1 was set up differently from the shown run</b> — its ratios "
+                         "compare two setups, not a change in a server:</p><ul>%2</ul>")
+                          .arg(run, items.join(QString()));
+        } else {
+            setups += QStringLiteral("<p>%1: %2</p>")
+                          .arg(run, o.setup.isEmpty() ? tr("the same setup as the shown run")
+                                                      : o.setup.join(u' ').toHtmlEscaped());
+        }
+    }
     if (std::all_of(overlays.cbegin(), overlays.cend(),
                     [](const Session::Overlay &o) { return o.comparison.rows.isEmpty(); }))
-        return tr("These runs have no target measured at the same size under the same name, so "
-                  "there is no ratio to give: compare runs of the same targets.");
-    return tr("Each ratio is the shown run's KiB/s over the overlaid run's. Where both repeated "
+        return setups + tr("These runs have no target measured at the same size under the same "
+                           "name, so there is no ratio to give: compare runs of the same targets.");
+    return setups +
+           tr("Each ratio is the shown run's KiB/s over the overlaid run's. Where both repeated "
               "the point and their 95 % intervals overlap, the ratio is marked ≈ and greyed: "
               "within the noise of the repetitions; where Welch's test finds a difference, it "
               "says faster or slower (hover for the interval, the p99 and the server's CPU per "
@@ -334,9 +353,13 @@ void ResultsView::fillComparison()
             cells[2] = number(row->kibThis);
             const QString ratio = QLocale().toString(row->ratio(), 'f', 3);
             using Verdict = lab::RunComparison::Verdict;
-            const QString verdict = row->verdict == Verdict::Faster   ? tr(" faster")
-                                    : row->verdict == Verdict::Slower ? tr(" slower")
-                                                                      : QString();
+            const QString verdict = (row->verdict == Verdict::Faster   ? tr(" faster")
+                                     : row->verdict == Verdict::Slower ? tr(" slower")
+                                                                       : QString()) +
+                                    (o.setupDiffers && (row->verdict == Verdict::Faster ||
+                                                        row->verdict == Verdict::Slower)
+                                         ? tr(" (other setup)")
+                                         : QString());
             cells << number(row->kibOther)
                   << (row->dnf           ? QStringLiteral("–")
                       : row->withinNoise ? QStringLiteral("≈ ") + ratio

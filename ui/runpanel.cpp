@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runpanel.h"
 
-#include "lab/results/durationtext.h"
+#include "lab/results/humantext.h"
 #include "lab/spec/servertemplate.h"
 #include "lab/spec/sizelist.h"
 #include "loghighlighter.h"

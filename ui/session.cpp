@@ -3,12 +3,13 @@
 
 #include "experimentcontroller.h"
 
-#include "lab/results/durationtext.h"
+#include "lab/results/humantext.h"
 #include "lab/results/machinefacts.h"
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultexport.h"
 #include "lab/results/resultstore.h"
 #include "lab/results/runstatus.h"
+#include "lab/results/setupdifferences.h"
 #include "lab/spec/specsource.h"
 
 #include <QFile>
@@ -197,7 +198,7 @@ bool Session::showExperiments(const QList<qint64> &ids, QString *error)
     m_points = runs.first();
     m_overlays.clear();
     for (qsizetype i = 1; i < ids.size(); ++i)
-        m_overlays << Overlay{ids[i], runs[i], lab::RunComparison::of(m_points, runs[i])};
+        m_overlays << overlayOf(ids[i], runs[i]);
     show(m_points, tr("experiment %1 (%2, %3)")
                        .arg(ids.first())
                        .arg(m_name, known ? lab::runStatusText(e->status) : QString()));
@@ -206,6 +207,24 @@ bool Session::showExperiments(const QList<qint64> &ids, QString *error)
     if (QStringList problems; known && lab::ExperimentSpec::parse(m_spec, m_name, &spec, &problems))
         Q_EMIT specLoaded(spec);
     return true;
+}
+
+Session::Overlay Session::overlayOf(qint64 id, const QList<lab::PointResult> &points) const
+{
+    Overlay overlay{id, {}, points, lab::RunComparison::of(m_points, points), {}, false};
+    lab::ResultStore store;
+    QString why;
+    QByteArray spec;
+    if (store.open(m_database, &why))
+        for (const auto &e : store.experiments(&why))
+            if (e.id == id) {
+                overlay.name = e.name;
+                spec = e.spec;
+            }
+    overlay.setup = lab::SetupDifferences::of(spec, m_spec);
+    overlay.setupDiffers = lab::SetupDifferences::kept(spec) &&
+                           lab::SetupDifferences::kept(m_spec) && !overlay.setup.isEmpty();
+    return overlay;
 }
 
 bool Session::overlayExperiment(qint64 id, QString *error)
@@ -217,7 +236,7 @@ bool Session::overlayExperiment(qint64 id, QString *error)
     const QList<lab::PointResult> points = storedPoints(id, error);
     if (points.isEmpty())
         return false;
-    Overlay overlay{id, points, lab::RunComparison::of(m_points, points)};
+    const Overlay overlay = overlayOf(id, points);
     const auto it = std::find_if(m_overlays.begin(), m_overlays.end(),
                                  [id](const Overlay &o) { return o.id == id; });
     if (it != m_overlays.end())
@@ -305,11 +324,12 @@ void Session::runFinished(lab::RunStatus status, const QString &reason)
     m_running = false;
     QString summary;
     if (status == lab::RunStatus::Done)
-        summary = tr("Done: %1 points in %2.")
-                      .arg(m_points.size())
+        summary = tr("Done: %1 in %2.")
+                      .arg(lab::countText(m_points.size(), tr("point"), tr("points")))
                       .arg(lab::durationText(m_runClock.elapsed()));
     else if (status == lab::RunStatus::Cancelled)
-        summary = tr("Cancelled after %1 points; they are kept.").arg(m_points.size());
+        summary = tr("Cancelled after %1; they are kept.")
+                      .arg(lab::countText(m_points.size(), tr("point"), tr("points")));
     else
         summary = tr("Failed: %1").arg(reason);
     const bool ok =

@@ -46,8 +46,13 @@ public:
     struct Overlay
     {
         qint64 id = 0;
+        QString name;                   // the experiment's, as kept
         QList<lab::PointResult> points; // as stored, targets not renamed
         lab::RunComparison comparison;
+        // What it was set up to measure differently from the shown run (SetupDifferences:
+        // the overlay's spec → the shown one's), and whether both specs were kept and differ.
+        QStringList setup;
+        bool setupDiffers = false;
     };
     const QList<Overlay> &overlays() const { return m_overlays; }
     QList<qint64> overlayIds() const;
@@ -129,6 +134,8 @@ private:
     bool idle(QString *error) const; // false during a run: nothing else may be shown
     void runFinished(lab::RunStatus status, const QString &reason);
     QList<lab::PointResult> storedPoints(qint64 id, QString *error) const;
+    // Overlay `id` of `points` against what is shown, named and set apart as kept.
+    Overlay overlayOf(qint64 id, const QList<lab::PointResult> &points) const;
     void show(QList<lab::PointResult> points, const QString &title);
     void remember(const QString &path);
 

@@ -122,8 +122,12 @@ private Q_SLOTS:
         QVERIFY2(compare.out.contains(QStringLiteral(" slower")), qPrintable(compare.out));
         const QStringList lines = compare.err.trimmed().split(u'\n');
         QCOMPARE(lines.size(), 1);
-        QVERIFY2(lines[0].startsWith(QStringLiteral("regression: epoll+copy 1M: ")),
-                 qPrintable(lines[0]));
+        // The two runs differ in their setup (threads): named so, not a regression of a build.
+        QVERIFY2(compare.out.contains(QStringLiteral("target epoll+copy: threads: 4 → 1")),
+                 qPrintable(compare.out));
+        QVERIFY2(
+            lines[0].startsWith(QStringLiteral("slower with the other setup: epoll+copy 1M: ")),
+            qPrintable(lines[0]));
         QFile xml(junit);
         QVERIFY(xml.open(QIODevice::ReadOnly));
         QXmlStreamReader reader(&xml);
@@ -144,6 +148,33 @@ private Q_SLOTS:
                       db() + QStringLiteral("#%1").arg(one)})
                      .code,
                  0);
+    }
+
+    // Two runs that differ only in keep-alive: that difference is listed first, before the
+    // machine and any ratio, and a verdict between them is marked as between setups.
+    void aSetupDifferenceIsListedFirst()
+    {
+        const QString json = QStringLiteral(R"({"servelab": 1, "name": "same name",
+ "targets": [{"builtin": "epoll+sendfile"}], "sizes": ["4K"], "repetitions": 2,
+ "client": {"model": "closed", "requests": 200, "concurrency": 4, "keep_alive": %1}})");
+        const int closing =
+            runSpec(spec(QStringLiteral("closing"), json.arg(QStringLiteral("false"))));
+        const int kept = runSpec(spec(QStringLiteral("kept"), json.arg(QStringLiteral("true"))));
+        QVERIFY(closing && kept);
+        const Run compare = cli({QStringLiteral("compare"), QString::number(closing),
+                                 QString::number(kept), QStringLiteral("--db"), db()});
+        QVERIFY2(compare.code == 0, qPrintable(compare.out + compare.err));
+        const QStringList lines = compare.out.split(u'\n');
+        QVERIFY2(lines.size() > 4, qPrintable(compare.out));
+        QVERIFY2(lines[0].startsWith(QStringLiteral("baseline:  #%1 same name").arg(closing)),
+                 qPrintable(lines[0]));
+        QVERIFY2(lines[2].startsWith(QStringLiteral("setups that differ")),
+                 qPrintable(compare.out));
+        QCOMPARE(lines[3], QStringLiteral("  client.keep_alive: false → true"));
+        QVERIFY2(lines[4].startsWith(QStringLiteral("machine")), qPrintable(compare.out));
+        const QString row = lines.filter(QStringLiteral("epoll+sendfile")).value(0);
+        QVERIFY2(!row.contains(u"faster") || row.contains(QStringLiteral("(other setup)")),
+                 qPrintable(row));
     }
 
     void badRunsExitTwo()

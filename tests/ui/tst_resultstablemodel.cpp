@@ -48,7 +48,7 @@ private Q_SLOTS:
                  dnf.target); // whole, where the column elides it
         // Its figures are dashes, not zeros.
         for (int column : {ui::ResultsTableModel::RequestsPerSecond, ui::ResultsTableModel::MeanMs,
-                           ui::ResultsTableModel::P99Ms})
+                           ui::ResultsTableModel::P99Ms, ui::ResultsTableModel::Errors})
             QCOMPARE(model.index(2, column).data().toString(), QStringLiteral("–"));
 
         // Sizes sort as numbers, not as text ("4K" < "64K" < "1M").

@@ -2,10 +2,13 @@
 #include "lab/results/resultbundle.h"
 #include "lab/results/resultstore.h"
 #include "lab/spec/experimentspec.h"
+#include "resultsview.h"
 #include "session.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -175,6 +178,56 @@ private Q_SLOTS:
         QCOMPARE(other.recentFiles().value(0), path);
     }
 
+    // Two runs of one name that differ in keep-alive only: the overlay says so, and the
+    // Compare page lists the difference before any ratio, its verdicts marked as between setups.
+    void overlaysSayHowTheirSetupDiffers()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        lab::ResultStore store;
+        QString error;
+        QVERIFY2(store.open(db, &error), qPrintable(error));
+        QList<qint64> ids;
+        for (const char *keepAlive : {"false", "true"}) {
+            const QByteArray spec = QByteArray(R"({"servelab": 1, "name": "same",
+ "targets": [{"builtin": "epoll+sendfile"}], "sizes": ["4K"],
+ "client": {"keep_alive": )") + keepAlive +
+                                    "}}";
+            const qint64 id = store.beginExperiment(QStringLiteral("same"), spec, &error);
+            QVERIFY2(id, qPrintable(error));
+            for (int r = 0; r < 3; ++r) {
+                lab::PointResult p = point(QStringLiteral("epoll+sendfile"), 4096,
+                                           keepAlive == QByteArrayView("true") ? 400 + r : 100 + r);
+                p.repetition = r;
+                QVERIFY2(store.addPoint(id, p, &error), qPrintable(error));
+            }
+            store.finishExperiment(id, lab::RunStatus::Done, &error);
+            ids << id;
+        }
+        ui::Session session;
+        session.setDatabase(db);
+        ui::ResultsView view(&session);
+        QVERIFY2(session.showExperiments({ids[1], ids[0]}, &error), qPrintable(error));
+        QCOMPARE(session.overlays().size(), 1);
+        const ui::Session::Overlay &overlay = session.overlays().first();
+        QCOMPARE(overlay.name, QStringLiteral("same"));
+        QVERIFY(overlay.setupDiffers);
+        QCOMPARE(overlay.setup, QStringList{QStringLiteral("client.keep_alive: false → true")});
+
+        const auto *hint = view.comparePage()->findChild<QLabel *>(QStringLiteral("compareHint"));
+        QVERIFY(hint);
+        const QString text = hint->text();
+        const qsizetype listed = text.indexOf(QStringLiteral("client.keep_alive: false → true"));
+        QVERIFY2(listed > 0 && listed < text.indexOf(QStringLiteral("Each ratio")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("#%1 same was set up differently").arg(ids[0])),
+                 qPrintable(text));
+        const auto *table = view.comparePage()->findChild<QTableWidget *>();
+        QVERIFY(table && table->rowCount() == 1);
+        const QString ratio = table->item(0, 4)->text();
+        QVERIFY2(ratio.endsWith(QStringLiteral("faster (other setup)")), qPrintable(ratio));
+    }
+
     // The run is the session's: one at a time, kept in its database, shown while it goes on
     // (nothing else can be), and over with a sentence that says how.
     void runsOneExperimentAndSaysHowItEnded()
@@ -250,7 +303,11 @@ private Q_SLOTS:
         QVERIFY(ended.wait(60000));
         QCOMPARE(paused.size(), 1);
         QVERIFY(!ended[0][0].toBool());
-        QVERIFY2(ended[0][1].toString().startsWith(QStringLiteral("Cancelled after ")),
+        const qsizetype kept = session.points().size();
+        QVERIFY2(ended[0][1].toString().startsWith(
+                     QStringLiteral("Cancelled after %1;")
+                         .arg(kept == 1 ? QStringLiteral("1 point")
+                                        : QStringLiteral("%1 points").arg(kept))),
                  qPrintable(ended[0][1].toString()));
         QVERIFY(session.points().size() >= 1 && session.points().size() < 8);
         QCOMPARE(session.points().size(), added.size());

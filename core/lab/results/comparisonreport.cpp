@@ -2,6 +2,7 @@
 #include "comparisonreport.h"
 
 #include "lab/spec/sizelist.h"
+#include "setupdifferences.h"
 
 #include <QMap>
 #include <QXmlStreamWriter>
@@ -12,19 +13,6 @@ namespace {
 
 using Row = RunComparison::Row;
 using Verdict = RunComparison::Verdict;
-
-void flatten(const QJsonObject &object, const QString &prefix, QMap<QString, QString> *out)
-{
-    for (auto it = object.begin(); it != object.end(); ++it) {
-        const QString key = prefix + it.key();
-        if (it->isObject())
-            flatten(it->toObject(), key + u'.', out);
-        else if (it->isString())
-            out->insert(key, it->toString());
-        else
-            out->insert(key, it->toVariant().toString());
-    }
-}
 
 QString percent(double ratio)
 {
@@ -65,17 +53,19 @@ QString interval(const Row &r)
 
 ComparisonReport::ComparisonReport(const RunComparison &comparison,
                                    const QJsonObject &baselineMachine,
-                                   const QJsonObject &candidateMachine)
-    : m_comparison(comparison), m_differences(machineDifferences(baselineMachine, candidateMachine))
+                                   const QJsonObject &candidateMachine,
+                                   const QByteArray &baselineSpec, const QByteArray &candidateSpec)
+    : m_comparison(comparison), m_setup(SetupDifferences::of(baselineSpec, candidateSpec)),
+      m_setupsDiffer(SetupDifferences::kept(baselineSpec) &&
+                     SetupDifferences::kept(candidateSpec) && !m_setup.isEmpty()),
+      m_differences(machineDifferences(baselineMachine, candidateMachine))
 {}
 
 QStringList ComparisonReport::machineDifferences(const QJsonObject &baseline,
                                                  const QJsonObject &candidate)
 {
-    QMap<QString, QString> a;
-    QMap<QString, QString> b;
-    flatten(baseline, {}, &a);
-    flatten(candidate, {}, &b);
+    const QMap<QString, QString> a = SetupDifferences::flattened(baseline);
+    const QMap<QString, QString> b = SetupDifferences::flattened(candidate);
     QStringList keys = a.keys() + b.keys();
     keys.removeDuplicates();
     keys.sort();
@@ -90,6 +80,16 @@ QStringList ComparisonReport::machineDifferences(const QJsonObject &baseline,
 QString ComparisonReport::text() const
 {
     QString out;
+    if (m_setupsDiffer) {
+        out += QStringLiteral("setups that differ: the ratios below compare two different "
+                              "experiments, not a change in a server\n");
+        for (const QString &line : m_setup)
+            out += QStringLiteral("  ") + line + u'\n';
+    } else if (m_setup.isEmpty()) {
+        out += QStringLiteral("setup: the same experiment in both runs\n");
+    } else {
+        out += m_setup.join(u'\n') + u'\n';
+    }
     if (m_differences.isEmpty()) {
         out += QStringLiteral("machine: the same facts in both runs\n");
     } else {
@@ -117,7 +117,11 @@ QString ComparisonReport::text() const
                 .arg(interval(r), -24)
                 .arg(r.verdict == Verdict::Dnf ? QStringLiteral("-") : shiftMs(r), 11)
                 .arg(costShift(r), 13)
-                .arg(QLatin1StringView(RunComparison::verdictName(r.verdict)));
+                .arg(QLatin1StringView(RunComparison::verdictName(r.verdict)) +
+                     (m_setupsDiffer &&
+                              (r.verdict == Verdict::Faster || r.verdict == Verdict::Slower)
+                          ? QStringLiteral(" (other setup)")
+                          : QString()));
     return out;
 }
 
@@ -131,9 +135,12 @@ QStringList ComparisonReport::regressions(double threshold) const
     QStringList out;
     for (const Row &r : m_comparison.rows)
         if (regressed(r, threshold))
-            out << QStringLiteral("regression: %1 %2: %3 KiB/s against %4, %5 (95 %: %6..%7), "
-                                  "past the %8 allowed")
-                       .arg(r.target, formatSize(r.sizeBytes))
+            // Between two setups a slower size is the other setup's doing, not a regression.
+            out << QStringLiteral("%1: %2 %3: %4 KiB/s against %5, %6 (95 %: %7..%8), "
+                                  "past the %9 allowed")
+                       .arg(m_setupsDiffer ? QStringLiteral("slower with the other setup")
+                                           : QStringLiteral("regression"),
+                            r.target, formatSize(r.sizeBytes))
                        .arg(r.kibThis, 0, 'f', 2)
                        .arg(r.kibOther, 0, 'f', 2)
                        .arg(percent(r.ratio()), percent(r.ratioLow), percent(r.ratioHigh))
@@ -162,14 +169,17 @@ QByteArray ComparisonReport::junit(double threshold, const QString &suiteName) c
     w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
     w.writeAttribute(QStringLiteral("errors"), QString::number(errors));
     w.writeAttribute(QStringLiteral("skipped"), QString::number(skipped));
-    if (!m_differences.isEmpty()) {
+    if (!m_differences.isEmpty() || m_setupsDiffer) {
         w.writeStartElement(QStringLiteral("properties"));
-        for (const QString &line : m_differences) {
-            w.writeStartElement(QStringLiteral("property"));
-            w.writeAttribute(QStringLiteral("name"), QStringLiteral("machine differs"));
-            w.writeAttribute(QStringLiteral("value"), line);
-            w.writeEndElement();
-        }
+        for (const auto &[name, lines] :
+             {std::pair{QStringLiteral("setup differs"), m_setupsDiffer ? m_setup : QStringList()},
+              std::pair{QStringLiteral("machine differs"), m_differences}})
+            for (const QString &line : lines) {
+                w.writeStartElement(QStringLiteral("property"));
+                w.writeAttribute(QStringLiteral("name"), name);
+                w.writeAttribute(QStringLiteral("value"), line);
+                w.writeEndElement();
+            }
         w.writeEndElement();
     }
     for (const Row &r : m_comparison.rows) {

@@ -42,6 +42,7 @@ bool fromDatabase(const QString &path, qint64 id, RunSource *run, QString *error
     }
     run->label = QStringLiteral("#%1 %2").arg(chosen->id).arg(chosen->name);
     run->machine = chosen->machine;
+    run->spec = chosen->spec;
     run->points = store.points(chosen->id, &why);
     if (!why.isEmpty()) {
         *error = QStringLiteral("cannot read run #%1 from %2: %3").arg(chosen->id).arg(path, why);
@@ -79,6 +80,7 @@ bool RunSource::load(const QString &argument, const QString &defaultDatabase, Ru
         return false;
     run->label = argument;
     run->machine = bundle.machine;
+    run->spec = bundle.spec;
     run->points = bundle.points;
     return true;
 }

@@ -3,6 +3,7 @@
 
 #include "pointresult.h"
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -15,6 +16,7 @@ struct RunSource
 {
     QString label; // "#12 strategies" or the bundle's path: how reports name it
     QJsonObject machine;
+    QByteArray spec; // as it ran; empty where it was not kept
     QList<PointResult> points;
 
     // `defaultDatabase` is where an id alone is looked for. False with *error naming the

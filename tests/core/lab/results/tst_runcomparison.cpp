@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "lab/results/comparisonreport.h"
 #include "lab/results/runcomparison.h"
+#include "lab/results/setupdifferences.h"
 
 #include <QJsonObject>
 
@@ -20,6 +21,15 @@ lab::PointResult point(const QString &target, quint64 size, double kib, bool dnf
     p.load.elapsedMicros = 1'000'000;
     p.load.bytesRead = quint64(kib * 1024);
     return p;
+}
+
+// Repetitions of epoll+copy at 4K with these KiB/s.
+QList<lab::PointResult> runOf(std::initializer_list<double> kibs)
+{
+    QList<lab::PointResult> run;
+    for (double kib : kibs)
+        run << point(QStringLiteral("epoll+copy"), 4096, kib);
+    return run;
 }
 
 } // namespace
@@ -76,12 +86,6 @@ private Q_SLOTS:
     // repetitions is no test; a significant difference under the minimum effect is none.
     void welchVerdicts()
     {
-        const auto runOf = [](std::initializer_list<double> kibs) {
-            QList<lab::PointResult> run;
-            for (double kib : kibs)
-                run << point(QStringLiteral("epoll+copy"), 4096, kib);
-            return run;
-        };
         using Verdict = lab::RunComparison::Verdict;
         const auto row = [](const lab::RunComparison &c) { return c.rows.value(0); };
         auto r =
@@ -119,6 +123,58 @@ private Q_SLOTS:
                  QStringList({QStringLiteral("cores: 2 → 4"),
                               QStringLiteral("cpu_affinity: (not recorded) → 0"),
                               QStringLiteral("sysctls.somaxconn: 4096 → 128")}));
+    }
+
+    // What two specs set up differently, defaults filled: a key written in one and defaulted in
+    // the other is none, the name is none; a client setting, the sizes, a target's option and a
+    // target added or gone are one line each; a spec not kept says so.
+    void setupDifferencesAreListed()
+    {
+        const QByteArray base = R"({"servelab": 1, "name": "a",
+ "targets": [{"builtin": "epoll+sendfile"}, {"builtin": "poller+copy", "threads": 2}],
+ "sizes": ["4K"], "client": {"concurrency": 4}})";
+        const QByteArray sameWithDefaults = R"({"servelab": 1, "name": "another name",
+ "targets": [{"builtin": "epoll+sendfile", "threads": 1}, {"builtin": "poller+copy", "threads": 2}],
+ "sizes": ["4K"], "repetitions": 1, "client": {"concurrency": 4, "keep_alive": false}})";
+        QCOMPARE(lab::SetupDifferences::of(base, sameWithDefaults), QStringList());
+        QVERIFY(lab::SetupDifferences::kept(base));
+
+        const QByteArray other = R"({"servelab": 1, "name": "a",
+ "targets": [{"builtin": "epoll+sendfile"}, {"builtin": "poller+copy", "threads": 4},
+             {"builtin": "epoll+copy"}],
+ "sizes": ["4K", "1M"], "client": {"concurrency": 4, "keep_alive": true}})";
+        const QStringList lines = lab::SetupDifferences::of(base, other);
+        QVERIFY2(lines.contains(QStringLiteral("client.keep_alive: false → true")),
+                 qPrintable(lines.join(u'\n')));
+        QVERIFY2(lines.contains(QStringLiteral("sizes: 4K → 4K, 1M")),
+                 qPrintable(lines.join(u'\n')));
+        QVERIFY2(lines.contains(QStringLiteral("targets: + epoll+copy")),
+                 qPrintable(lines.join(u'\n')));
+        QVERIFY2(lines.contains(QStringLiteral("target poller+copy: threads: 2 → 4")),
+                 qPrintable(lines.join(u'\n')));
+        QCOMPARE(lines.size(), 4);
+
+        QVERIFY(!lab::SetupDifferences::kept("{}"));
+        const QStringList unknown = lab::SetupDifferences::of("{}", base);
+        QCOMPARE(unknown.size(), 1);
+        QVERIFY2(unknown[0].contains(QStringLiteral("not kept")), qPrintable(unknown[0]));
+
+        // The report says so first, and marks a slower size as the other setup's.
+        const lab::RunComparison comparison =
+            lab::RunComparison::of(runOf({50, 51, 50}), runOf({100, 101, 100}));
+        const lab::ComparisonReport report(comparison, {}, {}, base, other);
+        QVERIFY(report.setupsDiffer());
+        QVERIFY2(report.text().startsWith(QStringLiteral("setups that differ")),
+                 qPrintable(report.text()));
+        QVERIFY2(report.text().contains(QStringLiteral("slower (other setup)")),
+                 qPrintable(report.text()));
+        QVERIFY2(report.regressions(0.05).value(0).startsWith(
+                     QStringLiteral("slower with the other setup: ")),
+                 qPrintable(report.regressions(0.05).join(u'\n')));
+        const lab::ComparisonReport same(comparison, {}, {}, base, sameWithDefaults);
+        QVERIFY(!same.setupsDiffer());
+        QVERIFY(same.text().startsWith(QStringLiteral("setup: the same experiment")));
+        QVERIFY(same.regressions(0.05).value(0).startsWith(QStringLiteral("regression: ")));
     }
 };
 
