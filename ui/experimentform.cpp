@@ -66,6 +66,12 @@ ExperimentForm::ExperimentForm(QWidget *parent) : QWidget(parent)
     m_repetitions->setToolTip(tr("Each point measured this many times: mean, deviation and a 95 % "
                                  "confidence interval"));
     auto *form = new QFormLayout;
+    // A narrow panel (a 1024-wide screen) puts a label above its field rather than cutting it.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    for (QComboBox *choice : {m_target, m_mode}) {
+        choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        choice->setMinimumContentsLength(10);
+    }
     form->addRow(tr("File sizes"), m_sizes);
     form->addRow(tr("Target"), m_target);
     form->addRow(tr("Server mode"), m_mode);

@@ -55,11 +55,16 @@ MainWindow::MainWindow(QWidget *parent)
 
     const auto pages = m_results->chartPages();
     for (int i = 0; i < pages.size(); ++i)
-        m_tabs->addTab(pages[i], chartPageTitle(chartPages()[i]));
-    m_tabs->addTab(m_specEditor, tr("Spec"));
-    m_tabs->addTab(m_runPanel->logView(), tr("Log"));
-    m_tabs->addTab(m_results->comparePage(), tr("Compare"));
-    m_tabs->addTab(m_profile, tr("Profile"));
+        addTab(pages[i], chartPageTitle(chartPages()[i]), chartPageShortTitle(chartPages()[i]));
+    addTab(m_specEditor, tr("Spec"), tr("Spec"));
+    addTab(m_runPanel->logView(), tr("Log"), tr("Log"));
+    addTab(m_results->comparePage(), tr("Compare"), tr("Compare"));
+    addTab(m_profile, tr("Profile"), tr("Profile"));
+    // Every tab in sight on a narrow screen (1024 wide): the short names where the long ones do
+    // not fit, elided past that, never scrolled out of sight; the whole name on hover.
+    m_tabs->setUsesScrollButtons(false);
+    m_tabs->setElideMode(Qt::ElideRight);
+    m_tabs->installEventFilter(this);
     connect(m_specEditor, &SpecEditor::checked, this, &MainWindow::specChecked);
     connect(m_session, &Session::databaseChanged, this, &MainWindow::refreshHistory);
     connect(m_session, &Session::shownChanged, this, &MainWindow::shownChanged);
@@ -76,6 +81,8 @@ MainWindow::MainWindow(QWidget *parent)
     splitter->addWidget(m_settingsPanel);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
+    // On a narrow screen the panel takes its least, so that the tabs keep their names.
+    splitter->setSizes({screen()->availableSize().width() < 1200 ? 260 : 320, 10000});
     setCentralWidget(splitter);
     addDockWidget(Qt::BottomDockWidgetArea, m_history);
     resizeDocks({m_history}, {120}, Qt::Vertical); // the charts keep most of the height
@@ -106,8 +113,13 @@ MainWindow::MainWindow(QWidget *parent)
 
     setSpec(lab::SweepSpec::defaults());
     setAcceptDrops(true);
-    // 1280×800, or the whole screen when it is smaller (1024×640 still reads).
-    resize(QSize(1280, 800).boundedTo(screen()->availableSize()));
+    // 1280×800, or the whole screen when it is smaller (1024×640 still reads); on a larger
+    // screen three quarters of it. Centred.
+    const QRect screenArea = screen()->availableGeometry();
+    resize(QSize(1280, 800)
+               .expandedTo(screenArea.size() * 3 / 4)
+               .boundedTo(screenArea.size()));
+    move(screenArea.center() - rect().center());
     restoreSettings();
     // A first start (nothing kept yet) opens on the welcome page, until a run begins.
     refreshHistory();
@@ -115,6 +127,8 @@ MainWindow::MainWindow(QWidget *parent)
         m_welcome = new WelcomePage;
         m_welcome->setObjectName(QStringLiteral("welcomePage"));
         m_tabs->insertTab(0, m_welcome, tr("Start"));
+        m_tabTitles.insert(m_welcome, {tr("Start"), tr("Start")});
+        fitTabTitles();
         m_tabs->setCurrentWidget(m_welcome);
         connect(m_welcome, &WelcomePage::runRequested, this, [this](const QString &preset) {
             QString error;
@@ -124,6 +138,33 @@ MainWindow::MainWindow(QWidget *parent)
         connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openPreset);
         connect(m_session, &Session::runBegan, this, &MainWindow::dropWelcome);
     }
+}
+
+void MainWindow::addTab(QWidget *page, const QString &title, const QString &shortTitle)
+{
+    const int at = m_tabs->addTab(page, title);
+    m_tabs->setTabToolTip(at, title);
+    m_tabTitles.insert(page, {title, shortTitle});
+}
+
+void MainWindow::fitTabTitles()
+{
+    // The bar's size hint is every tab at its whole text.
+    for (bool full : {true, false}) {
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            const auto titles = m_tabTitles.value(m_tabs->widget(i));
+            m_tabs->setTabText(i, full ? titles.first : titles.second);
+        }
+        if (m_tabs->tabBar()->sizeHint().width() <= m_tabs->width())
+            return;
+    }
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_tabs && event->type() == QEvent::Resize)
+        fitTabTitles();
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::openPreset(const QString &name)
@@ -140,6 +181,8 @@ void MainWindow::dropWelcome()
     if (!m_welcome)
         return;
     m_tabs->removeTab(m_tabs->indexOf(m_welcome));
+    m_tabTitles.remove(m_welcome);
+    fitTabTitles();                // one tab fewer: the long titles may fit now
     m_welcome->setParent(nullptr); // gone from the window at once, deleted once its slot returns
     m_welcome->deleteLater();
     m_welcome = nullptr;
@@ -179,7 +222,7 @@ QWidget *MainWindow::createSettingsPanel()
     layout->addWidget(m_problem);
     layout->addWidget(m_runPanel);
     layout->addStretch();
-    panel->setMinimumWidth(300);
+    panel->setMinimumWidth(260);
 
     connect(m_useForm, &QPushButton::clicked, this, [this] {
         m_fromForm = true;

@@ -11,7 +11,9 @@
 #include "speceditor.h"
 #include "windowactions.h"
 
+#include <QHash>
 #include <QMainWindow>
+#include <QPair>
 
 class QLabel;
 class QPlainTextEdit;
@@ -92,11 +94,14 @@ Q_SIGNALS:
     void runFinished(bool ok, const QString &status);
 
 protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void addTab(QWidget *page, const QString &title, const QString &shortTitle);
+    void fitTabTitles();    // the long titles where they all fit, else the short ones
     int pageOffset() const; // tabs before the chart pages (the welcome page, on a first start)
     QWidget *createSettingsPanel();
     void connectHistory();
@@ -125,7 +130,8 @@ private:
     WelcomePage *m_welcome = nullptr; // the first start's page, until a run begins
     HelpBrowser *m_help = nullptr;
 
-    lab::ExperimentSpec m_experiment; // when not from the form
+    QHash<const QWidget *, QPair<QString, QString>> m_tabTitles; // a tab's long, short title
+    lab::ExperimentSpec m_experiment;                            // when not from the form
     bool m_fromForm = true;
     QString m_specError; // why the spec editor's text cannot run
 };

@@ -74,6 +74,7 @@ ResultsView::ResultsView(const Session *session, QObject *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setTextElideMode(Qt::ElideMiddle); // "epoll+sendf…threshold=64K": both ends read
+    m_table->setColumnWidth(ResultsTableModel::Target, 200); // with its swatch: a whole name
 
     // A page per chartPages() name; more than one widget on it (charts, the table) stack in a
     // splitter, the first chart taking most of the height.
@@ -103,10 +104,11 @@ ResultsView::ResultsView(const Session *session, QObject *parent)
         for (QWidget *w : stack)
             splitter->addWidget(w);
         if (stack.contains(m_table)) {
-            // The chart takes the room; the table a few rows (drag the handle for more).
-            splitter->setStretchFactor(0, 4);
-            splitter->setStretchFactor(1, 1);
-            splitter->setSizes({400, 100});
+            // The chart takes most of the room, the table what shows a target's sizes at a
+            // glance (six rows at 1280×800; drag the handle for more).
+            splitter->setStretchFactor(0, 3);
+            splitter->setStretchFactor(1, 2);
+            splitter->setSizes({300, 200});
             m_table->setMinimumHeight(60);
         }
         m_pages << splitter;

@@ -25,21 +25,22 @@ RunChart *make()
 }
 
 constexpr std::array rows{
-    ChartRow{"throughput", "throughput", QT_TRANSLATE_NOOP("ChartRow", "Throughput"), true,
-             make<ThroughputChart>},
-    ChartRow{"fds", "fds", QT_TRANSLATE_NOOP("ChartRow", "File descriptors"), false,
-             make<TimelineChart>},
-    ChartRow{"fd-types", "fds", QT_TRANSLATE_NOOP("ChartRow", "File descriptors"), false,
-             make<FdTypesChart>},
-    ChartRow{"latency", "latency", QT_TRANSLATE_NOOP("ChartRow", "Latency"), false,
-             make<LatencyChart>},
-    ChartRow{"rate", "rate", QT_TRANSLATE_NOOP("ChartRow", "Rate"), false, make<RateChart>},
+    ChartRow{"throughput", "throughput", QT_TRANSLATE_NOOP("ChartRow", "Throughput"),
+             QT_TRANSLATE_NOOP("ChartRow", "Throughput"), true, make<ThroughputChart>},
+    ChartRow{"fds", "fds", QT_TRANSLATE_NOOP("ChartRow", "File descriptors"),
+             QT_TRANSLATE_NOOP("ChartRow", "Fds"), false, make<TimelineChart>},
+    ChartRow{"fd-types", "fds", QT_TRANSLATE_NOOP("ChartRow", "File descriptors"),
+             QT_TRANSLATE_NOOP("ChartRow", "Fds"), false, make<FdTypesChart>},
+    ChartRow{"latency", "latency", QT_TRANSLATE_NOOP("ChartRow", "Latency"),
+             QT_TRANSLATE_NOOP("ChartRow", "Latency"), false, make<LatencyChart>},
+    ChartRow{"rate", "rate", QT_TRANSLATE_NOOP("ChartRow", "Rate"),
+             QT_TRANSLATE_NOOP("ChartRow", "Rate"), false, make<RateChart>},
     ChartRow{"latency-load", "latency-load", QT_TRANSLATE_NOOP("ChartRow", "Latency vs load"),
-             false, make<LoadLatencyChart>},
-    ChartRow{"process", "process", QT_TRANSLATE_NOOP("ChartRow", "Process"), false,
-             make<ProcessChart>},
-    ChartRow{"cost", "cost", QT_TRANSLATE_NOOP("ChartRow", "Cost per request"), false,
-             make<CostChart>},
+             QT_TRANSLATE_NOOP("ChartRow", "Load"), false, make<LoadLatencyChart>},
+    ChartRow{"process", "process", QT_TRANSLATE_NOOP("ChartRow", "Process"),
+             QT_TRANSLATE_NOOP("ChartRow", "Process"), false, make<ProcessChart>},
+    ChartRow{"cost", "cost", QT_TRANSLATE_NOOP("ChartRow", "Cost per request"),
+             QT_TRANSLATE_NOOP("ChartRow", "Cost"), false, make<CostChart>},
 };
 
 } // namespace
@@ -85,6 +86,14 @@ QString chartPageTitle(const QString &page)
     for (const ChartRow &row : rows)
         if (page == QLatin1StringView(row.page))
             return QCoreApplication::translate("ChartRow", row.pageTitle);
+    return {};
+}
+
+QString chartPageShortTitle(const QString &page)
+{
+    for (const ChartRow &row : rows)
+        if (page == QLatin1StringView(row.page))
+            return QCoreApplication::translate("ChartRow", row.pageShortTitle);
     return {};
 }
 

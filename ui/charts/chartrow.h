@@ -19,7 +19,8 @@ struct ChartRow
 {
     const char *name;
     const char *page;
-    const char *pageTitle; // translated in the "ChartRow" context
+    const char *pageTitle;      // translated in the "ChartRow" context
+    const char *pageShortTitle; // the tab's name where the long ones do not fit
     bool tableBelow;
     RunChart *(*create)();
 };
@@ -32,7 +33,8 @@ QStringList chartNames();
 QStringList chartPages();
 // The page a chart is on; empty for no chart of that name.
 QString chartPage(const QString &name);
-// The title of a page's tab, translated.
+// The title of a page's tab, translated, and its short form.
 QString chartPageTitle(const QString &page);
+QString chartPageShortTitle(const QString &page);
 
 } // namespace servelab::ui

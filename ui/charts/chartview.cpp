@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "chartview.h"
 
+#include <QToolTip>
+
 #include <QChart>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -24,6 +26,13 @@ ChartView::ChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
     setFocusPolicy(Qt::StrongFocus);
     setToolTip(tr("Drag to zoom, wheel to zoom, Shift+drag or middle-drag to pan; "
                   "right-click or double-click for the whole chart"));
+}
+
+bool ChartView::viewportEvent(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip && QToolTip::isVisible() && QToolTip::text() != toolTip())
+        return true; // a point's value is up: it is what the user pointed at
+    return QChartView::viewportEvent(event);
 }
 
 bool ChartView::isHeld() const

@@ -29,6 +29,9 @@ Q_SIGNALS:
     void released();
 
 protected:
+    // The zoom help as the view's tooltip, unless a point's value is showing (a series'
+    // hover put it up): the value stays.
+    bool viewportEvent(QEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;

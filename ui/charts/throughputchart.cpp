@@ -65,7 +65,7 @@ RateUnit unitFor(double maxKibPerSecond)
 ThroughputChart::ThroughputChart(QWidget *parent)
     : RunChart(tr("Throughput by file size"), parent), m_sizeAxis(new QCategoryAxis),
       m_rateAxis(new QValueAxis), m_logAxis(new QLogValueAxis), m_scaleBox(new QComboBox),
-      m_dnf(new QScatterSeries), m_clientBound(new QScatterSeries)
+      m_dnf(new QScatterSeries), m_clientBound(new QScatterSeries), m_clipped(new QScatterSeries)
 {
     m_logAxis->setBase(10);
     m_logAxis->setLabelFormat(QStringLiteral("%g"));
@@ -106,6 +106,16 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     chart()->addSeries(m_clientBound);
     m_clientBound->attachAxis(m_sizeAxis);
     m_clientBound->attachAxis(m_rateAxis);
+
+    // An interval drawn shorter than it is ends in a small triangle, named in the legend.
+    m_clipped->setName(tr("interval goes on (hover the point)"));
+    m_clipped->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    m_clipped->setMarkerSize(9);
+    m_clipped->setColor(neutralColour(chart()->theme() == QChart::ChartThemeDark));
+    m_clipped->setBorderColor(m_clipped->color());
+    chart()->addSeries(m_clipped);
+    m_clipped->attachAxis(m_sizeAxis);
+    m_clipped->attachAxis(m_rateAxis);
 
     clear({});
 }
@@ -165,6 +175,7 @@ void ThroughputChart::clear(const QList<quint64> &sizes)
     m_pens.clear();
     m_points.clear();
     m_dnf->clear();
+    m_clipped->clear();
     for (const auto &label : m_sizeAxis->categoriesLabels())
         m_sizeAxis->remove(label);
     for (quint64 size : sizes)
@@ -241,15 +252,30 @@ void ThroughputChart::fit()
         else
             values[key].push_back(p.kibPerSecond());
     }
-    QMap<QPair<QString, quint64>, lab::Statistics> stats;
+    // An interval is drawn at most a factor of intervalReach either side of its mean: two
+    // repetitions make t = 12.7, and their interval would run off the floor of a log axis and
+    // stretch it by decades. A clipped end gets a mark; the tooltip gives the interval whole.
+    constexpr double intervalReach = 3;
+    struct Drawn
+    {
+        lab::Statistics st;
+        double low = 0; // the interval as drawn
+        double high = 0;
+    };
+    QMap<QPair<QString, quint64>, Drawn> stats;
     double max = 0;
-    double least = 0; // the smallest mean or interval end above 0
+    double least = 0; // the smallest mean or drawn interval end above 0
     for (auto it = values.begin(); it != values.end(); ++it) {
         if (dnfPoints.contains(it.key()))
             continue;
-        const auto &st = stats[it.key()] = lab::Statistics::of(it.value());
-        max = std::max(max, st.count > 1 ? st.high() : st.mean);
-        for (double v : {st.mean, st.count > 1 ? st.low() : st.mean})
+        Drawn &d = stats[it.key()];
+        d.st = lab::Statistics::of(it.value());
+        const bool interval = d.st.count > 1;
+        d.low = interval ? std::max(d.st.low(), d.st.mean / intervalReach) : d.st.mean;
+        d.high = interval ? std::min(d.st.high(), d.st.mean * intervalReach) : d.st.mean;
+        max = std::max(max, d.high);
+        // A clipped low end lowers no floor: it is drawn to the floor at most, and marked.
+        for (double v : {d.st.mean, interval && d.low == d.st.low() ? d.low : d.st.mean})
             if (v > 0)
                 least = least > 0 ? std::min(least, v) : v;
     }
@@ -282,7 +308,7 @@ void ThroughputChart::fit()
     for (const auto &key : dnfPoints)
         dnf.append({log2Of(key.second), floor});
     for (auto it = stats.begin(); it != stats.end(); ++it) // ordered by target, then size
-        lines[it.key().first].append({log2Of(it.key().second), it->mean / unit.kib});
+        lines[it.key().first].append({log2Of(it.key().second), it->st.mean / unit.kib});
     for (auto it = m_series.begin(); it != m_series.end(); ++it) {
         it->line->replace(lines.value(it.key()));
         it->markers->replace(lines.value(it.key()));
@@ -292,12 +318,18 @@ void ThroughputChart::fit()
         delete bar;
     }
     m_bars.clear();
+    QList<QPointF> clipped;
     for (auto it = stats.begin(); it != stats.end(); ++it) {
-        if (it->count < 2)
+        if (it->st.count < 2)
             continue;
         auto *bar = new QLineSeries;
         const double x = log2Of(it.key().second);
-        bar->replace({{x, std::max(floor, it->low() / unit.kib)}, {x, it->high() / unit.kib}});
+        const double low = std::max(floor, it->low / unit.kib);
+        bar->replace({{x, low}, {x, it->high / unit.kib}});
+        if (it->low > it->st.low() || low > it->low / unit.kib)
+            clipped.append({x, low});
+        if (it->high < it->st.high())
+            clipped.append({x, it->high / unit.kib});
         QPen pen(m_series.value(it.key().first).line->color());
         pen.setWidth(3);
         bar->setPen(pen);
@@ -308,13 +340,16 @@ void ThroughputChart::fit()
             marker->setVisible(false);
         m_bars << bar;
     }
+    m_clipped->replace(clipped);
+    for (auto *marker : chart()->legend()->markers(m_clipped))
+        marker->setVisible(!clipped.isEmpty());
     m_dnf->replace(dnf);
     for (auto *marker : chart()->legend()->markers(m_dnf))
         marker->setVisible(!dnf.isEmpty());
     QList<QPointF> ringed;
     for (auto it = stats.begin(); it != stats.end(); ++it)
         if (clientBound.contains(it.key()))
-            ringed.append({log2Of(it.key().second), it->mean / unit.kib});
+            ringed.append({log2Of(it.key().second), it->st.mean / unit.kib});
     m_clientBound->replace(ringed);
     for (auto *marker : chart()->legend()->markers(m_clientBound))
         marker->setVisible(!ringed.isEmpty());

@@ -83,6 +83,7 @@ private:
     bool m_log = false;
     QScatterSeries *m_dnf;
     QScatterSeries *m_clientBound; // grey rings round the points that measured the client
+    QScatterSeries *m_clipped;     // the ends of intervals drawn shorter than they are
     QHash<QString, Series> m_series;
     TargetPens m_pens;
     QList<QLineSeries *> m_bars; // one vertical segment per interval

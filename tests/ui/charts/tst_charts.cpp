@@ -23,6 +23,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMenu>
 #include <QScatterSeries>
 #include <QSet>
@@ -30,6 +31,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QWheelEvent>
 
@@ -92,6 +94,66 @@ private Q_SLOTS:
         QCOMPARE(atOnce.pointCount(QStringLiteral("old")), 0);
         QCOMPARE(atOnce.dnfCount(), 1);
         QCOMPARE(atOnce.intervalCount(), 1);
+    }
+
+    // Two repetitions apart by 3× make a 95 % interval (t = 12.7) far past the floor of a log
+    // axis: drawn to a third and three times the mean, its ends marked, the axis not stretched.
+    void wideIntervalsAreClippedAndMarked()
+    {
+        ui::ThroughputChart chart;
+        chart.setPoints({4096, 1 << 20}, {point(QStringLiteral("a"), 4096, 100, 0),
+                                          point(QStringLiteral("a"), 4096, 300, 1),
+                                          point(QStringLiteral("a"), 1 << 20, 90000, 0),
+                                          point(QStringLiteral("a"), 1 << 20, 91000, 1)});
+        QCOMPARE(chart.intervalCount(), 2);
+        QScatterSeries *marks = nullptr;
+        QList<QLineSeries *> bars;
+        for (auto *series : chart.view()->chart()->series()) {
+            if (series->name().startsWith(QStringLiteral("interval goes on")))
+                marks = qobject_cast<QScatterSeries *>(series);
+            if (auto *line = qobject_cast<QLineSeries *>(series);
+                line && line->count() == 2 && line->at(0).x() == line->at(1).x())
+                bars << line;
+        }
+        QVERIFY(marks);
+        QCOMPARE(marks->count(), 2); // both ends of the 4K interval; the 1M one fits
+        QCOMPARE(bars.size(), 2);
+        QCOMPARE(chart.valueAxisTitle(), QStringLiteral("MiB/s"));
+        const double mean = 200.0 / 1024; // MiB/s at 4K
+        const auto *axis =
+            qobject_cast<QLogValueAxis *>(chart.view()->chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(axis);
+        // The axis is as the means make it (0.1 up), not decades lower for the interval.
+        QVERIFY2(axis->min() >= 0.1 - 1e-9, qPrintable(QString::number(axis->min())));
+        for (const QLineSeries *bar : std::as_const(bars)) {
+            if (bar->at(0).x() != 12)
+                continue;
+            QVERIFY2(qFuzzyCompare(bar->at(0).y(), std::max(axis->min(), mean / 3)),
+                     qPrintable(QString::number(bar->at(0).y())));
+            QVERIFY2(qFuzzyCompare(bar->at(1).y(), mean * 3),
+                     qPrintable(QString::number(bar->at(1).y())));
+        }
+    }
+
+    // A point's value stays up while the mouse rests on it; elsewhere the view's help shows.
+    void aHoveredValueIsNotReplacedByTheHelp()
+    {
+        ui::ThroughputChart chart;
+        chart.resize(600, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QWidget *viewport = chart.view()->viewport();
+        const QPoint at(300, 200);
+        QToolTip::showText(viewport->mapToGlobal(at), QStringLiteral("<b>a</b><br>KiB/s: 200"),
+                           viewport);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QHelpEvent rest(QEvent::ToolTip, at, viewport->mapToGlobal(at));
+        QApplication::sendEvent(viewport, &rest);
+        QCOMPARE(QToolTip::text(), QStringLiteral("<b>a</b><br>KiB/s: 200"));
+        QToolTip::hideText();
+        QTRY_VERIFY(!QToolTip::isVisible());
+        QApplication::sendEvent(viewport, &rest);
+        QTRY_VERIFY(QToolTip::text().startsWith(QStringLiteral("Drag to zoom")));
     }
 
     void timelineHasOneSeriesPerTargetAndTheLimit()
