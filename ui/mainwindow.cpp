@@ -116,9 +116,7 @@ MainWindow::MainWindow(QWidget *parent)
     // 1280×800, or the whole screen when it is smaller (1024×640 still reads); on a larger
     // screen three quarters of it. Centred.
     const QRect screenArea = screen()->availableGeometry();
-    resize(QSize(1280, 800)
-               .expandedTo(screenArea.size() * 3 / 4)
-               .boundedTo(screenArea.size()));
+    resize(QSize(1280, 800).expandedTo(screenArea.size() * 3 / 4).boundedTo(screenArea.size()));
     move(screenArea.center() - rect().center());
     restoreSettings();
     // A first start (nothing kept yet) opens on the welcome page, until a run begins.
@@ -347,7 +345,7 @@ void MainWindow::validateForm()
     // The editor shows what Run would run, unless the user is typing in it.
     if (m_fromForm || !m_specEditor->isBeingEdited())
         m_specEditor->showSpec(QString::fromUtf8(current.toJson()));
-    m_runPanel->showPlannedPoints(points * current.repetitions);
+    m_runPanel->showPlannedPoints(points * current.repetitions, m_session->lastTook(current));
 }
 
 // The editor's text, checked as the lab checks it: the experiment Run will run, or why it

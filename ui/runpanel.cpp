@@ -102,11 +102,26 @@ void RunPanel::onPaused(bool paused)
 void RunPanel::setRunnable(bool runnable, const QString &why)
 {
     m_run->setEnabled(runnable && !m_session->isRunning());
-    m_run->setToolTip(why);
+    m_run->setToolTip(why.isEmpty() ? m_plan : why);
+    if (!runnable)
+        m_run->setText(tr("Run")); // no plan to name: the tooltip says why
 }
 
-void RunPanel::showPlannedPoints(int points)
+void RunPanel::showPlannedPoints(int points, qint64 lastTookMs)
 {
+    const QString count = lab::countText(points, tr("point"), tr("points"));
+    m_run->setText(tr("Run %1").arg(count));
+    m_plan = lastTookMs >= 0
+                 ? tr("%1, about %2: the last run of this setup took that long")
+                       .arg(count, lab::durationText(lastTookMs))
+                 : tr("%1; how long shows once the first points are measured").arg(count);
+    m_run->setToolTip(m_plan);
+    if (!m_session->isRunning() &&
+        (m_current->text() == tr("Ready.") || m_current->text().startsWith(tr("Ready: "))))
+        m_current->setText(lastTookMs >= 0 ? tr("Ready: %1, about %2 (as the last run of this "
+                                                "setup took).")
+                                                 .arg(count, lab::durationText(lastTookMs))
+                                           : tr("Ready: %1.").arg(count));
     if (m_progress->value() <= 0)
         m_progress->setRange(0, points);
 }

@@ -32,8 +32,9 @@ public:
 
     // Run enabled, or disabled with the reason as its tooltip.
     void setRunnable(bool runnable, const QString &why);
-    // Before a run: how many points it will measure ("0 of 14 points").
-    void showPlannedPoints(int points);
+    // Before a run: how many points it will measure ("Run 14 points", "0 of 14 points") and,
+    // when a run of the same setup is kept, how long that took (ms; -1: not known).
+    void showPlannedPoints(int points, qint64 lastTookMs = -1);
     void setStatus(const QString &text);
     QString status() const;
     QPlainTextEdit *logView() const { return m_log; }
@@ -65,6 +66,7 @@ private:
     QPlainTextEdit *m_log;
     QTimer *m_liveTimer;
     QString m_pointLabel; // what is being measured, for the status line
+    QString m_plan;       // what Run will run, for its tooltip
 };
 
 } // namespace servelab::ui

@@ -40,6 +40,7 @@ Session::~Session() = default;
 void Session::setDatabase(const QString &path)
 {
     m_database = path;
+    m_tookRead = false;
     Q_EMIT databaseChanged(path);
 }
 
@@ -319,9 +320,33 @@ lab::LiveFeed::Update Session::takeLive()
     return m_run->takeLive();
 }
 
+qint64 Session::lastTook(const lab::ExperimentSpec &spec) const
+{
+    if (!m_tookRead) {
+        m_tookRead = true;
+        m_tookBySetup.clear();
+        lab::ResultStore store;
+        QString why;
+        if (QFile::exists(m_database) && store.open(m_database, &why)) {
+            auto experiments = store.experiments(&why);
+            std::reverse(experiments.begin(), experiments.end()); // newest first
+            for (const auto &e : experiments)
+                if (e.status == lab::RunStatus::Done && e.started.isValid() && e.finished.isValid())
+                    m_tookBySetup.append(
+                        {lab::SetupDifferences::canonical(e.spec), e.started.msecsTo(e.finished)});
+        }
+    }
+    const QByteArray setup = lab::SetupDifferences::canonical(spec.toJson());
+    for (const auto &[kept, ms] : m_tookBySetup)
+        if (!setup.isEmpty() && kept == setup)
+            return ms;
+    return -1;
+}
+
 void Session::runFinished(lab::RunStatus status, const QString &reason)
 {
     m_running = false;
+    m_tookRead = false; // this run is one of them now
     QString summary;
     if (status == lab::RunStatus::Done)
         summary = tr("Done: %1 in %2.")

@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 
@@ -94,6 +95,10 @@ public:
     QStringList liveOptions() const;
     lab::LiveFeed::Update takeLive();
 
+    // How long the latest finished run of the same setup as `spec` took in the database (ms),
+    // or -1 when none did: what the Run button says a run will take.
+    qint64 lastTook(const lab::ExperimentSpec &spec) const;
+
     // What a run does to what is shown (startRun calls them; a test can feed points so):
     // shown empty, on the planned sizes; then a point.
     void beginRun(const lab::ExperimentSpec &spec);
@@ -147,6 +152,11 @@ private:
     QByteArray m_spec;
     QJsonObject m_machine;
     QStringList m_recent; // newest first
+
+    // The database's finished runs, newest first, by setup (SetupDifferences::canonical), for
+    // lastTook(); read again when the database changes or a run ends.
+    mutable QList<QPair<QByteArray, qint64>> m_tookBySetup;
+    mutable bool m_tookRead = false;
 
     ExperimentController *m_run;
     QString m_runDatabase;

@@ -93,6 +93,15 @@ private Q_SLOTS:
         window.setSpec(spec);
         QCOMPARE(window.spec().sizes, spec.sizes);
 
+        // The Run button says what it will run; after a run of this setup, how long it took.
+        const auto runButton = [&window] {
+            for (auto *b : testing::runPanel(window)->findChildren<QPushButton *>())
+                if (b->text().startsWith(QStringLiteral("Run")))
+                    return b;
+            return static_cast<QPushButton *>(nullptr);
+        };
+        QVERIFY(runButton());
+        QCOMPARE(runButton()->text(), QStringLiteral("Run 3 points"));
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QVERIFY(window.startRun());
         QVERIFY(window.session()->isRunning());
@@ -101,6 +110,8 @@ private Q_SLOTS:
         QVERIFY2(finished.first().first().toBool(),
                  qPrintable(testing::runPanel(window)->status()));
         QVERIFY(!window.session()->isRunning());
+        QTRY_VERIFY2(runButton()->toolTip().contains(QStringLiteral("the last run of this setup")),
+                     qPrintable(runButton()->toolTip()));
 
         QCOMPARE(throughputChart(window)->pointCount(QStringLiteral("epoll+sendfile")), 3);
         QCOMPARE(throughputChart(window)->dnfCount(), 0);

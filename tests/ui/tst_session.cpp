@@ -275,6 +275,13 @@ private Q_SLOTS:
         QVERIFY2(store.open(db, &error), qPrintable(error));
         QCOMPARE(store.points(kept, &error).size(), 2);
         QVERIFY2(session.showExperiment(earlier, &error), qPrintable(error)); // free again
+        // What Run will take: as long as the last run of this setup, whatever its name.
+        lab::ExperimentSpec renamed = spec;
+        renamed.name = QStringLiteral("another name");
+        QVERIFY(session.lastTook(renamed) >= 0);
+        lab::ExperimentSpec other = spec;
+        other.targets[0].keepAlive = !other.targets[0].keepAlive;
+        QCOMPARE(session.lastTook(other), -1);
     }
 
     void aCancelledRunKeepsItsPoints()

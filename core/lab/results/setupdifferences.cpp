@@ -90,6 +90,15 @@ bool SetupDifferences::kept(const QByteArray &spec)
     return !filled(spec).isEmpty();
 }
 
+QByteArray SetupDifferences::canonical(const QByteArray &spec)
+{
+    QJsonObject setup = filled(spec);
+    if (setup.isEmpty())
+        return {};
+    setup.remove(QStringLiteral("name"));
+    return QJsonDocument(setup).toJson(QJsonDocument::Compact);
+}
+
 QMap<QString, QString> SetupDifferences::flattened(const QJsonObject &object)
 {
     QMap<QString, QString> out;

@@ -22,6 +22,10 @@ struct SetupDifferences
     static QStringList of(const QByteArray &baselineSpec, const QByteArray &candidateSpec);
     // Whether `spec` was kept: it reads as a spec.
     static bool kept(const QByteArray &spec);
+    // The setup `spec` describes, as text equal for two specs of one setup (defaults filled,
+    // the name left out; targets in their order, which of() does not mind); empty when not
+    // kept.
+    static QByteArray canonical(const QByteArray &spec);
     // Every scalar of `object` by dotted key ("client.keep_alive"), arrays as one value.
     static QMap<QString, QString> flattened(const QJsonObject &object);
 };
