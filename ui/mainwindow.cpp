@@ -125,6 +125,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_welcome = new WelcomePage;
         m_welcome->setObjectName(QStringLiteral("welcomePage"));
         m_tabs->insertTab(0, m_welcome, tr("Start"));
+        m_tabs->setTabToolTip(0, tr("Start"));
         m_tabTitles.insert(m_welcome, {tr("Start"), tr("Start")});
         fitTabTitles();
         m_tabs->setCurrentWidget(m_welcome);

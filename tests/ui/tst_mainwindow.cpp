@@ -532,6 +532,18 @@ private Q_SLOTS:
         QTRY_VERIFY(help->isVisible());
         QCOMPARE(help->title(), QStringLiteral("ServeLab help"));
         help->close();
+        // It covers every tab (by its whole name, the tab's tooltip), the verdicts and https.
+        QFile page(QStringLiteral(":/help/index.html"));
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(page.readAll());
+        for (int i = 0; i < tabs->count(); ++i) {
+            const QString name = tabs->tabToolTip(i);
+            QVERIFY2(html.contains(QStringLiteral("<dt><b>%1</b>").arg(name)) ||
+                         html.contains(QStringLiteral("(%1)</dt>").arg(name)),
+                     qPrintable(name));
+        }
+        for (const char *anchor : {"verdicts", "https", "tabs", "history"})
+            QVERIFY2(html.contains(QStringLiteral("id=\"%1\"").arg(QLatin1String(anchor))), anchor);
 
         // View: the panel and the history come and go.
         auto *view = window.findChild<QMenu *>(QStringLiteral("viewMenu"));
