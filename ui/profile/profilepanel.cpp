@@ -19,7 +19,6 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace servelab::ui {
@@ -74,6 +73,15 @@ ProfilePanel::ProfilePanel(const Session *session, QWidget *parent)
     m_scroll->setWidget(m_graph);
     m_scroll->setWidgetResizable(true);
     m_scroll->setAlignment(Qt::AlignBottom);
+    // A flame graph is read from its root, at the bottom: a new graph opens there, and stays
+    // there as its height settles (laid out when its tab is first shown), until the user
+    // scrolls.
+    QScrollBar *bar = m_scroll->verticalScrollBar();
+    connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int max) {
+        if (m_atBase)
+            bar->setValue(max);
+    });
+    connect(bar, &QScrollBar::actionTriggered, this, [this] { m_atBase = false; });
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Point")));
@@ -213,10 +221,8 @@ void ProfilePanel::redraw()
         m_graph->setTree(profile::FlameTree::of(stacks), title);
     }
     m_graph->setSearch(m_search->text());
-    // A flame graph is read from its root, at the bottom.
-    QTimer::singleShot(0, this, [this] {
-        m_scroll->verticalScrollBar()->setValue(m_scroll->verticalScrollBar()->maximum());
-    });
+    m_atBase = true;
+    m_scroll->verticalScrollBar()->setValue(m_scroll->verticalScrollBar()->maximum());
 }
 
 QString ProfilePanel::summary() const

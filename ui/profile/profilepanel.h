@@ -68,6 +68,7 @@ private:
     QPushButton *m_hotspot;
     QLabel *m_summary;
     QScrollArea *m_scroll;
+    bool m_atBase = true; // the view kept at the graph's root until the user scrolls
     FlameGraphView *m_graph;
 };
 

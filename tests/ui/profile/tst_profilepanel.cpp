@@ -4,6 +4,8 @@
 #include "session.h"
 
 #include <QComboBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -86,6 +88,38 @@ private Q_SLOTS:
                  qPrintable(error));
         QVERIFY2(panel.exportGraph(dir.filePath(QStringLiteral("diff.png")), &error),
                  qPrintable(error));
+    }
+
+    // A flame graph is read from its root: shown first in a hidden tab and laid out later, or
+    // taller than its view, it opens scrolled to the bottom, and stays where the user scrolls.
+    void opensAtTheRoot()
+    {
+        ui::Session session;
+        lab::ExperimentSpec spec;
+        spec.targets = {lab::SweepSpec::defaults()};
+        session.beginRun(spec);
+        lab::PointResult deep = profiled(QStringLiteral("epoll+copy"), QStringLiteral("a"));
+        QStringList frames;
+        for (int i = 0; i < 60; ++i)
+            frames << QStringLiteral("frame%1").arg(i);
+        deep.profile.onCpu = frames.join(u';') + QStringLiteral(" 100\n");
+        session.addRunPoint(deep);
+        ui::ProfilePanel panel(&session);
+        panel.show(0, ui::ProfilePanel::Kind::OnCpu); // before the panel is on screen
+        panel.resize(800, 300);
+        panel.QWidget::show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *scroll = panel.findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        QScrollBar *bar = scroll->verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0);
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        bar->triggerAction(QAbstractSlider::SliderPageStepSub); // the user looks up
+        const int looked = bar->value();
+        QVERIFY(looked < bar->maximum());
+        panel.resize(panel.width(), 320); // a relayout leaves the user's place
+        QTRY_COMPARE(panel.height(), 320);
+        QCOMPARE(bar->value(), looked);
     }
 };
 
