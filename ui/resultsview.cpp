@@ -217,9 +217,11 @@ double ResultsView::applyLive(const lab::LiveFeed::Update &update)
         return -1;
     if (update.serial != m_liveSerial) {
         m_liveSerial = update.serial;
-        m_live = {update.target, update.startedAtMicros, {}, {}};
+        m_live = {update.target, update.startedAtMicros, {}, {}, {}};
     }
-    if (update.client.empty() && update.server.empty())
+    // A change tuned in is marked on the live lines at once, not when the point ends.
+    m_live.tunes.insert(m_live.tunes.end(), update.tune.begin(), update.tune.end());
+    if (update.client.empty() && update.server.empty() && update.tune.empty())
         return -1;
     for (const auto &s : update.server)
         if (s.alive)

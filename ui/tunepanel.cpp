@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tunepanel.h"
 
+#include "lab/spec/serveroptiontable.h"
+#include "server/serveroptions.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -35,6 +38,10 @@ TunePanel::TunePanel(QWidget *parent)
     layout->addWidget(m_table);
     layout->addWidget(m_counters);
     layout->addLayout(row);
+    connect(m_table, &QTableWidget::itemChanged, this, [this] {
+        if (!m_filling)
+            checkEdits();
+    });
     connect(m_apply, &QPushButton::clicked, this, [this] {
         const QStringList changes = edited();
         if (changes.isEmpty())
@@ -48,6 +55,8 @@ TunePanel::TunePanel(QWidget *parent)
 void TunePanel::showOptions(const QStringList &nameValues, bool running)
 {
     m_shown = nameValues;
+    m_problems.clear();
+    m_filling = true;
     m_table->setRowCount(0);
     for (const QString &option : nameValues) {
         const int row = m_table->rowCount();
@@ -57,20 +66,53 @@ void TunePanel::showOptions(const QStringList &nameValues, bool running)
         m_table->setItem(row, 0, name);
         m_table->setItem(row, 1, new QTableWidgetItem(option.section(u'=', 1)));
     }
+    m_filling = false;
     m_table->resizeColumnToContents(0);
     m_apply->setEnabled(!nameValues.isEmpty());
     m_table->setVisible(!nameValues.isEmpty()); // no empty box between runs
     m_apply->setVisible(running);
-    m_result->setStyleSheet(QString());
     if (!running)
         m_counters->clear();
+    // While options are shown, the last Apply's outcome stays (a refusal is read, not lost to
+    // the next point's refresh).
+    if (running && !nameValues.isEmpty())
+        return;
+    m_result->setStyleSheet(QString());
     if (!running)
         m_result->setText(tr("Changes apply while a point of a built-in server runs."));
-    else if (nameValues.isEmpty())
+    else
         m_result->setText(tr("This target cannot be tuned: only ServeLab's built-in servers take "
                              "changes while they run."));
-    else
-        m_result->clear();
+}
+
+void TunePanel::checkEdits()
+{
+    QStringList problems;
+    server::ServerOptions scratch;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        QTableWidgetItem *value = m_table->item(row, 1);
+        const QString name = m_table->item(row, 0)->text();
+        const bool edited = row < m_shown.size() && name + u'=' + value->text() != m_shown[row];
+        QString why;
+        if (edited) {
+            const lab::ServerOptionTable::Row *option = lab::ServerOptionTable::find(name);
+            if (option && option->fixed)
+                why = tr("cannot change while the server runs: %1")
+                          .arg(QLatin1StringView(option->fixed));
+            else if (option)
+                option->set(&scratch, value->text().trimmed(), &why);
+        }
+        m_filling = true;
+        value->setBackground(why.isEmpty() ? QBrush() : QBrush(QColor(255, 205, 210)));
+        value->setToolTip(why);
+        m_filling = false;
+        if (!why.isEmpty())
+            problems << QStringLiteral("%1: %2").arg(name, why);
+    }
+    m_problems = problems.join(u'\n');
+    m_apply->setEnabled(problems.isEmpty() && m_table->rowCount() > 0);
+    m_result->setText(m_problems.isEmpty() ? QString() : tr("Not sent: %1").arg(m_problems));
+    m_result->setStyleSheet(m_problems.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
 }
 
 void TunePanel::showCounters(double requestsPerSecond, int threads, int fds)
@@ -88,16 +130,15 @@ void TunePanel::showCounters(double requestsPerSecond, int threads, int fds)
 
 void TunePanel::showResult(bool made, const QString &text)
 {
-    m_result->setText(made ? tr("Made: %1").arg(text) : tr("Refused: %1").arg(text));
-    m_result->setStyleSheet(made ? QString() : QStringLiteral("color: #b00020"));
     if (made) {
         m_shown.clear();
         for (int row = 0; row < m_table->rowCount(); ++row)
             m_shown << m_table->item(row, 0)->text() + u'=' + m_table->item(row, 1)->text();
     } else {
         showOptions(m_shown, true); // back to what the server has
-        m_result->setText(tr("Refused: %1").arg(text));
     }
+    m_result->setText(made ? tr("Made: %1").arg(text) : tr("Refused: %1").arg(text));
+    m_result->setStyleSheet(made ? QString() : QStringLiteral("color: #b00020"));
 }
 
 int TunePanel::optionCount() const

@@ -88,10 +88,18 @@ void PointLinesChart::appendPoint(const lab::PointResult &point)
     appended(point);
 }
 
-void PointLinesChart::setLive(const QString &target, const QList<QPointF> &microsAndValue)
+void PointLinesChart::setLive(const QString &target, const QList<QPointF> &microsAndValue,
+                              const std::vector<lab::TuneEvent> &tunes)
 {
     m_live.update({chart(), m_time, m_value, m_pens, m_origin, m_maxTime, m_maxValue}, target,
                   microsAndValue, liveLimit);
+    if (tunes.empty() || m_origin < 0)
+        return;
+    const int before = m_tunes.count();
+    for (const lab::TuneEvent &e : tunes) // the point's own events, when it ends, are these
+        m_tunes.add(double(e.atMicros - m_origin) / 1e6, e);
+    if (m_tunes.count() != before)
+        m_tunes.draw(chart(), m_time, m_value, m_maxValue * 1.1);
 }
 
 int PointLinesChart::liveCount() const

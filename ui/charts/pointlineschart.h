@@ -24,8 +24,10 @@ public:
     void addPoint(const lab::PointResult &point);
     void addPoint(const lab::PointResult &point, const RunView &run) override;
     // The point being measured: (monotonic µs, value), decimated to at most liveLimit points
-    // and replaced in place; setPoints() ends it.
-    void setLive(const QString &target, const QList<QPointF> &microsAndValue);
+    // and replaced in place, and the changes tuned in so far, marked at once; setPoints()
+    // ends it.
+    void setLive(const QString &target, const QList<QPointF> &microsAndValue,
+                 const std::vector<lab::TuneEvent> &tunes = {});
     static constexpr int liveLimit = 2000;
     int liveCount() const; // points the live line draws
     int seriesCount() const;

@@ -103,7 +103,7 @@ void RateChart::drawLive(const LivePoint &live)
         if (it->intervalMicros > 0)
             rate.append({double(live.startedAtMicros + it.key() * LivePoint::slotMicros),
                          valueOf(it->requests, it->bytes, it->intervalMicros)});
-    setLive(live.target, rate);
+    setLive(live.target, rate, live.tunes);
 }
 
 QString RateChart::dataCsv(const RunView &run) const

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <vector>
 
 class QChart;
 class QChartView;
@@ -31,8 +32,9 @@ struct LivePoint
 
     QString target; // empty: no point is being measured
     std::int64_t startedAtMicros = 0;
-    QList<QPointF> fds;        // (monotonic µs, open fds)
-    QMap<qint64, Slot> bySlot; // by slot number: (end µs + half a slot) / slotMicros
+    QList<QPointF> fds;                // (monotonic µs, open fds)
+    QMap<qint64, Slot> bySlot;         // by slot number: (end µs + half a slot) / slotMicros
+    std::vector<lab::TuneEvent> tunes; // the changes made to the server meanwhile
 };
 
 // What a chart draws of the experiment shown.

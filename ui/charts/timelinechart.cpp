@@ -26,7 +26,7 @@ void TimelineChart::draw(const RunView &run)
 void TimelineChart::drawLive(const LivePoint &live)
 {
     if (!live.target.isEmpty())
-        setLive(live.target, live.fds);
+        setLive(live.target, live.fds, live.tunes);
 }
 
 QString TimelineChart::dataCsv(const RunView &run) const

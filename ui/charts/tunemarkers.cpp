@@ -24,7 +24,8 @@ void TuneMarkers::reset()
 
 void TuneMarkers::add(double seconds, const lab::TuneEvent &event)
 {
-    if (event.made())
+    // Once: a change marked live comes again with its point's result.
+    if (event.made() && !m_changes.contains(QPair<double, QString>{seconds, event.change}))
         m_changes.append({seconds, event.change});
 }
 

@@ -638,6 +638,27 @@ private Q_SLOTS:
 
     // Live tuning: each change made is a line on the timelines at its time, named once in the
     // legend; a refused one is not drawn.
+    // A change tuned in during a point is marked on the live line at once, and once only when
+    // the point's result brings it again.
+    void aLiveTuneIsMarkedAtOnce()
+    {
+        auto p = point(QStringLiteral("a"), 4096, 1, 0);
+        ui::TimelineChart chart;
+        chart.setPoints({});
+        ui::LivePoint live;
+        live.target = QStringLiteral("a");
+        live.startedAtMicros = p.startedAtMicros;
+        live.fds = {{double(p.startedAtMicros), 10}, {double(p.startedAtMicros + 300'000), 12}};
+        live.tunes = {{p.startedAtMicros + 200'000, QStringLiteral("threads=8"), {}},
+                      {p.startedAtMicros + 250'000, QStringLiteral("backlog=9"),
+                       QStringLiteral("backlog cannot change")}};
+        chart.drawLive(live);
+        QCOMPARE(chart.tuneCount(), 1); // the refused one changed nothing
+        p.tuneEvents = live.tunes;
+        chart.addPoint(p);
+        QCOMPARE(chart.tuneCount(), 1);
+    }
+
     void tuneChangesAreMarked()
     {
         auto p = point(QStringLiteral("a"), 4096, 1, 0);
