@@ -5,6 +5,7 @@
 #include "hostspage.h"
 #include "reviewpage.h"
 #include "targetspage.h"
+#include "tls/tlsservercontext.h"
 #include "workloadpage.h"
 
 #include <QAbstractButton>
@@ -301,6 +302,10 @@ private Q_SLOTS:
         QVERIFY(!page->addFormTarget());
         QVERIFY2(page->problem().contains(QStringLiteral("in the list already")),
                  qPrintable(page->problem()));
+        QVERIFY(!page->isComplete());
+        threads->setValue(threads->value() + 1); // the refusal is out of date: Next is free
+        QVERIFY2(page->problem().isEmpty(), qPrintable(page->problem()));
+        QVERIFY(page->isComplete());
         threads->setValue(200);
         QVERIFY2(page->updateSelectedTarget(), qPrintable(page->problem()));
         QCOMPARE(list->count(), 3);
@@ -355,6 +360,35 @@ private Q_SLOTS:
         QVERIFY(review->missingServers().isEmpty());
         QCOMPARE(wizard.spec().targets.size(), 2);
         qunsetenv("TOMCAT_HOME");
+    }
+
+    // The review lists, before Run, what this machine will refuse, in words naming the fix:
+    // profiled sizes the experiment does not measure, sendfile over https without kernel TLS.
+    void reviewWarnsOfWhatThisMachineRefuses()
+    {
+        ui::ExperimentWizard wizard;
+        lab::ExperimentSpec spec;
+        spec.name = QStringLiteral("warned");
+        lab::SweepSpec t = lab::SweepSpec::defaults();
+        t.mode = QStringLiteral("epoll+sendfile");
+        t.sizes = {4096, 1 << 20};
+        t.profile.enabled = true;
+        t.profile.sizes = {2 << 20};
+        spec.targets = {t};
+        spec.transports = {QStringLiteral("http"), QStringLiteral("https")};
+        wizard.setSpec(spec);
+        wizard.show();
+        for (int i = 0; i < 5; ++i)
+            wizard.next();
+        const QStringList warnings = wizard.reviewPage()->warnings();
+        QVERIFY2(warnings.filter(QStringLiteral("profiled size 2M is not among the sizes measured "
+                                                "(4K,1M)"))
+                         .size() == 1,
+                 qPrintable(warnings.join(u'\n')));
+        const bool kernelTls = tls::TlsServerContext::kernelTlsMissing().empty();
+        QCOMPARE(warnings.filter(QStringLiteral("epoll+sendfile over https is kernel TLS")).size(),
+                 kernelTls ? 0 : 1);
+        QVERIFY(wizard.button(QWizard::FinishButton)->isEnabled()); // warnings, not problems
     }
 
     // The name follows what the experiment holds until the user types one; a preset keeps its

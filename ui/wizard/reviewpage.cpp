@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "reviewpage.h"
 
+#include "lab/run/preflight.h"
+
 #include "experimentwizard.h"
 #include "jsonhighlighter.h"
 #include "lab/results/resultexport.h"
@@ -113,12 +115,24 @@ void ReviewPage::check()
         if (const QString missing = lab::ServerTemplate::notInstalled(t.target);
             !missing.isEmpty() && !m_missing.contains(missing))
             m_missing << missing;
-    for (const QString &missing : m_missing)
-        new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxWarning), missing,
+    // And what this machine will refuse (kernel TLS, perf, sizes not measured), before Run.
+    QStringList warnings = m_missing;
+    if (m_errors.isEmpty())
+        warnings << lab::Preflight::warnings(m_parsed);
+    for (const QString &warning : warnings)
+        new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxWarning), warning,
                             m_problems);
     m_drop->setVisible(!m_missing.isEmpty());
     m_problems->setVisible(m_problems->count() > 0);
     changed();
+}
+
+QStringList ReviewPage::warnings() const
+{
+    QStringList out;
+    for (int i = m_errors.isEmpty() ? 0 : int(m_errors.size()); i < m_problems->count(); ++i)
+        out << m_problems->item(i)->text();
+    return out;
 }
 
 void ReviewPage::dropMissingServers()

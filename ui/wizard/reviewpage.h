@@ -11,7 +11,8 @@ class QPlainTextEdit;
 namespace servelab::ui {
 
 // The spec the pages made, as the JSON a file would hold: highlighted, editable, checked as the
-// lab checks it (each problem with its line); Save writes it, Finish runs it.
+// lab checks it (each problem with its line), with what this machine will refuse listed as
+// warnings (lab::Preflight, real servers not installed); Save writes it, Finish runs it.
 class ReviewPage : public WizardPage
 {
     Q_OBJECT
@@ -25,6 +26,8 @@ public:
 
     QString text() const;
     bool save(const QString &path, QString *error) const;
+    // The warnings shown (not problems: the rest runs).
+    QStringList warnings() const;
     // Real servers the spec names that are not installed here, each with what to do.
     QStringList missingServers() const { return m_missing; }
     // Takes them out of the spec (the "Drop them" button).

@@ -170,33 +170,44 @@ TargetsPage::TargetsPage(QWidget *parent)
         const int row = m_list->currentRow();
         if (row >= 0 && row < m_targets.size())
             m_targets.removeAt(row);
+        m_addProblem.clear();
         refreshList();
     });
-    connect(m_url, &QLineEdit::textChanged, this, [this] {
-        m_formProblem.clear();
+    // Any change to the form: a refused Add is out of date.
+    const auto edited = [this] {
+        m_addProblem.clear();
         changed();
-    });
-    connect(m_caption, &QLineEdit::textChanged, this, [this](const QString &text) {
-        m_formProblem = lab::SweepSpec::captionProblem(text.trimmed());
-        changed();
+    };
+    connect(m_kind, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_external, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_url, &QLineEdit::textChanged, this, edited);
+    for (QSpinBox *number : {m_threads, m_fdLimit, m_externalThreads, m_pid})
+        connect(number, &QSpinBox::valueChanged, this, edited);
+    connect(m_isolated, &QCheckBox::toggled, this, edited);
+    connect(m_caption, &QLineEdit::textChanged, this, [this, edited](const QString &text) {
+        m_fieldProblems[QStringLiteral("caption")] = lab::SweepSpec::captionProblem(text.trimmed());
+        edited();
     });
     // Options are checked as they are typed, with serve's words.
-    connect(m_options, &QLineEdit::textChanged, this, [this] {
-        m_formProblem.clear();
+    connect(m_options, &QLineEdit::textChanged, this, [this, edited] {
+        QString why;
         QStringList arguments;
-        if (parseOptions(m_options->text(), &arguments, &m_formProblem) && !arguments.isEmpty()) {
+        if (parseOptions(m_options->text(), &arguments, &why) && !arguments.isEmpty()) {
             server::ServerOptions options;
             options.mode = m_mode->currentText().toStdString();
-            lab::ServerOptionTable::apply(&options, arguments, &m_formProblem);
+            lab::ServerOptionTable::apply(&options, arguments, &why);
         }
-        changed();
+        m_fieldProblems[QStringLiteral("options")] = why;
+        edited();
     });
     // Tune steps, checked as they are typed, in ServerTuning's words.
-    connect(m_tune, &QLineEdit::textChanged, this, [this] {
-        m_formProblem.clear();
+    connect(m_tune, &QLineEdit::textChanged, this, [this, edited] {
+        QString why;
         QList<lab::TuneStep> steps;
-        lab::TunePlan::fromText(m_tune->text(), &steps, &m_formProblem, m_mode->currentText());
-        changed();
+        lab::TunePlan::fromText(m_tune->text(), &steps, &why, m_mode->currentText());
+        m_fieldProblems[QStringLiteral("tune")] = why;
+        edited();
     });
     // Options and an fd limit are the child's: with either, the own process is not a choice.
     const auto needsOwnProcess = [this] {
@@ -247,25 +258,29 @@ void TargetsPage::setPresetChooser(QWidget *chooser)
 
 bool TargetsPage::takeFormTarget(int row)
 {
-    const lab::SweepSpec t = formTarget(&m_formProblem);
-    for (qsizetype i = 0; m_formProblem.isEmpty() && i < m_targets.size(); ++i)
+    m_addProblem.clear();
+    const lab::SweepSpec t = formTarget(&m_addProblem);
+    for (qsizetype i = 0; m_addProblem.isEmpty() && i < m_targets.size(); ++i)
         if (i != row && describe(m_targets[i]) == describe(t))
-            m_formProblem = tr("%1 is in the list already: change it, or pick the row to "
-                               "update it")
-                                .arg(describe(t));
-    if (m_formProblem.isEmpty()) {
+            m_addProblem = tr("%1 is in the list already: change it, or pick the row to "
+                              "update it")
+                               .arg(describe(t));
+    if (m_addProblem.isEmpty()) {
         if (row < 0)
             m_targets << t;
         else
             m_targets[row] = t;
     }
     const int shown = row < 0 ? int(m_targets.size()) - 1 : row;
+    const QString refused = m_addProblem;
     refreshList();
-    if (m_formProblem.isEmpty()) {
+    m_addProblem = refused; // what refreshList's own changes would clear
+    if (m_addProblem.isEmpty()) {
         const QSignalBlocker quiet(m_list); // the form already shows it
         m_list->setCurrentRow(shown);
     }
-    return m_formProblem.isEmpty();
+    changed();
+    return m_addProblem.isEmpty();
 }
 
 bool TargetsPage::addFormTarget()
@@ -277,7 +292,7 @@ bool TargetsPage::updateSelectedTarget()
 {
     const int row = m_list->currentRow();
     if (row < 0 || row >= m_targets.size()) {
-        m_formProblem = tr("Pick the target to update in the list first");
+        m_addProblem = tr("Pick the target to update in the list first");
         changed();
         return false;
     }
@@ -313,7 +328,7 @@ void TargetsPage::showInForm(const lab::SweepSpec &t)
         break;
     }
     m_caption->setText(t.caption);
-    m_formProblem.clear();
+    m_addProblem.clear();
     changed();
 }
 
@@ -351,8 +366,11 @@ void TargetsPage::apply(lab::ExperimentSpec &spec) const
 
 QString TargetsPage::problem() const
 {
-    if (!m_formProblem.isEmpty())
-        return m_formProblem;
+    for (const QString &why : m_fieldProblems)
+        if (!why.isEmpty())
+            return why;
+    if (!m_addProblem.isEmpty())
+        return m_addProblem;
     if (m_targets.isEmpty())
         return tr("Add at least one target.");
     return {};

@@ -3,6 +3,8 @@
 
 #include "wizardpage.h"
 
+#include <QMap>
+
 class QCheckBox;
 class QComboBox;
 class QLineEdit;
@@ -55,7 +57,11 @@ private:
     QSpinBox *m_pid;
     QLineEdit *m_caption; // the spec's "label", for every kind
     QListWidget *m_list;
-    QString m_formProblem;
+    // What is wrong with a field as typed (caption, options, tune steps), by field, and why the
+    // last Add or Update was refused (a target in the list already): the latter goes with the
+    // next change to the form or the list, so that it never blocks Next once out of date.
+    QMap<QString, QString> m_fieldProblems;
+    QString m_addProblem;
 };
 
 } // namespace servelab::ui
