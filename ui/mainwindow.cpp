@@ -11,6 +11,7 @@
 #include "experimentsmodel.h"
 #include "experimentwizard.h"
 #include "historydock.h"
+#include "lab/results/humantext.h"
 #include "lab/spec/sizelist.h"
 #include "resultsview.h"
 #include "runpanel.h"
@@ -206,6 +207,7 @@ QWidget *MainWindow::createSettingsPanel()
     m_problem->setObjectName(QStringLiteral("problem"));
 
     m_specNote = new QLabel;
+    m_specNote->setObjectName(QStringLiteral("specNote"));
     m_specNote->setWordWrap(true);
     m_useForm = new QPushButton(tr("Use the form instead"));
     auto *box = new QVBoxLayout;
@@ -331,13 +333,30 @@ void MainWindow::validateForm()
     int points = 0;
     for (const auto &t : targets)
         points += int(t.sizes.size());
-    if (!m_fromForm)
-        m_specNote->setText(tr("<b>%1</b><br>%2 targets, %3 points per repetition, %4 "
-                               "repetitions. Edit it in the Spec tab.")
-                                .arg(current.name.toHtmlEscaped())
-                                .arg(targets.size())
-                                .arg(points)
-                                .arg(current.repetitions));
+    if (!m_fromForm) {
+        // The targets as written, then each axis that multiplies them into series.
+        QStringList axes;
+        const auto axis = [&axes](qsizetype n, const QString &one, const QString &many) {
+            if (n > 1)
+                axes << lab::countText(n, one, many);
+        };
+        axis(current.sweepValues.size(), tr("value of %1").arg(current.sweepOption),
+             tr("values of %1").arg(current.sweepOption));
+        axis(current.concurrencies.size(), tr("concurrency"), tr("concurrencies"));
+        axis(current.rates.size(), tr("offered rate"), tr("offered rates"));
+        axis(current.transports.size(), tr("transport"), tr("transports"));
+        axis(current.loads.size(), tr("load"), tr("loads"));
+        QString shape = lab::countText(current.targets.size(), tr("target"), tr("targets"));
+        if (!axes.isEmpty())
+            shape += QStringLiteral(" × ") + axes.join(QStringLiteral(" × ")) +
+                     tr(" (%1)").arg(lab::countText(targets.size(), tr("series"), tr("series")));
+        m_specNote->setText(
+            tr("<b>%1</b><br>%2, %3 per repetition, %4. Edit it in the Spec "
+               "tab.")
+                .arg(current.name.toHtmlEscaped(), shape.toHtmlEscaped(),
+                     lab::countText(points, tr("point"), tr("points")),
+                     lab::countText(current.repetitions, tr("repetition"), tr("repetitions"))));
+    }
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
     m_runPanel->setRunnable(problem.isEmpty(), problem);

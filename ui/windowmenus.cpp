@@ -12,6 +12,7 @@
 #include "windowactions.h"
 
 #include <QClipboard>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -19,6 +20,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
 
 #include <functional>
@@ -30,14 +32,17 @@ namespace {
 using FileAction = std::function<bool(const QString &path, QString *error)>;
 
 // A file asked for, then `act` on it: a failure shows the writer's or reader's reason, a
-// success (with `done` set) a line in the status bar.
+// success (with `done` set) a line in the status bar. The dialog opens where
+// fileDialogStart() says.
 void withFile(QMainWindow *w, bool save, const QString &title, const QString &start,
               const QString &filter, const FileAction &act, const QString &done = {})
 {
-    const QString path = save ? QFileDialog::getSaveFileName(w, title, start, filter)
-                              : QFileDialog::getOpenFileName(w, title, start, filter);
+    const QString from = fileDialogStart(start);
+    const QString path = save ? QFileDialog::getSaveFileName(w, title, from, filter)
+                              : QFileDialog::getOpenFileName(w, title, from, filter);
     if (path.isEmpty())
         return;
+    rememberFileFolder(path);
     QString error;
     if (!act(path, &error))
         QMessageBox::warning(w, title, error);
@@ -139,6 +144,18 @@ void buildFileMenu(QMainWindow *w, WindowActions *a, Session *s, ResultsView *re
 }
 
 } // namespace
+
+QString fileDialogStart(const QString &start)
+{
+    const QString folder =
+        QSettings().value(QStringLiteral("files/lastFolder"), QDir::homePath()).toString();
+    return QFileInfo(start).isAbsolute() ? start : QDir(folder).filePath(start);
+}
+
+void rememberFileFolder(const QString &chosen)
+{
+    QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(chosen).absolutePath());
+}
 
 void buildWindowMenus(QMainWindow *w, Session *s, WindowActions *a, const WindowParts &parts)
 {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QString>
+
 class QMainWindow;
 class QWidget;
 
@@ -23,6 +25,12 @@ struct WindowParts
 // exports, quit), Edit, Run, View (the experiment panel, the run history) and Help (F1: the
 // help page; About). Built from Session (opening, exports, the database), the window's actions
 // and its parts; `window` is the menus' owner and the dialogs' parent.
+// Where the menus' file dialogs open: in the folder a file was last chosen in (kept across
+// starts; the home folder at first), `start` a file name proposed there; an absolute `start`
+// as it is. rememberFileFolder() keeps a chosen file's folder.
+QString fileDialogStart(const QString &start);
+void rememberFileFolder(const QString &chosen);
+
 void buildWindowMenus(QMainWindow *window, Session *session, WindowActions *actions,
                       const WindowParts &parts);
 

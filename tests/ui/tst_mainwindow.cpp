@@ -16,14 +16,18 @@
 #include "resultstablemodel.h"
 #include "throughputchart.h"
 #include "timelinechart.h"
+#include "windowmenus.h"
 #include "windowparts.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QChartView>
 #include <QComboBox>
 #include <QCommandLinkButton>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileDialog>
 #include <QImage>
 #include <QLabel>
 #include <QLineSeries>
@@ -33,6 +37,7 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -838,6 +843,17 @@ private Q_SLOTS:
                  qPrintable(error));
         QVERIFY(!window.usesForm());
         QCOMPARE(window.experiment().targets.size(), 2);
+        // The panel names the experiment's shape: targets, and each axis that multiplies them.
+        auto *note = window.findChild<QLabel *>(QStringLiteral("specNote"));
+        QVERIFY(note);
+        QVERIFY2(window.session()->loadPreset(QStringLiteral("latency-vs-load"), &error),
+                 qPrintable(error));
+        QVERIFY2(note->text().contains(QStringLiteral(
+                     "3 targets × 10 offered rates (30 series), 30 points per repetition, 1 "
+                     "repetition")),
+                 qPrintable(note->text()));
+        QVERIFY2(window.session()->loadPreset(QStringLiteral("ab-c300-maxthreads"), &error),
+                 qPrintable(error));
         auto *editor = window.findChild<QPlainTextEdit *>(QStringLiteral("specEditor"));
         QVERIFY(editor);
         QVERIFY(editor->toPlainText().contains(QStringLiteral("\"concurrency\": 300")));
@@ -946,6 +962,20 @@ private Q_SLOTS:
         QVERIFY2(testing::runPanel(window)->status().contains(
                      QStringLiteral("cannot read the hosts file")),
                  qPrintable(testing::runPanel(window)->status()));
+    }
+
+    // A file dialog opens in the folder a file was last chosen in, not the working folder.
+    void fileDialogsOpenWhereTheLastFileWent()
+    {
+        QTemporaryDir first;
+        QSettings().remove(QStringLiteral("files/lastFolder"));
+        QCOMPARE(ui::fileDialogStart(QStringLiteral("chart.svg")),
+                 QDir(QDir::homePath()).filePath(QStringLiteral("chart.svg")));
+        ui::rememberFileFolder(QDir(first.path()).filePath(QStringLiteral("chart.png")));
+        QCOMPARE(ui::fileDialogStart(QStringLiteral("chart.svg")),
+                 QDir(first.path()).filePath(QStringLiteral("chart.svg")));
+        QCOMPARE(ui::fileDialogStart(QStringLiteral("/srv/results.db")),
+                 QStringLiteral("/srv/results.db")); // an absolute start as it is
     }
 
     void closingDuringARunStopsIt()

@@ -12,6 +12,8 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <cmath>
+
 #include <array>
 
 namespace servelab::ui {
@@ -86,6 +88,20 @@ QPen targetPen(int index, bool dark)
 QColor neutralColour(bool dark)
 {
     return dark ? QColor(170, 170, 170) : QColor(100, 100, 100);
+}
+
+void setRoundRange(QValueAxis *axis, double max)
+{
+    // Each multiple of a power of ten, and the ticks (intervals + 1) that give round steps.
+    static constexpr std::array<std::pair<double, int>, 9> rounds{
+        {{1, 6}, {2, 5}, {2.5, 6}, {3, 4}, {4, 5}, {5, 6}, {6, 4}, {8, 5}, {10, 6}}};
+    const double step = std::pow(10.0, std::floor(std::log10(std::max(max, 1e-9))));
+    for (const auto &[times, ticks] : rounds)
+        if (times * step >= max * (1 - 1e-9)) {
+            axis->setRange(0, times * step);
+            axis->setTickCount(ticks);
+            return;
+        }
 }
 
 } // namespace servelab::ui

@@ -30,6 +30,11 @@ bool darkPalette();
 // The pen of a chart's index-th target: twelve hues that read on the light and the dark theme,
 // then the same hues dash-dotted, then dotted, so that no two targets look alike.
 QPen targetPen(int index, bool dark);
+
+// `axis` from 0 to the first round number at or above `max` (1, 2, 2.5, 3, 4, 5, 6 or 8 times
+// a power of ten) with ticks at round steps: data to 40,000 ends at 40,000 or 50,000, not at
+// the 60,000 Qt's applyNiceNumbers() may pick.
+void setRoundRange(QValueAxis *axis, double max);
 // Marks that are not targets (the point starts on the fd chart): grey that reads on either.
 QColor neutralColour(bool dark);
 

@@ -167,15 +167,18 @@ void LoadLatencyChart::fit()
             fastest = std::min(fastest, std::max(floorMs, p.p50Ms));
             slowest = std::max(slowest, p.p999Ms);
         }
-    m_offered->setRange(0, most * 1.05);
-    m_offered->applyNiceNumbers();
+    setRoundRange(m_offered, most);
     // Whole decades around the latencies, so the log axis labels read 0.1, 1, 10 …
     // (a hair under the lowest decade, or its label may fall off the axis).
     const double low = 0.999 * std::pow(10.0, std::floor(std::log10(std::min(fastest, slowest))));
     const double high = std::pow(10.0, std::ceil(std::log10(slowest * 1.01)));
     m_latency->setRange(low, std::max(high, low * 10));
-    m_achieved->setRange(0, std::max(most, achieved) * 1.05);
-    m_achieved->applyNiceNumbers();
+    setRoundRange(m_achieved, std::max(most, achieved));
+    // An empty chart has no numbers to show (no "0 1 1 2" ticks).
+    for (QAbstractAxis *axis :
+         {static_cast<QAbstractAxis *>(m_offered), static_cast<QAbstractAxis *>(m_latency),
+          static_cast<QAbstractAxis *>(m_achieved)})
+        axis->setLabelsVisible(!m_curves.isEmpty());
 }
 
 QString LoadLatencyChart::dataCsv(const RunView &) const

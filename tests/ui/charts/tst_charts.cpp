@@ -4,6 +4,7 @@
 #include "chartview.h"
 #include "fdtypeschart.h"
 #include "latencychart.h"
+#include "loadlatencychart.h"
 #include "pointseries.h"
 #include "processchart.h"
 #include "ratechart.h"
@@ -657,6 +658,37 @@ private Q_SLOTS:
         p.tuneEvents = live.tunes;
         chart.addPoint(p);
         QCOMPARE(chart.tuneCount(), 1);
+    }
+
+    // Latency against load ends its rate axes at round numbers near the data (40,000 here, not
+    // Qt's 60,000), and an empty chart shows no numbers (no "0 1 1 2").
+    void loadAxesEndNearTheData()
+    {
+        QList<lab::PointResult> points;
+        for (int rate : {10000, 20000, 30000, 40000}) {
+            auto p = point(QStringLiteral("a R=%1").arg(rate), 4096, 1, 0);
+            p.model = client::LoadModel::Rate;
+            p.offeredPerSecond = rate;
+            p.load.completed = p.load.ok = quint64(rate);
+            for (int i = 0; i < 100; ++i)
+                p.load.latency.record(200 + i);
+            points << p;
+        }
+        ui::LoadLatencyChart chart;
+        chart.draw(ui::RunView{points, points, {4096}, {}});
+        QList<QValueAxis *> rates;
+        for (QAbstractAxis *axis : chart.view()->chart()->axes())
+            if (auto *values = qobject_cast<QValueAxis *>(axis))
+                rates << values;
+        QCOMPARE(rates.size(), 2); // offered below, achieved on the right
+        for (const QValueAxis *axis : std::as_const(rates)) {
+            QCOMPARE(axis->max(), 40000.0);
+            QVERIFY(axis->labelsVisible());
+        }
+        ui::LoadLatencyChart empty;
+        empty.draw(ui::RunView{});
+        for (QAbstractAxis *axis : empty.view()->chart()->axes())
+            QVERIFY(!axis->labelsVisible());
     }
 
     void tuneChangesAreMarked()
