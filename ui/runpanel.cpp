@@ -39,12 +39,13 @@ RunPanel::RunPanel(Session *session, ResultsView *results, QWidget *parent)
     m_log->setObjectName(QStringLiteral("log"));
     attachLogHighlighter(m_log->document());
 
+    // Run on a row of its own: it names what it runs ("Run 65 points"), in a narrow panel too.
     auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_run);
     buttons->addWidget(m_pause);
     buttons->addWidget(m_cancel);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_run);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_current);
