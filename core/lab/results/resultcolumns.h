@@ -58,6 +58,9 @@ public:
     // A server sample's at_us is from its point's start: the stores shift it, the row does not.
     static std::span<const ResultColumn<metrics::ProcessSample>> serverSample();
 
+    // The index of the point row before which runs.csv puts the cost per request (PointCost's
+    // rows): after the first table's rows.
+    static std::size_t csvCostAt();
     // runs.csv: the header, and a point's cells (empty where the figure was not measured).
     static QStringList csvNames();
     static QStringList csvCells(const PointResult &point);
