@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace servelab::server {
@@ -25,6 +26,34 @@ public:
         // Held by a thread other than the one watching the sockets (queued, in a worker, a
         // download): the watcher and its deadline scan keep off.
         std::atomic<bool> busy{false};
+        // Taken out of the watcher's epoll set (its deadline passed): arm() adds it back. Written
+        // only by the thread holding the entry.
+        bool detached = false;
+    };
+
+    // A thread that may hold entries, counted from its construction — on the thread that starts
+    // the server, before any of them runs — until release() at the end of its loop; the last to
+    // release closes every connection left. Counting from run() instead let the watcher, stopped
+    // before a slow pool thread had begun, free entries that thread then took from the queue
+    // (AddressSanitizer, CI of 5c89004).
+    class Holder
+    {
+    public:
+        explicit Holder(ConnectionRegistry &registry) : m_registry(&registry)
+        {
+            registry.m_running.fetch_add(1);
+        }
+        Holder(const Holder &) = delete;
+        Holder &operator=(const Holder &) = delete;
+        ~Holder() { release(); }
+        void release()
+        {
+            if (auto *registry = std::exchange(m_registry, nullptr))
+                registry->leave();
+        }
+
+    private:
+        ConnectionRegistry *m_registry;
     };
 
     explicit ConnectionRegistry(ConnectionLimit &limit) : m_limit(limit) {}
@@ -48,12 +77,9 @@ public:
     // Entries not busy whose deadline is at or before `nowMs`.
     std::vector<Entry *> due(std::int64_t nowMs);
 
-    // Every thread that may hold entries enters before its loop and leaves after it; the last
-    // to leave closes every connection left.
-    void enter() { m_running.fetch_add(1); }
+private:
     void leave();
 
-private:
     ConnectionLimit &m_limit;
     std::mutex m_mutex;
     std::unordered_map<Entry *, std::unique_ptr<Entry>> m_entries;

@@ -14,7 +14,7 @@ constexpr int acceptBatch = 64;
 
 ConnectionWatcher::ConnectionWatcher(ConnectionRegistry &registry, int listenFd,
                                      const ServerShared &shared, Handler handler)
-    : m_registry(registry), m_listenFd(listenFd), m_options(shared.options),
+    : m_registry(registry), m_hold(registry), m_listenFd(listenFd), m_options(shared.options),
       m_handler(std::move(handler)), m_state(shared)
 {}
 
@@ -42,13 +42,14 @@ void ConnectionWatcher::arm(ConnectionRegistry::Entry *entry, bool write)
         epoll_event event{};
         event.events = (write ? EPOLLOUT : EPOLLIN) | EPOLLRDHUP | EPOLLONESHOT;
         event.data.ptr = e;
-        epoll_ctl(m_epoll.fd(), EPOLL_CTL_MOD, e->connection->fd(), &event);
+        epoll_ctl(m_epoll.fd(), e->detached ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, e->connection->fd(),
+                  &event);
+        e->detached = false;
     });
 }
 
 void ConnectionWatcher::run()
 {
-    m_registry.enter();
     epoll_event events[256];
     std::int64_t nextScan = monotonicMs() + deadlineScanMs;
     std::int64_t acceptResume = 0;
@@ -81,7 +82,7 @@ void ConnectionWatcher::run()
             nextScan = now + deadlineScanMs;
         }
     }
-    m_registry.leave();
+    m_hold.release();
 }
 
 void ConnectionWatcher::setAccepting(bool on)
@@ -116,9 +117,10 @@ void ConnectionWatcher::expire(std::int64_t nowMs)
     for (auto *entry : m_registry.due(nowMs)) {
         if (entry->busy.exchange(true))
             continue;
-        epoll_event none{};
-        none.data.ptr = entry;
-        epoll_ctl(m_epoll.fd(), EPOLL_CTL_MOD, entry->connection->fd(), &none);
+        // Out of the set, not merely masked: a masked fd still reports EPOLLHUP and EPOLLERR,
+        // and such a report could reach this thread after the holder freed the entry.
+        epoll_ctl(m_epoll.fd(), EPOLL_CTL_DEL, entry->connection->fd(), nullptr);
+        entry->detached = true;
         m_handler(entry, 0, m_state.context);
     }
 }

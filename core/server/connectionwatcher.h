@@ -43,6 +43,7 @@ private:
     void expire(std::int64_t nowMs);
 
     ConnectionRegistry &m_registry;
+    ConnectionRegistry::Holder m_hold;
     int m_listenFd;
     const ServerOptions &m_options;
     Handler m_handler;

@@ -56,7 +56,7 @@ class DownloadWriter final : public Worker
 {
 public:
     DownloadWriter(std::shared_ptr<MultiplexShared> shared, const ServerShared &server)
-        : m_shared(std::move(shared)), m_state(server)
+        : m_shared(std::move(shared)), m_hold(m_shared->registry), m_state(server)
     {
         m_state.context.deferBodies = true;
     }
@@ -70,7 +70,6 @@ public:
 
     void run() override
     {
-        m_shared->registry.enter();
         MultiplexShared::Entry *entry = nullptr;
         while (m_shared->downloads.take(&entry)) {
             Connection &c = *entry->connection;
@@ -83,7 +82,7 @@ public:
                 next = Connection::Next::Close;
             m_shared->route(entry, next, true);
         }
-        m_shared->registry.leave();
+        m_hold.release();
     }
 
 private:
@@ -104,6 +103,7 @@ private:
     }
 
     std::shared_ptr<MultiplexShared> m_shared;
+    ConnectionRegistry::Holder m_hold; // after m_shared, which owns the registry
     ThreadState m_state;
     std::atomic<bool> m_stopping{false};
 };

@@ -134,7 +134,7 @@ class PoolWorker final : public Worker
 {
 public:
     PoolWorker(std::shared_ptr<PollerShared> shared, const ServerShared &server)
-        : m_shared(std::move(shared)), m_state(server)
+        : m_shared(std::move(shared)), m_hold(m_shared->registry), m_state(server)
     {}
     bool init(std::string *) override { return true; }
     void requestStop() override { m_shared->stop(); }
@@ -142,7 +142,6 @@ public:
 
     void run() override
     {
-        m_shared->registry.enter();
         PollerShared::Job job{};
         while (m_shared->pop(&job)) {
             const auto waited =
@@ -169,11 +168,12 @@ public:
             case Connection::Next::Write: m_shared->watcher->arm(job.entry, true); break;
             }
         }
-        m_shared->registry.leave();
+        m_hold.release();
     }
 
 private:
     std::shared_ptr<PollerShared> m_shared;
+    ConnectionRegistry::Holder m_hold; // after m_shared, which owns the registry
     ThreadState m_state;
 };
 
