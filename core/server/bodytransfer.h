@@ -34,6 +34,9 @@ public:
     // The options were tuned while the server runs (chunk, threshold, buffer): from the next
     // write on. Nothing is carried from one write to the next, so no response is cut short.
     virtual void retune(const ServerOptions &options) = 0;
+    // The mmap transfer's mapping of the whole of `file` (kept in its cache), for HTTP/2, which
+    // frames the body itself; null from the others and when mmap() failed.
+    virtual std::shared_ptr<const FileMapping> mapping(const http::OpenedFile &) { return {}; }
 
 protected:
     // The unsent head, with MSG_MORE when `more` (so it shares a segment with the body).

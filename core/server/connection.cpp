@@ -60,6 +60,17 @@ void Connection::setPhase(Phase phase, int timeoutMs)
     m_deadlineMs = m_context->nowMs + timeoutMs;
 }
 
+Connection::ReadEnd Connection::readEnd(ssize_t n)
+{
+    if (n == 0) {
+        m_peerClosed = true;
+        return ReadEnd::Stop;
+    }
+    if (errno == EAGAIN || errno == EWOULDBLOCK)
+        return ReadEnd::Stop;
+    return errno == EINTR ? ReadEnd::Retry : ReadEnd::Broken;
+}
+
 ssize_t Connection::receive(char *into, std::size_t most)
 {
     return m_ssl ? tls::receive(m_ssl, into, most) : ::recv(m_fd.get(), into, most, 0);
@@ -132,6 +143,13 @@ Connection::Next Connection::handshake()
         AtomicServerStats::bump(m_context->stats.tlsKernel);
     }
     m_phase = Phase::Idle; // the header deadline still runs from accept
+    if (m_context->options.http2) {
+        const unsigned char *protocol = nullptr;
+        unsigned int length = 0;
+        SSL_get0_alpn_selected(m_ssl, &protocol, &length);
+        if (length == 2 && protocol[0] == 'h' && protocol[1] == '2')
+            return startHttp2();
+    }
     // The request may have come with the client's last handshake message: read it now.
     return onReadable(true);
 }
@@ -140,6 +158,8 @@ Connection::Next Connection::onReadable(bool hangUp)
 {
     if (m_phase == Phase::Handshake)
         return handshake();
+    if (m_h2)
+        return http2Readable();
     if (m_phase == Phase::Writing)
         return Next::Write;
     // Read until EAGAIN (edge-triggered), but never hold more than one maximal head plus a
@@ -161,12 +181,11 @@ Connection::Next Connection::onReadable(bool hangUp)
                     break;
                 continue;
             }
-            if (n == 0)
-                m_peerClosed = true;
-            else if (errno == EAGAIN || errno == EWOULDBLOCK)
-                break;
-            else if (errno != EINTR)
+            const ReadEnd end = readEnd(n);
+            if (end == ReadEnd::Broken)
                 return Next::Close;
+            if (end == ReadEnd::Stop)
+                break;
         }
         if (m_phase == Phase::Lingering)
             return m_peerClosed ? Next::Close : Next::Read;
@@ -181,6 +200,10 @@ Connection::Next Connection::onWritable()
 {
     if (m_phase == Phase::Handshake)
         return handshake();
+    if (m_h2) {
+        const Next next = http2Write();
+        return next == Next::Read ? http2Readable() : next; // what came while we wrote
+    }
     if (m_phase != Phase::Writing)
         return Next::Read;
     const Next next = writeResponse();
@@ -193,7 +216,15 @@ Connection::Next Connection::onWritable()
 Connection::Next Connection::onTimer()
 {
     if (m_context->nowMs < m_deadlineMs)
-        return m_phase == Phase::Writing ? Next::Write : Next::Read;
+        return writing() ? Next::Write : Next::Read;
+    if (m_h2) {
+        // Idle past the keep-alive timeout, or no progress for the send timeout: GOAWAY (with
+        // NO_ERROR, as nginx does) if it fits in the socket now, then close.
+        m_h2->goAway();
+        std::uint64_t sent = 0;
+        m_h2->send(m_fd.get(), m_ssl, &sent);
+        return Next::Close;
+    }
     if (m_phase == Phase::Handshake) {
         AtomicServerStats::bump(m_context->stats.tlsFailed);
         m_peerClosed = true; // cut, without a word
@@ -241,6 +272,14 @@ Connection::Next Connection::process()
         } else {
             if (m_in.empty())
                 return m_peerClosed ? Next::Close : Next::Read;
+            if (m_fresh && m_context->options.http2 && !m_ssl) {
+                bool whole = false;
+                if (H2Session::startsPreface(m_in.data(), &whole)) {
+                    if (whole)
+                        return startHttp2();
+                    return m_peerClosed ? Next::Close : Next::Read;
+                }
+            }
             if (m_phase == Phase::Idle)
                 setPhase(Phase::Head, m_context->options.headerTimeoutMs);
             const auto status = m_parser.parse(m_in.data());
@@ -250,6 +289,7 @@ Connection::Next Connection::process()
                 startError(m_parser.errorStatus());
             } else {
                 const http::Request &request = m_parser.request();
+                m_fresh = false;
                 consume(m_parser.headLength());
                 m_drain.start(request);
                 // The parser keeps the request until it is answered. A body over the limit
@@ -323,6 +363,75 @@ void Connection::startError(int status)
 {
     m_planner.planError(status, false, false, false, &m_response);
     setPhase(Phase::Writing, m_context->options.sendTimeoutMs);
+}
+
+// From here on the connection is HTTP/2's: what was read so far (the preface, and over TLS
+// perhaps more) goes to the session first.
+Connection::Next Connection::startHttp2()
+{
+    m_fresh = false;
+    m_phase = Phase::Http2;
+    m_deadlineMs = m_context->nowMs + m_context->options.keepAliveTimeoutMs;
+    m_h2 = std::make_unique<H2Session>(*m_context, m_planner, m_ssl != nullptr);
+    const std::string_view read = m_in.data();
+    const bool ok = m_h2->receive(read.data(), read.size());
+    m_in.clear();
+    if (!ok) {
+        http2Write(); // the GOAWAY it earned, if it fits
+        return Next::Close;
+    }
+    return http2Readable();
+}
+
+// Reads to EAGAIN (edge-triggered) and feeds each bufferful to the session, then writes what it
+// framed in answer.
+Connection::Next Connection::http2Readable()
+{
+    bool progress = false;
+    while (!m_peerClosed) {
+        // The buffer is only scratch here: the session takes every byte it is given.
+        char *into = m_in.prepare(readChunk * 4);
+        const ssize_t n = receive(into, readChunk * 4);
+        if (n > 0) {
+            progress = true;
+            if (!m_h2->receive(into, std::size_t(n))) {
+                http2Write();
+                return Next::Close;
+            }
+            continue;
+        }
+        const ReadEnd end = readEnd(n);
+        if (end == ReadEnd::Broken)
+            return Next::Close;
+        if (end == ReadEnd::Stop)
+            break;
+    }
+    if (progress)
+        m_deadlineMs = m_context->nowMs + (m_h2->busy() ? m_context->options.sendTimeoutMs
+                                                        : m_context->options.keepAliveTimeoutMs);
+    if (m_peerClosed)
+        return Next::Close;
+    return http2Write();
+}
+
+Connection::Next Connection::http2Write()
+{
+    std::uint64_t sent = 0;
+    const WriteStatus status = m_h2->send(m_fd.get(), m_ssl, &sent);
+    AtomicServerStats::bump(m_context->stats.bytesSent, sent);
+    if (sent > 0)
+        m_deadlineMs = m_context->nowMs + m_context->options.sendTimeoutMs;
+    switch (status) {
+    case WriteStatus::Again: return Next::Write;
+    case WriteStatus::Yield: return Next::Yield;
+    case WriteStatus::Error: return Next::Close;
+    case WriteStatus::Done: break;
+    }
+    if (m_h2->finished())
+        return Next::Close;
+    if (!m_h2->busy())
+        m_deadlineMs = m_context->nowMs + m_context->options.keepAliveTimeoutMs;
+    return Next::Read;
 }
 
 } // namespace servelab::server

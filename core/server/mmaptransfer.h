@@ -16,6 +16,10 @@ public:
     explicit MmapTransfer(const ServerOptions &options);
     WriteStatus write(int socket, OutgoingResponse &response, std::uint64_t *sent) override;
     void retune(const ServerOptions &options) override;
+    std::shared_ptr<const FileMapping> mapping(const http::OpenedFile &file) override
+    {
+        return m_mappings.map(file);
+    }
 
 private:
     std::size_t m_chunk;

@@ -11,6 +11,12 @@
 
 namespace servelab::server {
 
+bool ResponsePlanner::spent() const
+{
+    const int max = m_context->options.maxRequestsPerConnection;
+    return max > 0 && m_requests >= max;
+}
+
 void ResponsePlanner::plan(const http::Request &request, ResponsePlan *plan)
 {
     const bool headOnly = request.method == http::Method::Head;

@@ -32,6 +32,8 @@ public:
     void plan(const http::Request &request, ResponsePlan *plan);
     // An error response (also for requests that could not be parsed).
     void planError(int status, bool keepAlive, bool http10, bool headOnly, ResponsePlan *plan);
+    // The connection has taken --max-requests requests (HTTP/2 then sends GOAWAY).
+    bool spent() const;
 
 private:
     void planFile(const http::Request &request, http::OpenedFile file, ResponsePlan *plan);

@@ -86,6 +86,15 @@ struct ServerOptions
     std::string tlsVersions = "1.2,1.3"; // tls::Protocols
     std::string tlsCiphers;
     std::string tlsGroups;
+    // HTTP/2 beside HTTP/1.1: h2c for a client that starts with the preface (prior knowledge,
+    // as h2load and curl --http2-prior-knowledge do), h2 over https when ALPN chooses it. Off:
+    // the preface is an unknown method (405) and ALPN offers http/1.1 only.
+    bool http2 = false;
+    // What the server announces in its SETTINGS (RFC 9113 §6.5.2): streams a client may have
+    // open at once, the window for what it sends, and the largest frame it may send.
+    int h2MaxStreams = 128;
+    int h2Window = 65535;
+    int h2MaxFrame = 16384;
 };
 
 } // namespace servelab::server

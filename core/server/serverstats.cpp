@@ -34,6 +34,11 @@ constexpr ServerStatsField fields[] = {
     {"tls_failed",          &S::tlsFailed,            &A::tlsFailed},
     {"tls_kernel",          &S::tlsKernel,            &A::tlsKernel},
     {"tls_kernel_missed",   &S::tlsKernelMissed,      &A::tlsKernelMissed},
+    {"h2_streams",          &S::h2Streams,            &A::h2Streams},
+    {"h2_frames",           &S::h2Frames,             &A::h2Frames},
+    {"h2_window_stalls",    &S::h2WindowStalls,       &A::h2WindowStalls},
+    {"h2_goaways",          &S::h2Goaways,            &A::h2Goaways},
+    {"h2_resets",           &S::h2Resets,             &A::h2Resets},
 };
 // clang-format on
 static_assert(std::size(fields) == serverStatsFieldCount,

@@ -39,6 +39,13 @@ struct ServerStats
     std::uint64_t tlsFailed = 0;
     std::uint64_t tlsKernel = 0;
     std::uint64_t tlsKernelMissed = 0;
+    // HTTP/2 (--http2): streams the clients opened, frames received, times a response waited on
+    // a shut flow-control window, GOAWAY and RST_STREAM frames either way.
+    std::uint64_t h2Streams = 0;
+    std::uint64_t h2Frames = 0;
+    std::uint64_t h2WindowStalls = 0;
+    std::uint64_t h2Goaways = 0;
+    std::uint64_t h2Resets = 0;
 
     std::uint64_t connectionsOpen() const { return connectionsAccepted - connectionsClosed; }
     std::uint64_t activeDownloads() const { return downloadsStarted - downloadsFinished; }
@@ -75,6 +82,11 @@ struct AtomicServerStats
     std::atomic<std::uint64_t> tlsFailed{0};
     std::atomic<std::uint64_t> tlsKernel{0};
     std::atomic<std::uint64_t> tlsKernelMissed{0};
+    std::atomic<std::uint64_t> h2Streams{0};
+    std::atomic<std::uint64_t> h2Frames{0};
+    std::atomic<std::uint64_t> h2WindowStalls{0};
+    std::atomic<std::uint64_t> h2Goaways{0};
+    std::atomic<std::uint64_t> h2Resets{0};
 
     static void bump(std::atomic<std::uint64_t> &counter, std::uint64_t by = 1)
     {
@@ -100,6 +112,6 @@ struct ServerStatsField
 std::span<const ServerStatsField> serverStatsFields();
 // How many rows it has, for the tables made from it at compile time (lab::ResultColumns): a row
 // added without this is a compile error in serverstats.cpp.
-inline constexpr std::size_t serverStatsFieldCount = 20;
+inline constexpr std::size_t serverStatsFieldCount = 25;
 
 } // namespace servelab::server

@@ -52,6 +52,7 @@ bool ThreadedServer::openTls(const std::string &transfer, std::string *error)
     }
     settings.protocols = {m_options.tlsVersions, m_options.tlsCiphers, m_options.tlsGroups};
     settings.kernelTls = transfer == "sendfile";
+    settings.http2 = m_options.http2;
     if (settings.kernelTls) {
         if (const std::string missing = tls::TlsServerContext::kernelTlsMissing();
             !missing.empty()) {

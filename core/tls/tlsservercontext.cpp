@@ -14,15 +14,18 @@ namespace servelab::tls {
 namespace {
 
 constexpr unsigned char http11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+constexpr unsigned char h2AndHttp11[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
 
-// ALPN: http/1.1 when the client offers it; a client that offers only others (h2) is answered
-// without ALPN rather than refused, as nginx does for a server without HTTP/2.
+// ALPN: h2 (when the server speaks it) or http/1.1, whichever the client offers, h2 first; a
+// client that offers neither is answered without ALPN rather than refused, as nginx does.
 int selectProtocol(SSL *, const unsigned char **out, unsigned char *outLength,
-                   const unsigned char *in, unsigned int inLength, void *)
+                   const unsigned char *in, unsigned int inLength, void *http2)
 {
     unsigned char *chosen = nullptr;
-    if (SSL_select_next_proto(&chosen, outLength, http11, sizeof http11, in, inLength) !=
-        OPENSSL_NPN_NEGOTIATED)
+    const bool h2 = http2 != nullptr;
+    if (SSL_select_next_proto(&chosen, outLength, h2 ? h2AndHttp11 : http11,
+                              h2 ? sizeof h2AndHttp11 : sizeof http11, in,
+                              inLength) != OPENSSL_NPN_NEGOTIATED)
         return SSL_TLSEXT_ERR_NOACK;
     *out = chosen;
     return SSL_TLSEXT_ERR_OK;
@@ -98,7 +101,9 @@ std::unique_ptr<TlsServerContext> TlsServerContext::create(const Settings &setti
     SSL_CTX_set_session_id_context(c, idContext, sizeof idContext - 1);
     SSL_CTX_set_session_cache_mode(c, SSL_SESS_CACHE_SERVER);
     SSL_CTX_sess_set_cache_size(c, 20480);
-    SSL_CTX_set_alpn_select_cb(c, selectProtocol, nullptr);
+    // The argument only says yes or no: any non-null pointer is "h2 too".
+    static int yes = 1;
+    SSL_CTX_set_alpn_select_cb(c, selectProtocol, settings.http2 ? &yes : nullptr);
     SSL_CTX_set_options(c, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
     if (settings.kernelTls)
         SSL_CTX_set_options(c, SSL_OP_ENABLE_KTLS);

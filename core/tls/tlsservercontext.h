@@ -24,6 +24,8 @@ public:
         // Ask OpenSSL to hand the record layer to the kernel (SSL_OP_ENABLE_KTLS), so that
         // SSL_sendfile() can send a file without copying it through user space.
         bool kernelTls = false;
+        // ALPN offers h2 before http/1.1 (the server speaks HTTP/2: --http2 on).
+        bool http2 = false;
     };
 
     ~TlsServerContext();

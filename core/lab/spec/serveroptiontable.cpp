@@ -114,6 +114,7 @@ QString protocolText(const std::string &value)
 }
 
 constexpr const char *tlsFixed = "TLS is set up as the server starts";
+constexpr const char *h2Fixed = "a connection's HTTP/2 settings are sent as it opens";
 
 using Row = ServerOptionTable::Row;
 
@@ -286,6 +287,36 @@ const Row table[] = {
          return setProtocol(o, &ServerOptions::tlsGroups, t, e);
      },
      tlsFixed},
+    {"http2", "on|off",
+     "HTTP/2 beside HTTP/1.1: h2c for a client that starts with the preface (prior knowledge, "
+     "as h2load and curl --http2-prior-knowledge), h2 over https when ALPN chooses it.",
+     [](const ServerOptions &o) { return onOffText(o.http2); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return OptionValue::onOff(t, &o->http2, e);
+     },
+     "ALPN's list is set as the server starts"},
+    {"h2-max-streams", "n",
+     "HTTP/2: streams a client may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS).",
+     [](const ServerOptions &o) { return QString::number(o.h2MaxStreams); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return whole(t, 1, 1'000'000, &o->h2MaxStreams, e);
+     },
+     h2Fixed},
+    {"h2-window", "size",
+     "HTTP/2: the flow-control window for what a client sends on each stream "
+     "(SETTINGS_INITIAL_WINDOW_SIZE).",
+     [](const ServerOptions &o) { return formatSize(std::size_t(o.h2Window)); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return bytes(t, 1, 0x7fffffff, &o->h2Window, e);
+     },
+     h2Fixed},
+    {"h2-max-frame", "size",
+     "HTTP/2: the largest frame a client may send (SETTINGS_MAX_FRAME_SIZE, 16K to 16M-1).",
+     [](const ServerOptions &o) { return formatSize(std::size_t(o.h2MaxFrame)); },
+     [](ServerOptions *o, const QString &t, QString *e) {
+         return bytes(t, 16384, 16777215, &o->h2MaxFrame, e);
+     },
+     h2Fixed},
 };
 
 } // namespace
@@ -324,6 +355,18 @@ bool ServerOptionTable::check(const ServerOptions &options, QString *error)
     if (options.handoff == server::Handoff::LockFree && !options.mode.starts_with("poller")) {
         *error = QStringLiteral("--handoff lockfree applies to the poller model, not '%1'")
                      .arg(QString::fromStdString(options.mode));
+        return false;
+    }
+    if (options.http2 && options.mode.starts_with("qt")) {
+        *error = QStringLiteral("--http2 is not spoken by the qt model: its QTcpSocket connection "
+                                "is a state machine of its own (qtconnection.cpp); serve h2 "
+                                "from epoll, poller, blocking or uring");
+        return false;
+    }
+    if (options.http2 && options.mode.starts_with("multiplex")) {
+        *error = QStringLiteral("--http2 is not spoken by the multiplex model: its writers take "
+                                "one download per connection, and an HTTP/2 connection carries "
+                                "many streams; serve h2 from epoll, poller, blocking or uring");
         return false;
     }
     return true;
