@@ -8,7 +8,8 @@
 #   bench_package TOOL         the Debian package that has TOOL (for messages)
 #   bench_files SIZES          generates the files (4K,1M) under $work/root, world-readable
 #   bench_nginx NAME PORT EXTRA [SENDFILE]   starts nginx (1 worker, cpu0), sendfile on (default)
-#                              or off (then nginx's default output_buffers copy the file)
+#                              or off (then nginx's default output_buffers copy the file);
+#                              BENCH_NGINX_LISTEN=http2 adds to its listen directive
 #   bench_nginx_tls NAME PORT CERT KEY [SENDFILE]   nginx as above over https: TLS 1.2 and 1.3,
 #                              OpenSSL's default ciphers and groups, session cache and tickets on
 #   bench_lighttpd NAME PORT   starts lighttpd (1 process, cpu0)
@@ -66,7 +67,8 @@ bench_files() {
 
 bench_nginx() {
     # $5, $6: a certificate and key make it https (bench_nginx_tls).
-    local listen="127.0.0.1:$2" tls="" scheme=http
+    # BENCH_NGINX_LISTEN: more parameters of the listen directive (http2).
+    local listen="127.0.0.1:$2${BENCH_NGINX_LISTEN:+ $BENCH_NGINX_LISTEN}" tls="" scheme=http
     if [ -n "${5:-}" ]; then
         listen="$listen ssl"
         tls="ssl_certificate $5; ssl_certificate_key $6;"

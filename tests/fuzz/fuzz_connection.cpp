@@ -4,6 +4,8 @@
 // dropped, as an event loop would drive it. Each input is one connection to its end; a
 // connection that neither finishes nor asks for more is a hang (abort after a bounded number
 // of turns). The document root is the conformance table's (made once, in a temporary folder).
+// Built a second time with FUZZ_HTTP2 (fuzz_h2connection): the server speaks HTTP/2 and every
+// input follows the client preface, so that the fuzzer spends its time on frames (H2Session).
 #include "fuzzinput.h"
 #include "http/documentroot.h"
 #include "server/acceptguard.h"
@@ -56,6 +58,9 @@ struct Fixture
             std::abort();
         options.root = dir;
         options.mode = "epoll+copy";
+#ifdef FUZZ_HTTP2
+        options.http2 = true;
+#endif
         live = std::make_unique<server::LiveOptions>(options);
         server::ServerShared shared{root, options, *live, limit, nullptr, false};
         state = std::make_unique<server::ThreadState>(shared);
@@ -95,6 +100,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         std::abort(); // neither done nor waiting: a hang
     };
     bool open = true;
+#ifdef FUZZ_HTTP2
+    static constexpr char preface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    if (::send(peer, preface, sizeof preface - 1, MSG_NOSIGNAL) < 0)
+        std::abort();
+#endif
     for (std::string_view packet : fuzz::packets(data, size)) {
         if (!open)
             break;

@@ -14,14 +14,16 @@ bin=$build/bin/fuzz
 "$bin/conformance_corpus" "$src" "$build/seeds" || exit 1
 mkdir -p "$build/crashes"
 failed=0
-for target in requestparser:request connection:request responseparser:response experimentspec:spec \
-    chunkeddecoder:chunked; do
+for target in requestparser:request connection:request h2connection:h2 responseparser:response \
+    experimentspec:spec chunkeddecoder:chunked; do
     name=${target%%:*}
     seeds=${target##*:}
     corpus=$build/corpus/$name
     mkdir -p "$corpus"
     dict=()
-    [ "$seeds" != spec ] && dict=(-dict="$src/tests/fuzz/http.dict")
+    case $seeds in
+    request | response | chunked) dict=(-dict="$src/tests/fuzz/http.dict") ;;
+    esac
     log=$build/fuzz_$name.log
     if [ ! -x "$bin/fuzz_$name" ]; then
         echo "$name: $bin/fuzz_$name is not built: add it to the list in tests/fuzz/CMakeLists.txt" \

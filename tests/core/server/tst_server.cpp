@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "h2testclient.h"
 #include "lab/spec/docrootgenerator.h"
 #include "rawhttpconnection.h"
 #include "server/server.h"
@@ -601,6 +602,52 @@ private Q_SLOTS:
             // The stop may come before the server read the half head: then it is a reset.
             QVERIFY(half.closedOrReset());
             s->stop(); // idempotent
+        }
+        QCOMPARE(RawHttpConnection::countOpenFds(), before);
+    }
+
+    // --http2: every size at once on one h2c connection, beside a 404, a HEAD and a range, each
+    // byte-exact, while HTTP/1.1 goes on being served on the same port.
+    void http2StreamsSideBySide()
+    {
+        if (m_mode.starts_with("qt") || m_mode.starts_with("multiplex"))
+            QSKIP("this model refuses --http2");
+        const int before = RawHttpConnection::countOpenFds();
+        {
+            auto options = defaults();
+            options.http2 = true;
+            auto s = startServer(options);
+            QVERIFY(s);
+            QList<QByteArray> paths;
+            for (quint64 size : m_sizes)
+                paths.append("/" + lab::DocRootGenerator::fileNameFor(size).toUtf8());
+            paths.append("/missing.bin");
+            H2TestClient client(s->port());
+            QVERIFY(client.connected());
+            QList<H2TestClient::Response> got;
+            QVERIFY(client.fetch(paths, &got));
+            for (int i = 0; i < m_sizes.size(); ++i) {
+                QCOMPARE(got[i].status, 200);
+                QCOMPARE(got[i].error, 0u);
+                QCOMPARE(got[i].body.size(), qsizetype(m_sizes[i]));
+                QVERIFY2(got[i].body == lab::DocRootGenerator::contentFor(m_sizes[i]),
+                         paths[i].constData());
+            }
+            QCOMPARE(got.last().status, 404);
+            QVERIFY(got.last().body.contains("Not Found"));
+            H2TestClient second(s->port());
+            QVERIFY(second.fetch({"/index.html"}, &got, "HEAD"));
+            QCOMPARE(got[0].status, 200);
+            QVERIFY(got[0].body.isEmpty());
+            // HTTP/1.1 beside it, on another connection.
+            RawHttpConnection h1(s->port());
+            QVERIFY(h1.send("GET /index.html HTTP/1.1\r\nHost: t\r\n\r\n"));
+            QByteArray head, body;
+            QVERIFY(h1.readResponse(&head, &body));
+            QCOMPARE(body, QByteArray("<h1>hello</h1>\n"));
+            QTRY_COMPARE_WITH_TIMEOUT(s->stats().h2Streams, quint64(m_sizes.size() + 2), 10000);
+            s->stop();
+            QCOMPARE(s->stats().responses4xx, 1u);
         }
         QCOMPARE(RawHttpConnection::countOpenFds(), before);
     }
