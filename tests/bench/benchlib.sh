@@ -16,7 +16,7 @@
 #   bench_h2o NAME PORT        starts h2o (1 worker thread, cpu0)
 #   bench_serving_pid NAME     the pid of the process that serves for NAME (nginx: the worker)
 #   bench_wait_http PORT WHAT LOG [SCHEME]   waits (5 s at most) until 127.0.0.1:PORT answers
-#                              (http, or https unchecked); else says so
+#                              (http, https unchecked, or h2c); else says so
 # The starters return non-zero, having said why on stderr, when the server does not answer.
 
 bench_start() {
@@ -74,6 +74,7 @@ bench_nginx() {
         tls="ssl_certificate $5; ssl_certificate_key $6;"
         scheme=https
     fi
+    [[ ${BENCH_NGINX_LISTEN:-} == *http2* && -z ${5:-} ]] && scheme=h2c # h2c only, no HTTP/1.1
     cat >"$work/$1.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -144,7 +145,11 @@ bench_serving_pid() {
 bench_wait_http() { # PORT WHAT LOG [SCHEME]
     local _
     for _ in $(seq 50); do
-        curl -sk -o /dev/null "${4:-http}://127.0.0.1:$1/" 2>/dev/null && return 0
+        if [[ ${4:-} == h2c ]]; then
+            curl -s --http2-prior-knowledge -o /dev/null "http://127.0.0.1:$1/" 2>/dev/null && return 0
+        else
+            curl -sk -o /dev/null "${4:-http}://127.0.0.1:$1/" 2>/dev/null && return 0
+        fi
         sleep 0.1
     done
     echo "$2 did not answer on 127.0.0.1:$1 within 5 s (see $3)" >&2
