@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -317,6 +318,15 @@ Connection::Next Connection::writeResponse()
 {
     std::uint64_t sent = 0;
     const WriteStatus status = send(&sent);
+    if (const auto next = wrote(status, sent))
+        return *next;
+    return responseDone();
+}
+
+// What a write says about the connection: counted, the send deadline renewed on progress, and
+// what to wait for unless it is Done (nullopt).
+std::optional<Connection::Next> Connection::wrote(WriteStatus status, std::uint64_t sent)
+{
     AtomicServerStats::bump(m_context->stats.bytesSent, sent);
     if (sent > 0)
         m_deadlineMs = m_context->nowMs + m_context->options.sendTimeoutMs;
@@ -326,7 +336,7 @@ Connection::Next Connection::writeResponse()
     case WriteStatus::Error: return Next::Close;
     case WriteStatus::Done: break;
     }
-    return responseDone();
+    return std::nullopt;
 }
 
 Connection::Next Connection::responseDone()
@@ -418,15 +428,8 @@ Connection::Next Connection::http2Write()
 {
     std::uint64_t sent = 0;
     const WriteStatus status = m_h2->send(m_fd.get(), m_ssl, &sent);
-    AtomicServerStats::bump(m_context->stats.bytesSent, sent);
-    if (sent > 0)
-        m_deadlineMs = m_context->nowMs + m_context->options.sendTimeoutMs;
-    switch (status) {
-    case WriteStatus::Again: return Next::Write;
-    case WriteStatus::Yield: return Next::Yield;
-    case WriteStatus::Error: return Next::Close;
-    case WriteStatus::Done: break;
-    }
+    if (const auto next = wrote(status, sent))
+        return *next;
     if (m_h2->finished())
         return Next::Close;
     if (!m_h2->busy())

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 
@@ -89,6 +90,7 @@ private:
     void shutdownWrite(); // TLS's close_notify first, then the FIN
     Next process();
     Next writeResponse();
+    std::optional<Next> wrote(WriteStatus status, std::uint64_t sent);
     Next responseDone();
     bool readBody();
     void startResponse(const http::Request &request);

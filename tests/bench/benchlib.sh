@@ -14,6 +14,8 @@
 #                              OpenSSL's default ciphers and groups, session cache and tickets on
 #   bench_lighttpd NAME PORT   starts lighttpd (1 process, cpu0)
 #   bench_h2o NAME PORT        starts h2o (1 worker thread, cpu0)
+#   bench_servelab NAME PORT MODE FLAGS...   starts `servelab-cli serve` ($cli, cpu0, no request
+#                              limit) with FLAGS; its pid in $work/NAME.pid, output in NAME.out
 #   bench_serving_pid NAME     the pid of the process that serves for NAME (nginx: the worker)
 #   bench_wait_http PORT WHAT LOG [SCHEME]   waits (5 s at most) until 127.0.0.1:PORT answers
 #                              (http, https unchecked, or h2c); else says so
@@ -131,6 +133,21 @@ CONF
     # its pid is $! (taskset execs it), kept where bench_cleanup and bench_serving_pid look.
     echo $! >"$work/$1.pid"
     bench_wait_http "$2" "h2o $1" "$work/$1.out"
+}
+
+bench_servelab() {
+    local name=$1 port=$2 mode=$3 _
+    shift 3
+    taskset -c 0 "$cli" serve --root "$work/root" --port "$port" --mode "$mode" --max-requests 0 \
+        "$@" >"$work/$name.out" 2>&1 &
+    pids+=($!)
+    echo $! >"$work/$name.pid"
+    for _ in $(seq 50); do
+        grep -q '^listening' "$work/$name.out" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "servelab $name did not start: $(head -2 "$work/$name.out")" >&2
+    return 1
 }
 
 bench_serving_pid() {

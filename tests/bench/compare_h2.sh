@@ -20,19 +20,7 @@ bench_start compare_h2 nginx h2o h2load curl taskset getconf "$cli"
 bench_files 4K,1M
 ticks=$(getconf CLK_TCK)
 
-serve() { # NAME PORT MODE
-    taskset -c 0 "$cli" serve --root "$work/root" --port "$2" --mode "$3" --http2 on \
-        --max-requests 0 >"$work/$1.out" 2>&1 &
-    pids+=($!)
-    echo $! >"$work/$1.pid"
-    local _
-    for _ in $(seq 50); do
-        grep -q '^listening' "$work/$1.out" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "servelab $1 did not start: $(head -2 "$work/$1.out")" >&2
-    return 1
-}
+serve() { bench_servelab "$1" "$2" "$3" --http2 on; } # NAME PORT MODE
 serve sendfile 19451 epoll+sendfile
 serve copy 19452 epoll+copy
 serve mmap 19453 epoll+mmap

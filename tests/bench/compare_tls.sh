@@ -24,18 +24,7 @@ bench_files 4K,1M
 export XDG_CACHE_HOME=$work/cache
 tls=$XDG_CACHE_HOME/servelab/tls
 # The built-in servers make the pair on their first start; nginx then serves the same files.
-serve() { # NAME PORT MODE
-    taskset -c 0 "$cli" serve --root "$work/root" --port "$2" --mode "$3" --tls self-signed \
-        --max-requests 0 >"$work/$1.out" 2>&1 &
-    pids+=($!)
-    local _
-    for _ in $(seq 50); do
-        grep -q '^listening' "$work/$1.out" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "servelab $1 did not start: $(head -2 "$work/$1.out")" >&2
-    return 1
-}
+serve() { bench_servelab "$1" "$2" "$3" --tls self-signed; } # NAME PORT MODE
 serve copy 19441 epoll+copy
 serve mmap 19442 epoll+mmap
 bench_nginx_tls nginx 19443 "$tls/localhost-p256.crt" "$tls/localhost-p256.key"
