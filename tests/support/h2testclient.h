@@ -99,8 +99,10 @@ public:
                                   std::strlen(name), std::size_t(value.size()),
                                   NGHTTP2_NV_FLAG_NONE};
             };
-            const nghttp2_nv fields[] = {field(":method", method), field(":scheme", "http"),
-                                         field(":authority", "127.0.0.1"), field(":path", path)};
+            // The values outlive the call (nghttp2 copies them there): no temporaries.
+            static const QByteArray scheme("http"), authority("127.0.0.1");
+            const nghttp2_nv fields[] = {field(":method", method), field(":scheme", scheme),
+                                         field(":authority", authority), field(":path", path)};
             ids.append(nghttp2_submit_request(session, nullptr, fields, 4, nullptr, nullptr));
         }
         const bool ok = exchange(session, ids, timeoutMs);
