@@ -142,7 +142,7 @@ bench_servelab() {
         "$@" >"$work/$name.out" 2>&1 &
     pids+=($!)
     echo $! >"$work/$name.pid"
-    for _ in $(seq 50); do
+    for _ in $(seq 300); do # 30 s at most: the sleep is only the poll's pace
         grep -q '^listening' "$work/$name.out" 2>/dev/null && return 0
         sleep 0.1
     done
