@@ -19,6 +19,7 @@
 
 #include <QUrl>
 #include <cmath>
+#include <cstring>
 
 namespace servelab::cli {
 
@@ -97,6 +98,54 @@ bool tlsFromFlags(const QCommandLineParser &p, bool keepsAlive, client::ClientOp
     if (const std::string why = tls.protocols.check(); !why.empty()) {
         *error = QString::fromStdString(why);
         return false;
+    }
+    return true;
+}
+
+// --http2, -m and --h2-window; what HTTP/2 has no use for is refused with the reason.
+bool http2FromFlags(const QCommandLineParser &p, client::ClientOptions *options, QString *error)
+{
+    options->http2 = p.isSet(QStringLiteral("http2"));
+    if (!options->http2) {
+        for (const char *flag : {"m", "h2-window"}) {
+            if (p.isSet(QLatin1String(flag))) {
+                *error = QStringLiteral("-%1%2 applies with --http2")
+                             .arg(std::strlen(flag) > 1 ? QStringLiteral("-") : QString(),
+                                  QLatin1String(flag));
+                return false;
+            }
+        }
+        return true;
+    }
+    const char *h1Only = options->http10 ? "http1.0" : options->abReads ? "ab-reads" : nullptr;
+    if (h1Only) {
+        *error = QStringLiteral("--%1 is HTTP/1's; drop it or --http2").arg(QLatin1String(h1Only));
+        return false;
+    }
+    if (options->tls.enabled && options->tls.policy != client::HandshakePolicy::KeepAlive) {
+        *error = QStringLiteral("--http2 keeps its connections: --handshake %1 does not apply")
+                     .arg(QString::fromLatin1(client::handshakePolicyName(options->tls.policy)));
+        return false;
+    }
+    bool ok = false;
+    const int streams = p.value(QStringLiteral("m")).toInt(&ok);
+    if (!ok || streams < 1 || streams > 1000) {
+        *error = QStringLiteral("-m wants streams per connection from 1 to 1000, not '%1'")
+                     .arg(p.value(QStringLiteral("m")));
+        return false;
+    }
+    options->streams = streams;
+    options->keepAlive = true;
+    if (p.isSet(QStringLiteral("h2-window"))) {
+        quint64 window = 0;
+        QString why;
+        if (!lab::parseSize(p.value(QStringLiteral("h2-window")), &window, &why) ||
+            window < 65535 || window > (1u << 30) - 1) {
+            *error = QStringLiteral("--h2-window wants a size from 65535 to 1073741823, not '%1'")
+                         .arg(p.value(QStringLiteral("h2-window")));
+            return false;
+        }
+        options->h2Window = static_cast<std::uint32_t>(window);
     }
     return true;
 }
@@ -212,6 +261,17 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
         {QStringLiteral("tls-groups"),
          QStringLiteral("https: key-exchange groups offered, as X25519:P-256."),
          QStringLiteral("list")},
+        {QStringLiteral("http2"),
+         QStringLiteral("Speak HTTP/2: h2c with prior knowledge on http:// (h2load, curl "
+                        "--http2-prior-knowledge), h2 by ALPN on https://. -c is then "
+                        "connections, each kept and carrying -m streams.")},
+        {QStringLiteral("m"),
+         QStringLiteral("With --http2: requests in flight on each connection (h2load -m)."),
+         QStringLiteral("streams"), QStringLiteral("1")},
+        {QStringLiteral("h2-window"),
+         QStringLiteral("With --http2: the receive window of each stream and of the "
+                        "connection, from 64K-1 to 1G-1 (default 1G-1, h2load's)."),
+         QStringLiteral("size")},
         {QStringLiteral("hlog"),
          QStringLiteral("Write the run's latencies per 100 ms to FILE as an HdrHistogram interval "
                         "log (values in microseconds), for HistogramLogProcessor and plotters."),
@@ -290,9 +350,12 @@ int loadCommand(const QStringList &arguments, QTextStream &out, QTextStream &err
     options.requests = static_cast<std::uint64_t>(requests);
     options.concurrency = static_cast<int>(concurrency);
     options.keepAlive = p.isSet(QStringLiteral("k"));
-    if (!tlsFromFlags(p, options.keepAlive || duration, &options, &error))
+    if (!tlsFromFlags(p, options.keepAlive || duration || p.isSet(QStringLiteral("http2")),
+                      &options, &error))
         return cl.usageError(error, err);
     options.http10 = p.isSet(QStringLiteral("http1.0"));
+    if (!http2FromFlags(p, &options, &error))
+        return cl.usageError(error, err);
     options.verifyRoot = p.value(QStringLiteral("verify")).toStdString();
     if (p.isSet(QStringLiteral("verify")) && !QFileInfo(p.value(QStringLiteral("verify"))).isDir())
         return cl.usageError(QStringLiteral("--verify wants the directory the server serves; "

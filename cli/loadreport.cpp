@@ -103,6 +103,25 @@ QString tlsSummary(const client::ClientOptions &o, const client::LoadResult &r, 
              fixed(h.mean() / 1000, 3), fixed(double(h.valueAtPercentile(99)) / 1000, 3));
 }
 
+// The protocol the client spoke: HTTP/1.1 (or ab's 1.0), h2c or h2.
+QString protocolOf(const client::ClientOptions &o)
+{
+    if (o.http2)
+        return o.tls.enabled ? QStringLiteral("h2") : QStringLiteral("h2c");
+    return o.http10 ? QStringLiteral("http/1.0") : QStringLiteral("http/1.1");
+}
+
+// How an HTTP/2 run's requests in flight were made up ("4 connections x 10 streams, h2c").
+QString streamsNote(const client::ClientOptions &o)
+{
+    if (!o.http2)
+        return {};
+    return QStringLiteral(" (%1 connections x %2 streams, %3)")
+        .arg(o.concurrency)
+        .arg(o.streams)
+        .arg(protocolOf(o));
+}
+
 } // namespace
 
 QString formatAbReport(const client::ClientOptions &o, const client::LoadResult &r)
@@ -116,7 +135,8 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
     if (r.ok)
         out += line("Document Length:", QStringLiteral("%1 bytes").arg(r.bodyBytes / r.completed));
     out += u'\n';
-    out += line("Concurrency Level:", QString::number(r.concurrency));
+    const int inFlight = o.http2 ? o.requestSlots() : r.concurrency;
+    out += line("Concurrency Level:", QString::number(inFlight) + streamsNote(o));
     out += line("Time taken for tests:", fixed(seconds, 3) + QStringLiteral(" seconds"));
     out += line("Complete requests:", QString::number(r.completed));
     out += line("Failed requests:", QString::number(r.failed()));
@@ -128,7 +148,7 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
     out += line("Requests per second:",
                 fixed(r.requestsPerSecond(), 2) + QStringLiteral(" [#/sec] (mean)"));
     out += line("Time per request:",
-                fixed(perRequestMs * r.concurrency, 3) + QStringLiteral(" [ms] (mean)"));
+                fixed(perRequestMs * inFlight, 3) + QStringLiteral(" [ms] (mean)"));
     out += line("Time per request:",
                 fixed(perRequestMs, 3) +
                     QStringLiteral(" [ms] (mean, across all concurrent requests)"));
@@ -172,9 +192,12 @@ QString formatWrkReport(const client::ClientOptions &o, const client::LoadResult
 {
     QString out = QStringLiteral("Running %1s test @ %2\n")
                       .arg(fixed(seconds, seconds < 10 ? 1 : 0), urlOf(o));
-    out += QStringLiteral("  %1 threads and %2 connections\n")
+    out += QStringLiteral("  %1 threads and %2 connections%3\n")
                .arg(perThread.size())
-               .arg(r.concurrency);
+               .arg(r.concurrency)
+               .arg(o.http2
+                        ? QStringLiteral(", %1 streams each (%2)").arg(o.streams).arg(protocolOf(o))
+                        : QString());
     // Req/Sec per thread: mean, standard deviation and maximum across the threads.
     double sum = 0, squares = 0, most = 0;
     for (const auto &t : perThread) {
@@ -353,6 +376,8 @@ QString formatJsonReport(const client::ClientOptions &o, const client::LoadResul
         {QStringLiteral("model"), model},
         {QStringLiteral("concurrency"), r.concurrency},
         {QStringLiteral("keep_alive"), o.keepAlive},
+        {QStringLiteral("protocol"), protocolOf(o)},
+        {QStringLiteral("streams"), o.streamsPerConnection()},
         {QStringLiteral("completed"), qint64(r.completed)},
         {QStringLiteral("ok"), qint64(r.ok)},
         {QStringLiteral("failed"), qint64(r.failed())},

@@ -113,7 +113,7 @@ ClientConnection::Outcome ClientConnection::connect()
     setsockopt(m_fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     epoll_event event{};
     event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | (m_options.abReads ? 0u : EPOLLET);
-    event.data.ptr = this;
+    event.data.ptr = static_cast<EventTarget *>(this);
     m_watchingOut = true;
     if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd.get(), &event) != 0)
         return failed(errno == ENOMEM ? ErrorKind::FdExhausted : ErrorKind::ConnectError);
@@ -143,7 +143,7 @@ ClientConnection::Outcome ClientConnection::connectAsAb()
         return failed(errno == ECONNREFUSED ? ErrorKind::ConnectRefused : ErrorKind::ConnectError);
     epoll_event event{};
     event.events = result == 0 ? EPOLLIN | EPOLLRDHUP : EPOLLOUT;
-    event.data.ptr = this;
+    event.data.ptr = static_cast<EventTarget *>(this);
     m_watchingOut = result != 0;
     if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd.get(), &event) != 0)
         return failed(errno == ENOMEM ? ErrorKind::FdExhausted : ErrorKind::ConnectError);
@@ -167,7 +167,7 @@ ClientConnection::Outcome ClientConnection::finishConnectAsAb()
     epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_fd.get(), nullptr);
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP;
-    event.data.ptr = this;
+    event.data.ptr = static_cast<EventTarget *>(this);
     epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_fd.get(), &event);
     m_watchingOut = false;
     return connectedAsAb();
@@ -234,6 +234,13 @@ ssize_t ClientConnection::read(char *into, std::size_t most)
 ClientConnection::Outcome ClientConnection::onEvent(unsigned events)
 {
     return retried(handleEvent(events));
+}
+
+void ClientConnection::onEvent(unsigned events, std::vector<EndedExchange> &ended)
+{
+    const Outcome outcome = onEvent(events);
+    if (outcome.type != Outcome::Pending)
+        ended.push_back({m_slot, outcome});
 }
 
 ClientConnection::Outcome ClientConnection::handleEvent(unsigned events)
@@ -314,7 +321,7 @@ void ClientConnection::watchWritable(bool out)
         return;
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP | (out ? EPOLLOUT : 0u);
-    event.data.ptr = this;
+    event.data.ptr = static_cast<EventTarget *>(this);
     epoll_ctl(m_epollFd, EPOLL_CTL_MOD, m_fd.get(), &event);
     m_watchingOut = out;
 }
@@ -446,18 +453,10 @@ ClientConnection::Outcome ClientConnection::complete()
     if (!keep)
         disconnect();
     m_state = State::Idle;
-    std::optional<std::uint64_t> expected;
+    std::optional<std::uint64_t> expected = m_options.expectedBodyLength;
     if (m_request->expectedBody)
         expected = m_request->expectedBody->size();
-    else
-        expected = m_options.expectedBodyLength;
-    if (expected && m_parser.status() == 200 && m_bodyBytes != *expected)
-        return {Outcome::Failed, ErrorKind::WrongLength};
-    if (m_parser.status() >= 500)
-        return {Outcome::Failed, ErrorKind::Status5xx};
-    if (m_parser.status() >= 400)
-        return {Outcome::Failed, ErrorKind::Status4xx};
-    return {Outcome::Completed};
+    return judged(m_parser.status(), m_bodyBytes, expected);
 }
 
 } // namespace servelab::client

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "clientexchange.h"
 #include "clientoptions.h"
 #include "errorkind.h"
 #include "http/chunkeddecoder.h"
@@ -27,61 +28,32 @@ class TlsClientContext;
 // epoll set and decides what to do with each outcome. Bodies are counted, not kept: they are
 // read through the thread's scratch buffer, and compared with the expected bytes when the
 // request has them.
-class ClientConnection
+class ClientConnection final : public ClientExchange, public EventTarget
 {
 public:
-    struct Outcome
-    {
-        enum Type
-        {
-            Pending,
-            Completed,
-            Failed,
-            Retry // internal: the server had closed the kept-alive connection; a new one is made
-        } type = Pending;
-        ErrorKind error = ErrorKind::ParseError; // when Failed
-        // The error for LoadResult::countRequest(): none when Completed.
-        std::optional<ErrorKind> failure() const
-        {
-            return type == Completed ? std::nullopt : std::optional<ErrorKind>(error);
-        }
-    };
-
     ClientConnection(int epollFd, const sockaddr_storage &address, socklen_t addressLength,
                      const PreparedRequest &request, const ClientOptions &options,
                      std::span<char> scratch, TlsClientContext *tls = nullptr);
-    ClientConnection(const ClientConnection &) = delete;
-    ClientConnection &operator=(const ClientConnection &) = delete;
-    ~ClientConnection();
+    ~ClientConnection() override;
 
     // Starts a request at `now` (µs), on the open connection if there is one; `request`
     // replaces the one sent last (null: send that one again). When a
     // kept-alive connection turns out closed by the server, the request goes on a new one:
     // the outcome is never Retry.
-    Outcome begin(std::int64_t now, const PreparedRequest *request = nullptr);
+    Outcome begin(std::int64_t now, const PreparedRequest *request = nullptr) override;
+    // What the event did to the request: still Pending, or its end.
     Outcome onEvent(unsigned events);
-    void disconnect();
+    void onEvent(unsigned events, std::vector<EndedExchange> &ended) override;
+    void disconnect() override;
 
-    bool open() const { return bool(m_fd); }
-    bool busy() const { return m_state != State::Idle; }
-    bool connecting() const { return m_state == State::Connecting; }
-    std::int64_t startedAt() const { return m_startedAt; }
-    // With ClientOptions::connectionTimes (µs, as ab keeps them): when the connection was up
-    // (the start, for a kept-alive one), when the request was written, when the answer began.
-    std::int64_t connectedAt() const { return m_connectedAt; }
-    std::int64_t sentAt() const { return m_sentAt; }
-    std::int64_t firstByteAt() const { return m_firstByteAt; }
-    int status() const { return m_parser.status(); }
-    std::uint64_t bytesRead() const { return m_bytesRead; }
-    std::uint64_t bodyBytes() const { return m_bodyBytes; } // decoded, for a chunked body
+    bool open() const override { return bool(m_fd); }
+    bool busy() const override { return m_state != State::Idle; }
+    bool connecting() const override { return m_state == State::Connecting; }
+    int status() const override { return m_parser.status(); }
     // Whether the connection can carry the next request (both sides agreed to keep it).
     bool reusable() const { return m_fd && m_state == State::Idle; }
-    std::uint64_t connectsMade() const { return m_connects; }
-    // Requests begun on the current connection (1 for the first).
-    int requestsOnConnection() const { return m_onConnection; }
-    // Where its owner keeps it (the reactor's slot), found again from an epoll event.
-    void setSlot(std::size_t slot) { m_slot = slot; }
-    std::size_t slot() const { return m_slot; }
+    std::uint64_t connectsMade() const override { return m_connects; }
+    int requestsOnConnection() const override { return m_onConnection; }
 
 private:
     enum class State
@@ -116,7 +88,6 @@ private:
     Outcome failed(ErrorKind kind);
 
     int m_epollFd;
-    std::size_t m_slot = 0;
     const sockaddr_storage &m_address;
     socklen_t m_addressLength;
     const PreparedRequest *m_request;
@@ -133,13 +104,7 @@ private:
     ResponseParser m_parser;
     bool m_headDone = false;
     http::ChunkedDecoder m_chunks;
-    std::int64_t m_startedAt = 0;
-    std::int64_t m_connectedAt = 0;
-    std::int64_t m_sentAt = 0;
-    std::int64_t m_firstByteAt = 0;
     std::int64_t m_tcpUpAt = 0; // https: when the handshake began
-    std::uint64_t m_bytesRead = 0;
-    std::uint64_t m_bodyBytes = 0;
     std::uint64_t m_connects = 0;
     int m_onConnection = 0;
     TlsClientContext *m_tls = nullptr; // https; null for http

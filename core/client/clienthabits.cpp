@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clienthabits.h"
 
-#include "clientconnection.h"
+#include "clientexchange.h"
 
 namespace servelab::client {
 
@@ -14,7 +14,7 @@ const PreparedRequest *ClientHabits::nextRequest()
     return m_target.mixRequests.empty() ? nullptr : &m_target.pick(m_random);
 }
 
-bool ClientHabits::closeNow(const ClientConnection &connection)
+bool ClientHabits::closeNow(const ClientExchange &connection)
 {
     if (!connection.open())
         return false;

@@ -9,7 +9,7 @@
 
 namespace servelab::client {
 
-class ClientConnection;
+class ClientExchange;
 
 // One client thread's realism knobs (ClientOptions): which request goes next (a URL mix), when
 // a kept-alive connection is closed by the client, and how long it waits between requests.
@@ -22,7 +22,7 @@ public:
     // The next request; null when there is no mix (the usual one again).
     const PreparedRequest *nextRequest();
     // After a response: whether the client closes this connection now.
-    bool closeNow(const ClientConnection &connection);
+    bool closeNow(const ClientExchange &exchange);
     bool thinks() const { return m_options.keepAliveThink.kind != ThinkTime::Kind::None; }
     double thinkMicros() { return m_options.keepAliveThink.sampleMicros(m_random); }
 

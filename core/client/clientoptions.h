@@ -80,6 +80,20 @@ struct ClientOptions
 
     // https (every model): the handshake policy, versions and ciphers, the certificate check.
     TlsClientOptions tls;
+
+    // HTTP/2 (every model): h2c with prior knowledge over http (as h2load and curl
+    // --http2-prior-knowledge), h2 by ALPN over https. `concurrency` is then connections, each
+    // carrying `streams` requests at once (h2load -c and -m), and its connection always kept.
+    bool http2 = false;
+    int streams = 1;
+    // The receive window the client gives each stream and the connection (SETTINGS and
+    // WINDOW_UPDATE): h2load's default, 2^30 - 1, so that flow control does not limit a run
+    // unless asked to.
+    std::uint32_t h2Window = (1u << 30) - 1;
+
+    // Requests in flight at once: connections, times streams with HTTP/2.
+    int requestSlots() const { return concurrency * (http2 ? streams : 1); }
+    int streamsPerConnection() const { return http2 ? streams : 1; }
 };
 
 } // namespace servelab::client

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientreactor.h"
 
+#include "clientconnection.h"
 #include "clienthabits.h"
+#include "h2clientsession.h"
+#include "h2stream.h"
 #include "intervalsampler.h"
 #include "metrics/clock.h"
 #include "metrics/processusage.h"
@@ -34,7 +37,7 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
     std::unique_ptr<TlsClientContext> tls;
     if (options.tls.enabled) {
         std::string why;
-        tls = TlsClientContext::create(options.tls, options.host, &why);
+        tls = TlsClientContext::create(options.tls, options.host, options.http2, &why);
         if (!tls) {
             policy.counted().fatalError = why;
             return;
@@ -46,10 +49,24 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
     calls.startThisThread(nullptr); // unknown (-1) where perf events are not allowed
     std::vector<char> scratch(std::max<std::size_t>(options.readBufferBytes, 1024));
     std::vector<ReactorSlot> slots(firstDue.size());
+    // HTTP/2: a connection per `streams` slots, which write what their streams submitted once
+    // per wake-up (`dirty`).
+    std::vector<std::unique_ptr<H2ClientSession>> sessions;
+    std::vector<H2ClientSession *> dirty;
+    const std::size_t streams = std::size_t(options.streamsPerConnection());
     for (std::size_t i = 0; i < slots.size(); ++i) {
-        slots[i].connection =
-            std::make_unique<ClientConnection>(epoll.get(), target.address, target.addressLength,
-                                               target.request, options, scratch, tls.get());
+        if (options.http2) {
+            if (i % streams == 0)
+                sessions.push_back(std::make_unique<H2ClientSession>(epoll.get(), target, options,
+                                                                     scratch, tls.get(), dirty));
+            auto stream = std::make_unique<H2Stream>(*sessions.back(), target.request);
+            sessions.back()->attach(*stream);
+            slots[i].connection = std::move(stream);
+        } else {
+            slots[i].connection = std::make_unique<ClientConnection>(
+                epoll.get(), target.address, target.addressLength, target.request, options, scratch,
+                tls.get());
+        }
         slots[i].connection->setSlot(i);
         slots[i].due = firstDue[i];
     }
@@ -57,7 +74,7 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
 
     // A request ended: counted, the connection perhaps closed (realism knobs), the next one
     // scheduled.
-    const auto ended = [&](ReactorSlot &s, const ClientConnection::Outcome &o, std::int64_t now) {
+    const auto ended = [&](ReactorSlot &s, const ClientExchange::Outcome &o, std::int64_t now) {
         policy.onEnd(s, o, now);
         if (habits.closeNow(*s.connection))
             s.connection->disconnect();
@@ -66,7 +83,7 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
     // Sends while the slot is due and idle (a request that fails at once frees it again);
     // a slot due later waits in the list.
     const auto send = [&](ReactorSlot &s, std::int64_t now) {
-        ClientConnection &c = *s.connection;
+        ClientExchange &c = *s.connection;
         while (!c.busy() && s.due <= double(now) && s.due < double(end) && now < end &&
                !stop.raised()) {
             if (!policy.onSend(s, now)) {
@@ -75,7 +92,7 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
             }
             s.sentAt = now;
             const auto o = c.begin(now, habits.nextRequest());
-            if (o.type == ClientConnection::Outcome::Pending)
+            if (o.type == ClientExchange::Outcome::Pending)
                 return;
             now = monotonicMicros();
             ended(s, o, now);
@@ -91,8 +108,36 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
     std::int64_t nextTimeoutScan = 0;
     IntervalSampler sampler(options.samples, thread, start);
     const auto openConnections = [&] {
+        if (options.http2)
+            return static_cast<int>(std::count_if(sessions.begin(), sessions.end(),
+                                                  [](const auto &c) { return c->open(); }));
         return static_cast<int>(std::count_if(slots.begin(), slots.end(),
                                               [](const auto &s) { return s.connection->open(); }));
+    };
+    // Requests that ended in one event (or flush), each slot's next one sent at once.
+    std::vector<EndedExchange> endedNow;
+    const auto finish = [&] {
+        if (endedNow.empty())
+            return;
+        const std::int64_t done = monotonicMicros();
+        for (const EndedExchange &e : endedNow) {
+            ReactorSlot &s = slots[e.slot];
+            ended(s, e.outcome, done);
+            send(s, done);
+        }
+        endedNow.clear();
+    };
+    // HTTP/2 frames submitted since the last wait go out, a write per connection.
+    std::vector<H2ClientSession *> flushing;
+    const auto flush = [&] {
+        while (!dirty.empty()) {
+            flushing.swap(dirty);
+            for (H2ClientSession *c : flushing) {
+                c->flush(endedNow);
+                finish();
+            }
+            flushing.clear();
+        }
     };
     for (auto &s : slots)
         send(s, monotonicMicros());
@@ -119,6 +164,7 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
         }
         for (ReactorSlot *s : nowDue)
             send(*s, now);
+        flush();
         if (policy.done())
             break;
         // Microsecond waits (epoll_pwait2): at 20,000 req/s a slot is 50 µs long.
@@ -127,16 +173,11 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
         const timespec wait{waitMicros / 1'000'000, (waitMicros % 1'000'000) * 1000};
         const int n = epoll_pwait2(epoll.get(), events, std::size(events), &wait, nullptr);
         for (int i = 0; i < n; ++i) {
-            auto *c = static_cast<ClientConnection *>(events[i].data.ptr);
+            auto *c = static_cast<EventTarget *>(events[i].data.ptr);
             if (!c)
                 continue; // the stop eventfd
-            const auto o = c->onEvent(events[i].events);
-            if (o.type == ClientConnection::Outcome::Pending)
-                continue;
-            const std::int64_t done = monotonicMicros();
-            ReactorSlot &s = slots[c->slot()];
-            ended(s, o, done);
-            send(s, done);
+            c->onEvent(events[i].events, endedNow);
+            finish();
         }
         // Timeouts are seconds long: a scan every 100 ms is precise enough and keeps this
         // O(connections) walk off the per-event path.
@@ -151,7 +192,7 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
                 const auto kind =
                     s.connection->connecting() ? ErrorKind::ConnectTimeout : ErrorKind::ReadTimeout;
                 s.connection->disconnect();
-                ended(s, {ClientConnection::Outcome::Failed, kind}, after);
+                ended(s, {ClientExchange::Outcome::Failed, kind}, after);
                 send(s, after);
             }
         }
@@ -163,6 +204,8 @@ void ClientReactor::run(ReactorPolicy &policy, ClientHabits &habits, const StopS
         policy.onCutOff(s, inFlight);
         policy.counted().connects += s.connection->connectsMade();
     }
+    for (const auto &c : sessions)
+        policy.counted().connects += c->connectsMade();
     if (tls) {
         LoadResult &counted = policy.counted();
         counted.tlsHandshakes += tls->handshakes();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "clientconnection.h"
+#include "clientexchange.h"
 #include "clientoptions.h"
 #include "loadresult.h"
 #include "requesttarget.h"
@@ -16,12 +16,13 @@ namespace servelab::client {
 
 class ClientHabits;
 
-// One connection of a client thread and when its next request is due.
+// One request slot of a client thread (a connection; with HTTP/2 a stream of one) and when its
+// next request is due.
 struct ReactorSlot
 {
     static constexpr double never = std::numeric_limits<double>::infinity();
 
-    std::unique_ptr<ClientConnection> connection;
+    std::unique_ptr<ClientExchange> connection;
     double due = 0;          // µs, monotonic: when the next request is meant to go out
     std::int64_t sentAt = 0; // µs: when the current one actually went out
     bool waiting = false;    // in the reactor's list of idle slots due later
@@ -39,7 +40,7 @@ public:
     virtual bool onSend(ReactorSlot &slot, std::int64_t now) = 0;
     // It ended (answered, failed or timed out): count it, before the client may close the
     // connection.
-    virtual void onEnd(ReactorSlot &slot, const ClientConnection::Outcome &outcome,
+    virtual void onEnd(ReactorSlot &slot, const ClientExchange::Outcome &outcome,
                        std::int64_t now) = 0;
     // Then: when the slot's next request is due (slot.due; ReactorSlot::never for none), unless
     // onEnd() set it already (the default). Due now or before, it goes at once.
@@ -68,8 +69,10 @@ struct ClientReactor
 {
     const ClientOptions &options;
     const RequestTarget &target;
-    std::vector<double> firstDue; // one per connection
-    std::int64_t start = 0;       // µs: elapsed time and samples count from here
+    // One per slot: per connection, or with HTTP/2 per stream (ClientOptions::requestSlots()), the
+    // streams of a connection consecutive.
+    std::vector<double> firstDue;
+    std::int64_t start = 0; // µs: elapsed time and samples count from here
     std::int64_t end = 0;
     int thread = 0; // the thread's number in its ClientSamples
 

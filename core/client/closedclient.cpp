@@ -36,7 +36,7 @@ LoadResult ClosedClient::run()
         .options = m_options,
         .target = target,
         .connections = static_cast<std::size_t>(std::min<std::uint64_t>(
-            m_options.requests, static_cast<std::uint64_t>(m_options.concurrency))),
+            m_options.requests, static_cast<std::uint64_t>(m_options.requestSlots()))),
         .budget = budget,
         .start = start,
         .deadline = m_options.deadlineMs > 0 ? start + m_options.deadlineMs * 1000

@@ -42,7 +42,8 @@ DurationClient::Result DurationClient::run()
     result.perThread.resize(static_cast<std::size_t>(m_threads));
     std::vector<std::thread> threads;
     for (int i = 0; i < m_threads; ++i) {
-        const int connections = threadShare(m_options.concurrency, m_threads, i);
+        const int connections =
+            threadShare(m_options.concurrency, m_threads, i) * m_options.streamsPerConnection();
         threads.emplace_back([&, i, connections] {
             const LoadLoop loop{
                 .options = m_options,

@@ -22,6 +22,10 @@ std::string_view errorKindKey(ErrorKind kind)
     case ErrorKind::AbortedAtDeadline: return "aborted_at_deadline";
     case ErrorKind::TlsCertificate: return "tls_certificate";
     case ErrorKind::TlsHandshake: return "tls_handshake";
+    case ErrorKind::H2Reset: return "h2_reset";
+    case ErrorKind::H2Goaway: return "h2_goaway";
+    case ErrorKind::H2FlowControl: return "h2_flow_control";
+    case ErrorKind::H2Unsupported: return "h2_unsupported";
     }
     return "unknown";
 }
@@ -46,6 +50,12 @@ std::string_view errorKindText(ErrorKind kind)
     case ErrorKind::TlsCertificate:
         return "server certificate refused (--cacert FILE, or --insecure)";
     case ErrorKind::TlsHandshake: return "TLS handshake failed";
+    case ErrorKind::H2Reset: return "stream reset by the server (RST_STREAM)";
+    case ErrorKind::H2Goaway: return "connection ended by the server's GOAWAY";
+    case ErrorKind::H2FlowControl: return "HTTP/2 flow-control error (a window was overrun)";
+    case ErrorKind::H2Unsupported:
+        return "the server does not speak HTTP/2 here (it answered HTTP/1.x, or ALPN chose "
+               "another protocol)";
     }
     return "unknown";
 }

@@ -26,9 +26,13 @@ enum class ErrorKind
     AbortedAtDeadline,
     TlsCertificate, // https: the server's certificate failed the check (OpenSSL's reason kept)
     TlsHandshake,   // https: any other handshake failure
+    H2Reset,        // HTTP/2: the server reset the stream (RST_STREAM)
+    H2Goaway,       // HTTP/2: the server's GOAWAY ended the connection with the stream in it
+    H2FlowControl,  // HTTP/2: a FLOW_CONTROL_ERROR (a window was overrun)
+    H2Unsupported,  // HTTP/2: the server answered HTTP/1.x, or ALPN chose another protocol
 };
 
-inline constexpr std::size_t errorKindCount = 16;
+inline constexpr std::size_t errorKindCount = 20;
 using ErrorCounts = std::array<unsigned long long, errorKindCount>;
 
 // A stable identifier ("connect_refused") for CSV and JSON, and a phrase for people.

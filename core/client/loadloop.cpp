@@ -41,11 +41,11 @@ public:
         ++m_issued;
         return true;
     }
-    void onEnd(ReactorSlot &slot, const ClientConnection::Outcome &o, std::int64_t now) override
+    void onEnd(ReactorSlot &slot, const ClientExchange::Outcome &o, std::int64_t now) override
     {
-        const ClientConnection &c = *slot.connection;
+        const ClientExchange &c = *slot.connection;
         m_result.countRequest(o.failure(), c.bytesRead(), c.bodyBytes(), now - c.startedAt());
-        if (m_loop.options.connectionTimes && o.type == ClientConnection::Outcome::Completed) {
+        if (m_loop.options.connectionTimes && o.type == ClientExchange::Outcome::Completed) {
             m_result.connectTimes.record(c.connectedAt() - c.startedAt());
             m_result.processingTimes.record(now - c.connectedAt());
             m_result.waitingTimes.record(c.firstByteAt() - c.sentAt());
@@ -66,7 +66,7 @@ public:
     void onCutOff(ReactorSlot &slot, bool inFlight) override
     {
         if (inFlight && m_loop.abortInFlight)
-            onEnd(slot, {ClientConnection::Outcome::Failed, ErrorKind::AbortedAtDeadline},
+            onEnd(slot, {ClientExchange::Outcome::Failed, ErrorKind::AbortedAtDeadline},
                   monotonicMicros());
         else if (inFlight)
             ++m_result.unfinished;

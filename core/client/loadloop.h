@@ -57,7 +57,7 @@ struct LoadLoop
 {
     const ClientOptions &options;
     const RequestTarget &target;
-    std::size_t connections = 1;
+    std::size_t connections = 1; // slots: HTTP/2 streams, `streams` to a connection
     RequestBudget &budget;
     std::int64_t start = 0;    // µs, monotonic: elapsed time counts from here
     std::int64_t deadline = 0; // µs, monotonic

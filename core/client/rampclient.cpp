@@ -37,9 +37,9 @@ public:
         previous.start = now;
         return true;
     }
-    void onEnd(ReactorSlot &s, const ClientConnection::Outcome &o, std::int64_t now) override
+    void onEnd(ReactorSlot &s, const ClientExchange::Outcome &o, std::int64_t now) override
     {
-        const ClientConnection &c = *s.connection;
+        const ClientExchange &c = *s.connection;
         m_previous[&s].end = now;
         const double wait = m_think.sampleMicros(m_random);
         s.due = m_think.cycle ? std::max(double(now), double(s.sentAt) + wait) : double(now) + wait;
@@ -93,7 +93,7 @@ void RampClient::stop()
 RampClient::Result RampClient::run()
 {
     Result result;
-    result.users = m_options.concurrency;
+    result.users = m_options.requestSlots(); // HTTP/2: a user per stream
     result.steady.concurrency = m_options.concurrency;
     result.thinkTargetMs = m_think.targetMeanMs();
     if (m_threads < 1 || m_options.concurrency < m_threads || m_phases.steadyMs <= 0 ||
@@ -124,7 +124,9 @@ RampClient::Result RampClient::run()
     }
     runScheduledThreads(
         m_options, target, start, end,
-        [&](int j) { return double(start) + spread * double(j) / double(m_options.concurrency); },
+        [&](int j) {
+            return double(start) + spread * double(j) / double(m_options.requestSlots());
+        },
         policies, m_stop);
     double thinkMicros = 0;
     std::uint64_t thinkSamples = 0;

@@ -32,9 +32,9 @@ public:
             ++late;
         return true;
     }
-    void onEnd(ReactorSlot &s, const ClientConnection::Outcome &o, std::int64_t now) override
+    void onEnd(ReactorSlot &s, const ClientExchange::Outcome &o, std::int64_t now) override
     {
-        const ClientConnection &c = *s.connection;
+        const ClientExchange &c = *s.connection;
         // Latency from the intended send time (corrected), and from the actual one.
         if (result.countRequest(o.failure(), c.bytesRead(), c.bodyBytes(),
                                 now - std::llround(s.due)))
@@ -95,9 +95,10 @@ RateClient::Result RateClient::run()
     if (!m_stop.ready(&result.total.fatalError) ||
         !target.prepare(m_options, &result.total.fatalError))
         return result;
-    // Each connection sends at rate / c; connection j (counted across threads) starts j / rate
-    // after the start, so the requests of all connections interleave evenly.
-    const double interval = 1e6 * double(m_options.concurrency) / m_rate;
+    // Each slot (a connection, or an HTTP/2 stream of one) sends at rate / slots; slot j
+    // (counted across threads) starts j / rate after the start, so that all their requests
+    // interleave evenly.
+    const double interval = 1e6 * double(m_options.requestSlots()) / m_rate;
     const double step = 1e6 / m_rate;
     const std::int64_t start = monotonicMicros();
     const std::int64_t end = start + m_durationMs * 1000;

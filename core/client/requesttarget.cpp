@@ -41,16 +41,16 @@ bool RequestTarget::prepare(const ClientOptions &options, std::string *error)
     addressLength = found->ai_addrlen;
     freeaddrinfo(found);
 
-    std::string host = options.host;
-    if (host.find(':') != std::string::npos)
-        host = '[' + host + ']';
-    if (options.port != 80)
-        host += ':' + std::to_string(options.port);
+    authority = options.host;
+    if (authority.find(':') != std::string::npos)
+        authority = '[' + authority + ']';
+    if (options.port != (options.tls.enabled ? 443 : 80))
+        authority += ':' + std::to_string(options.port);
     // HTTP/1.0 keeps a connection only when asked to (as ab -k asks); HTTP/1.1 closes it only
     // when told.
     const auto head = [&](const std::string &path) {
         std::string text = "GET " + path + (options.http10 ? " HTTP/1.0" : " HTTP/1.1") +
-                           "\r\nHost: " + host + "\r\n";
+                           "\r\nHost: " + authority + "\r\n";
         if (options.abHeaders)
             text += "User-Agent: ServeLab\r\nAccept: */*\r\n";
         if (options.http10 && options.keepAlive)
@@ -68,6 +68,7 @@ bool RequestTarget::prepare(const ClientOptions &options, std::string *error)
         }
     }
     request.head = head(options.path);
+    request.path = options.path;
     if (options.mix.empty() && !mapExpected(options, options.path, &request, error))
         return false;
     double total = 0;
@@ -78,7 +79,7 @@ bool RequestTarget::prepare(const ClientOptions &options, std::string *error)
             return false;
         }
         total += entry.weight;
-        mixRequests.push_back({head(entry.path), {}});
+        mixRequests.push_back({head(entry.path), entry.path, {}});
         if (!mapExpected(options, entry.path, &mixRequests.back(), error))
             return false;
         mixWeights.push_back(total);

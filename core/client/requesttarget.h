@@ -18,6 +18,7 @@ namespace servelab::client {
 struct PreparedRequest
 {
     std::string head;
+    std::string path; // HTTP/2's :path (the head says it for HTTP/1.1)
     std::optional<std::string_view> expectedBody;
 };
 
@@ -32,6 +33,7 @@ public:
 
     sockaddr_storage address{};
     socklen_t addressLength = 0;
+    std::string authority; // the Host header's value, HTTP/2's :authority
     PreparedRequest request;
     // With a URL mix: one request per path, and the running sum of their weights.
     std::vector<PreparedRequest> mixRequests;

@@ -23,15 +23,16 @@ void runScheduledThreads(const ClientOptions &options, const RequestTarget &targ
                               .start = start,
                               .end = end,
                               .thread = i};
-        const int connections = threadShare(options.concurrency, threadCount, i);
+        const int connections = threadShare(options.concurrency, threadCount, i) *
+                                options.streamsPerConnection(); // slots
         for (int j = 0; j < connections; ++j)
             reactor.firstDue.push_back(firstDue(first + j));
         first += connections;
-        threads.emplace_back(
-            [&options, &target, &stop, reactor = std::move(reactor), policy = policies[std::size_t(i)]] {
-                ClientHabits habits(options, target, reactor.thread);
-                reactor.run(*policy, habits, stop);
-            });
+        threads.emplace_back([&options, &target, &stop, reactor = std::move(reactor),
+                              policy = policies[std::size_t(i)]] {
+            ClientHabits habits(options, target, reactor.thread);
+            reactor.run(*policy, habits, stop);
+        });
     }
     for (auto &thread : threads)
         thread.join();

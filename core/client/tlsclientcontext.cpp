@@ -12,6 +12,7 @@ namespace servelab::client {
 
 namespace {
 constexpr unsigned char http11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+constexpr unsigned char h2[] = {2, 'h', '2'};
 
 bool isIpAddress(const std::string &name)
 {
@@ -28,7 +29,7 @@ TlsClientContext::~TlsClientContext()
 }
 
 std::unique_ptr<TlsClientContext> TlsClientContext::create(const TlsClientOptions &options,
-                                                           const std::string &host,
+                                                           const std::string &host, bool http2,
                                                            std::string *error)
 {
     std::unique_ptr<TlsClientContext> self(new TlsClientContext);
@@ -57,7 +58,10 @@ std::unique_ptr<TlsClientContext> TlsClientContext::create(const TlsClientOption
         }
         SSL_CTX_set_verify(c, SSL_VERIFY_PEER, nullptr);
     }
-    SSL_CTX_set_alpn_protos(c, http11, sizeof http11);
+    if (http2)
+        SSL_CTX_set_alpn_protos(c, h2, sizeof h2);
+    else
+        SSL_CTX_set_alpn_protos(c, http11, sizeof http11);
     SSL_CTX_set_mode(c, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     if (self->m_policy == HandshakePolicy::Resume) {
         // Sessions come to sessionArrived() (TLS 1.3 tickets arrive after the handshake, with

@@ -25,9 +25,11 @@ public:
     TlsClientContext(const TlsClientContext &) = delete;
     TlsClientContext &operator=(const TlsClientContext &) = delete;
 
-    // Null with why (a CA file that cannot be read, protocols OpenSSL refuses).
+    // Null with why (a CA file that cannot be read, protocols OpenSSL refuses). ALPN offers
+    // h2 alone with `http2`, else http/1.1.
     static std::unique_ptr<TlsClientContext> create(const TlsClientOptions &options,
-                                                    const std::string &host, std::string *error);
+                                                    const std::string &host, bool http2,
+                                                    std::string *error);
 
     HandshakePolicy policy() const { return m_policy; }
     // A client connection on the connected socket `fd`, its name to check and to send (SNI)

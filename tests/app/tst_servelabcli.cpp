@@ -257,6 +257,23 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("load"), QStringLiteral("--verify"),
                            QStringLiteral("/nonexistent/root"), QStringLiteral("http://127.0.0.1/")}
             << QStringLiteral("'/nonexistent/root' is not a directory");
+        QTest::newRow("streams without http2")
+            << QStringList{QStringLiteral("load"), QStringLiteral("-m"), QStringLiteral("4"),
+                           QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("-m applies with --http2");
+        QTest::newRow("http2 with ab's reads")
+            << QStringList{QStringLiteral("load"), QStringLiteral("--http2"),
+                           QStringLiteral("--ab-reads"), QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("--ab-reads is HTTP/1's; drop it or --http2");
+        QTest::newRow("bad streams")
+            << QStringList{QStringLiteral("load"), QStringLiteral("--http2"), QStringLiteral("-m"),
+                           QStringLiteral("0"), QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("-m wants streams per connection from 1 to 1000, not '0'");
+        QTest::newRow("bad h2 window")
+            << QStringList{QStringLiteral("load"), QStringLiteral("--http2"),
+                           QStringLiteral("--h2-window"), QStringLiteral("1K"),
+                           QStringLiteral("http://127.0.0.1/")}
+            << QStringLiteral("--h2-window wants a size from 65535 to 1073741823, not '1K'");
         QTest::newRow("watch without a pid")
             << QStringList{QStringLiteral("watch"), QStringLiteral("nginx")}
             << QStringLiteral("watch wants one process id");
@@ -295,6 +312,33 @@ private Q_SLOTS:
         QVERIFY2(run.out.contains(QStringLiteral("Complete requests:      5\n")),
                  qPrintable(run.out));
         QVERIFY(run.out.contains(QStringLiteral("         5 connection refused\n")));
+    }
+
+    // h2c: -c connections carrying -m streams each, the protocol in both reports.
+    void loadOverH2c()
+    {
+        ServeProcess serve;
+        QVERIFY(serve.start(m_root.path(), 0,
+                            {QStringLiteral("--mode"), QStringLiteral("epoll+copy"),
+                             QStringLiteral("--http2"), QStringLiteral("on")}));
+        const QString url = serve.url(QStringLiteral("/hello.txt"));
+        Run load = runCli({QStringLiteral("load"), QStringLiteral("--http2"), QStringLiteral("-n"),
+                           QStringLiteral("40"), QStringLiteral("-c"), QStringLiteral("2"),
+                           QStringLiteral("-m"), QStringLiteral("4"), QStringLiteral("--json"),
+                           QStringLiteral("--verify"), m_root.path(), url});
+        QCOMPARE(load.code, 0);
+        const auto json = QJsonDocument::fromJson(load.out.toUtf8()).object();
+        QCOMPARE(json.value(QStringLiteral("protocol")).toString(), QStringLiteral("h2c"));
+        QCOMPARE(json.value(QStringLiteral("streams")).toInt(), 4);
+        QCOMPARE(json.value(QStringLiteral("ok")).toInt(), 40);
+        QCOMPARE(json.value(QStringLiteral("connects")).toInt(), 2);
+        load = runCli({QStringLiteral("load"), QStringLiteral("--http2"), QStringLiteral("-n"),
+                       QStringLiteral("8"), QStringLiteral("-c"), QStringLiteral("2"),
+                       QStringLiteral("-m"), QStringLiteral("4"), url});
+        QCOMPARE(load.code, 0);
+        QVERIFY2(load.out.contains(QStringLiteral(
+                     "Concurrency Level:      8 (2 connections x 4 streams, h2c)\n")),
+                 qPrintable(load.out));
     }
 
     // https: serve's self-signed pair checked by load --cacert, every handshake policy
