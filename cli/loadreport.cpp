@@ -135,8 +135,7 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
     if (r.ok)
         out += line("Document Length:", QStringLiteral("%1 bytes").arg(r.bodyBytes / r.completed));
     out += u'\n';
-    const int inFlight = o.http2 ? o.requestSlots() : r.concurrency;
-    out += line("Concurrency Level:", QString::number(inFlight) + streamsNote(o));
+    out += line("Concurrency Level:", QString::number(r.concurrency) + streamsNote(o));
     out += line("Time taken for tests:", fixed(seconds, 3) + QStringLiteral(" seconds"));
     out += line("Complete requests:", QString::number(r.completed));
     out += line("Failed requests:", QString::number(r.failed()));
@@ -148,7 +147,7 @@ QString formatAbReport(const client::ClientOptions &o, const client::LoadResult 
     out += line("Requests per second:",
                 fixed(r.requestsPerSecond(), 2) + QStringLiteral(" [#/sec] (mean)"));
     out += line("Time per request:",
-                fixed(perRequestMs * inFlight, 3) + QStringLiteral(" [ms] (mean)"));
+                fixed(perRequestMs * r.concurrency, 3) + QStringLiteral(" [ms] (mean)"));
     out += line("Time per request:",
                 fixed(perRequestMs, 3) +
                     QStringLiteral(" [ms] (mean, across all concurrent requests)"));
@@ -194,7 +193,7 @@ QString formatWrkReport(const client::ClientOptions &o, const client::LoadResult
                       .arg(fixed(seconds, seconds < 10 ? 1 : 0), urlOf(o));
     out += QStringLiteral("  %1 threads and %2 connections%3\n")
                .arg(perThread.size())
-               .arg(r.concurrency)
+               .arg(o.concurrency)
                .arg(o.http2
                         ? QStringLiteral(", %1 streams each (%2)").arg(o.streams).arg(protocolOf(o))
                         : QString());
@@ -264,7 +263,7 @@ QString formatWrk2Report(const client::ClientOptions &o, const client::RateClien
                       .arg(fixed(seconds, seconds < 10 ? 1 : 0), urlOf(o));
     out += QStringLiteral("  %1 threads and %2 connections, %3 requests/s offered\n")
                .arg(run.perThread.size())
-               .arg(r.concurrency)
+               .arg(o.concurrency)
                .arg(fixed(run.offeredPerSecond, 0));
     const auto distribution = [&](const client::LatencyHistogram &h) {
         QString text;

@@ -22,7 +22,8 @@ LoadResult ClosedClient::run()
     m_options.connectionTimes = true; // ab prints them
     m_options.abHeaders = true;       // and sends User-Agent and Accept
     LoadResult result;
-    result.concurrency = m_options.concurrency;
+    result.concurrency = m_options.requestSlots(); // in flight: HTTP/2 streams
+    result.streams = m_options.streamsPerConnection();
     if (m_options.requests == 0 || m_options.concurrency < 1) {
         result.fatalError = "the number of requests and the concurrency must be at least 1";
         return result;
@@ -44,7 +45,8 @@ LoadResult ClosedClient::run()
         .abortInFlight = true,
     };
     result = loop.run(m_stop);
-    result.concurrency = m_options.concurrency;
+    result.concurrency = m_options.requestSlots(); // in flight: HTTP/2 streams
+    result.streams = m_options.streamsPerConnection();
     return result;
 }
 

@@ -26,7 +26,8 @@ void DurationClient::stop()
 DurationClient::Result DurationClient::run()
 {
     Result result;
-    result.total.concurrency = m_options.concurrency;
+    result.total.concurrency = m_options.requestSlots(); // in flight: HTTP/2 streams
+    result.total.streams = m_options.streamsPerConnection();
     if (m_threads < 1 || m_options.concurrency < m_threads || m_durationMs <= 0) {
         result.total.fatalError =
             "the duration must be positive and every thread needs a connection (c >= t >= 1)";
@@ -62,7 +63,8 @@ DurationClient::Result DurationClient::run()
         thread.join();
     for (const auto &part : result.perThread)
         result.total.merge(part);
-    result.total.concurrency = m_options.concurrency;
+    result.total.concurrency = m_options.requestSlots(); // in flight: HTTP/2 streams
+    result.total.streams = m_options.streamsPerConnection();
     result.total.elapsedMicros = metrics::monotonicMicros() - start;
     return result;
 }

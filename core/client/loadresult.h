@@ -23,7 +23,8 @@ struct LoadResult
     // Requests in flight when a duration run ended: neither completed nor errors (wrk).
     std::uint64_t unfinished = 0;
     std::int64_t elapsedMicros = 0;
-    int concurrency = 1;
+    int concurrency = 1;      // requests in flight at once: connections, or HTTP/2 streams
+    int streams = 1;          // HTTP/2: the requests in flight per connection
     LatencyHistogram latency; // µs from connect (or send, on a kept-alive connection) to last byte
     // ab's Connection Times (closed model only, ClientOptions::connectionTimes), µs: connect
     // (start to connected), processing (connected to last byte), waiting (request written to

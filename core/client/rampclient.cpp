@@ -93,8 +93,9 @@ void RampClient::stop()
 RampClient::Result RampClient::run()
 {
     Result result;
-    result.users = m_options.requestSlots(); // HTTP/2: a user per stream
-    result.steady.concurrency = m_options.concurrency;
+    result.users = m_options.requestSlots();              // HTTP/2: a user per stream
+    result.steady.concurrency = m_options.requestSlots(); // in flight: HTTP/2 streams
+    result.steady.streams = m_options.streamsPerConnection();
     result.thinkTargetMs = m_think.targetMeanMs();
     if (m_threads < 1 || m_options.concurrency < m_threads || m_phases.steadyMs <= 0 ||
         m_phases.rampUpMs < 0 || m_phases.rampDownMs < 0) {
@@ -136,7 +137,8 @@ RampClient::Result RampClient::run()
         thinkMicros += part->thinkMicros;
         thinkSamples += part->thinkSamples;
     }
-    result.steady.concurrency = m_options.concurrency;
+    result.steady.concurrency = m_options.requestSlots(); // in flight: HTTP/2 streams
+    result.steady.streams = m_options.streamsPerConnection();
     result.steady.elapsedMicros =
         std::min(metrics::monotonicMicros(), steadyEnd) - steadyStart; // stop() may cut it short
     if (result.steady.elapsedMicros <= 0)

@@ -84,7 +84,8 @@ void RateClient::stop()
 RateClient::Result RateClient::run()
 {
     Result result;
-    result.total.concurrency = m_options.concurrency;
+    result.total.concurrency = m_options.requestSlots(); // in flight: HTTP/2 streams
+    result.total.streams = m_options.streamsPerConnection();
     result.offeredPerSecond = m_rate;
     if (!(m_rate > 0) || m_threads < 1 || m_options.concurrency < m_threads || m_durationMs <= 0) {
         result.total.fatalError = "the rate and the duration must be positive and every thread "
@@ -118,7 +119,8 @@ RateClient::Result RateClient::run()
         result.missed += part->missed;
         result.perThread.push_back(std::move(part->result));
     }
-    result.total.concurrency = m_options.concurrency;
+    result.total.concurrency = m_options.requestSlots(); // in flight: HTTP/2 streams
+    result.total.streams = m_options.streamsPerConnection();
     result.total.elapsedMicros = monotonicMicros() - start;
     return result;
 }

@@ -78,6 +78,7 @@ lab::PointResult DistributedLoad::run(const lab::SweepSpec &spec, quint64 size, 
     lab::PointResult point;
     point.sizeBytes = size;
     point.model = spec.model;
+    point.protocol = spec.protocol();
     point.startedAtMicros = monotonicNanos() / 1000;
     const auto fail = [&](const QString &why) {
         point.dnf = true;
@@ -86,9 +87,11 @@ lab::PointResult DistributedLoad::run(const lab::SweepSpec &spec, quint64 size, 
     };
     lab::Transport transport;
     QString problem;
-    if (!lab::Transport::parse(spec.transport, &transport, &problem) || transport.https)
-        return fail(QStringLiteral("https is not split among load agents yet: run https points "
-                                   "from one host"));
+    if (!lab::Transport::parse(spec.transport, &transport, &problem) || transport.https ||
+        transport.http2)
+        return fail(QStringLiteral("%1 is not split among load agents yet: run its points from "
+                                   "one host")
+                        .arg(transport.http2 ? transport.protocol() : QStringLiteral("https")));
     std::vector<double> weights;
     for (const Agent &agent : m_agents)
         weights.push_back(agent.weight);

@@ -37,8 +37,10 @@ QString RemoteTarget::unsupported(const lab::SweepSpec &spec)
         return QStringLiteral("%1: live tuning does not reach a server host yet").arg(spec.label());
     lab::Transport transport;
     QString why;
-    if (lab::Transport::parse(spec.transport, &transport, &why) && transport.https)
-        return QStringLiteral("%1: https is not split among load agents yet").arg(spec.label());
+    if (lab::Transport::parse(spec.transport, &transport, &why) &&
+        (transport.https || transport.http2))
+        return QStringLiteral("%1: %2 is not split among load agents yet")
+            .arg(spec.label(), transport.http2 ? transport.protocol() : QStringLiteral("https"));
     return {};
 }
 

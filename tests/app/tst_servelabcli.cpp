@@ -696,6 +696,7 @@ private Q_SLOTS:
         QTest::newRow("seed 003 tuned under load") << QStringLiteral("seed003-live-tuning");
         QTest::newRow("seed 004 over https") << QStringLiteral("seed004-https-wrk");
         QTest::newRow("TLS by size") << QStringLiteral("tls-by-size");
+        QTest::newRow("h1 vs h2") << QStringLiteral("h1-vs-h2");
     }
     void presetsRunInSmokeVersion()
     {
@@ -839,6 +840,28 @@ private Q_SLOTS:
             else
                 QVERIFY2(all(values(QStringLiteral("epoll+sendfile https"), "kib_per_s"), positive),
                          qPrintable(rows.join(u'\n')));
+        }
+        if (preset == u"h1-vs-h2") { // h2c spoken by both sides, the protocol kept, the tax drawn
+            for (const char *target : {"epoll+sendfile h2c", "epoll+mmap h2c", "epoll+copy h2c"})
+                QVERIFY2(all(values(QLatin1StringView(target), "server_h2_streams"), positive) &&
+                             all(values(QLatin1StringView(target), "kib_per_s"), positive),
+                         qPrintable(rows.join(u'\n')));
+            QVERIFY2(all(values(QStringLiteral("nginx h2c"), "kib_per_s"), positive),
+                     qPrintable(rows.join(u'\n')));
+            QVERIFY(QFile::exists(dir.filePath(QStringLiteral("h2-tax.png"))));
+            QFile runs(dir.filePath(QStringLiteral("runs.csv")));
+            QVERIFY(runs.open(QIODevice::ReadOnly));
+            const QStringList lines = QString::fromUtf8(runs.readAll()).trimmed().split(u'\n');
+            const QStringList names = fields(lines.value(0));
+            const qsizetype targetAt = names.indexOf(QStringLiteral("target"));
+            const qsizetype protocolAt = names.indexOf(QStringLiteral("protocol"));
+            QVERIFY(protocolAt > 0);
+            for (const QString &line : lines.mid(1)) {
+                const QStringList f = fields(line);
+                QCOMPARE(f.value(protocolAt), f.value(targetAt).endsWith(QStringLiteral(" h2c"))
+                                                  ? QStringLiteral("h2c")
+                                                  : QStringLiteral("http/1.1"));
+            }
         }
         if (preset == u"seed004-https-wrk") // both queues over https, one handshake per connection
             for (const char *column : {"handoff=mutex https", "handoff=lockfree https"})

@@ -6,6 +6,7 @@
 #include "latencychart.h"
 #include "loadlatencychart.h"
 #include "processchart.h"
+#include "protocolratiochart.h"
 #include "ratechart.h"
 #include "throughputchart.h"
 #include "timelinechart.h"
@@ -41,6 +42,8 @@ constexpr std::array rows{
              QT_TRANSLATE_NOOP("ChartRow", "Process"), false, make<ProcessChart>},
     ChartRow{"cost", "cost", QT_TRANSLATE_NOOP("ChartRow", "Cost per request"),
              QT_TRANSLATE_NOOP("ChartRow", "Cost"), false, make<CostChart>},
+    ChartRow{"h2-tax", "h2-tax", QT_TRANSLATE_NOOP("ChartRow", "HTTP/2 ÷ HTTP/1.1"),
+             QT_TRANSLATE_NOOP("ChartRow", "h2 tax"), false, make<ProtocolRatioChart>},
 };
 
 } // namespace

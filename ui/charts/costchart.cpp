@@ -24,11 +24,6 @@ namespace servelab::ui {
 
 namespace {
 
-double log2Of(quint64 bytes)
-{
-    return std::log2(double(bytes));
-}
-
 struct Mean
 {
     double sum = 0;

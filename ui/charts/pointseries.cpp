@@ -19,6 +19,11 @@
 
 namespace servelab::ui {
 
+double log2Of(quint64 bytes)
+{
+    return std::log2(double(bytes));
+}
+
 QString hoverText(const QString &target, const QAbstractAxis *x, const QAbstractAxis *y,
                   const QPointF &p)
 {

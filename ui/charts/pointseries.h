@@ -18,6 +18,9 @@ class QLineSeries;
 
 namespace servelab::ui {
 
+// Where a file size sits on the charts' size axis: log2 of its bytes.
+double log2Of(quint64 bytes);
+
 // The pen of each target a chart has drawn, by name.
 using TargetPens = QHash<QString, QPen>;
 

@@ -39,11 +39,6 @@ namespace servelab::ui {
 
 namespace {
 
-double log2Of(quint64 bytes)
-{
-    return std::log2(static_cast<double>(bytes));
-}
-
 struct RateUnit
 {
     double kib;

@@ -18,7 +18,7 @@ WorkloadPage::WorkloadPage(QWidget *parent)
       m_transport(new QComboBox)
 {
     setTitle(tr("Workload"));
-    setSubTitle(tr("The files served: one point per size, over http or https."));
+    setSubTitle(tr("The files served: one point per size, over http, https or HTTP/2."));
     m_transport->setObjectName(QStringLiteral("transport"));
     for (const auto &[label, list] :
          {std::pair{tr("http"), QStringList()},
@@ -28,12 +28,20 @@ WorkloadPage::WorkloadPage(QWidget *parent)
                     QStringList{QStringLiteral("http"), QStringLiteral("https")}},
           std::pair{tr("https handshakes: kept alive, new for every request, resumed"),
                     QStringList{QStringLiteral("https:keepalive"), QStringLiteral("https:new"),
-                                QStringLiteral("https:resume")}}})
+                                QStringLiteral("https:resume")}},
+          std::pair{tr("h2c (HTTP/2 over cleartext, prior knowledge)"),
+                    QStringList{QStringLiteral("h2c")}},
+          std::pair{tr("HTTP/1.1 and h2c side by side: the h2 tax at each size"),
+                    QStringList{QStringLiteral("http"), QStringLiteral("h2c")}},
+          std::pair{tr("https and h2 side by side: the h2 tax over TLS"),
+                    QStringList{QStringLiteral("https:keepalive"), QStringLiteral("h2")}}})
         m_transport->addItem(label, list);
     m_transport->setToolTip(
         tr("Each entry is a series of its own. Over https a builtin server serves a self-signed "
            "certificate made once in ServeLab's cache folder, which the client checks; sendfile "
-           "over https needs kernel TLS and is DNF, with the reason, where the kernel has none."));
+           "over https needs kernel TLS and is DNF, with the reason, where the kernel has none. "
+           "Over h2c and h2 the client's concurrency is requests in flight, its streams to a "
+           "connection."));
     m_presets->addItem(tr("Choose a list…"));
     for (const auto &[label, list] :
          {std::pair{tr("4K … 32M, doubling (the seeds' table)"), QStringLiteral("4K..32M")},

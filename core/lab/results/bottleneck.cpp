@@ -139,7 +139,7 @@ Bottleneck::Verdict Bottleneck::judge(const PointResult &p, int cores)
                          QString::fromUtf8(client::errorKindText(load.dominantError())))};
     // Connections kept alive (a few connects for many requests) that the server never took:
     // they wait in its accept queue.
-    const int c = load.concurrency;
+    const int c = load.concurrency / std::max(1, load.streams); // connections
     const bool kept = load.connects * 2 <= load.completed;
     if (kept && typed && c >= 4 && socketPeak < c * 9 / 10)
         return {Kind::ConnectionLimit,

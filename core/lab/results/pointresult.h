@@ -25,8 +25,9 @@ struct PointResult
     int index = 0;
     int repetition = 0; // from 0, when a point is measured more than once
     quint64 sizeBytes = 0;
-    QString target;   // the mode, e.g. "epoll+sendfile"
-    bool dnf = false; // did not finish: no number, only `reason`
+    QString target;                                // the mode, e.g. "epoll+sendfile"
+    QString protocol = QStringLiteral("http/1.1"); // or "h2c", "h2" (lab::Transport::protocol)
+    bool dnf = false;                              // did not finish: no number, only `reason`
     QString reason;
     client::LoadModel model = client::LoadModel::Closed; // the client that measured it
     client::LoadResult load; // ramp: the steady state only; rate: latency from the intended send

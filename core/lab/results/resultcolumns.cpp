@@ -116,6 +116,12 @@ const ResultColumn<PointResult> pointColumns[] = {
     {"target", "target",
      [](const PointResult &p) { return text(p.target); },
      [](PointResult *p, const QVariant &v) { p->target = v.toString(); }, "target"},
+    // What the client and the server spoke (a point kept before HTTP/2 reads http/1.1).
+    {"protocol", "protocol",
+     [](const PointResult &p) { return text(p.protocol); },
+     [](PointResult *p, const QVariant &v) {
+         p->protocol = v.toString().isEmpty() ? QStringLiteral("http/1.1") : v.toString(); },
+     "protocol"},
     {"dnf", "dnf",
      [](const PointResult &p) { return QVariant(p.dnf); },
      [](PointResult *p, const QVariant &v) { p->dnf = v.toBool(); }},
@@ -133,6 +139,11 @@ const ResultColumn<PointResult> pointColumns[] = {
      [](const PointResult &p) { return QVariant(p.load.concurrency); },
      [](PointResult *p, const QVariant &v) { p->load.concurrency = v.isValid() ? v.toInt() : 1; },
      "concurrency", nullptr, M::None, M::Sum},
+    // HTTP/2: requests in flight per connection (concurrency / streams connections).
+    {"streams", "streams",
+     [](const PointResult &p) { return QVariant(p.load.streams); },
+     [](PointResult *p, const QVariant &v) { p->load.streams = v.isValid() && v.toInt() > 0 ? v.toInt() : 1; },
+     "streams"},
     {"completed", "completed",
      [](const PointResult &p) { return whole(p.load.completed); },
      [](PointResult *p, const QVariant &v) { p->load.completed = v.toULongLong(); },

@@ -170,6 +170,7 @@ void ExperimentRunner::run()
                     PointResult dnf;
                     dnf.sizeBytes = m_targets[t].sizes[s];
                     dnf.target = m_labels[t];
+                    dnf.protocol = m_targets[t].protocol();
                     dnf.repetition = repetition;
                     dnf.dnf = true;
                     dnf.reason = failure;

@@ -59,6 +59,14 @@ client::ClientOptions pointOptions(const SweepSpec &spec, quint64 size, const QS
                                     tls::SelfSignedPair::Key::EcdsaP256, &options.tls.caFile, &key,
                                     &problem);
     }
+    if (transport.http2) {
+        // The concurrency's requests in flight, `streams` to a kept connection (validated: a
+        // whole number of connections).
+        options.http2 = true;
+        options.streams = std::max(1, spec.streams);
+        options.concurrency = std::max(1, spec.concurrency / options.streams);
+        options.keepAlive = true;
+    }
     return options;
 }
 

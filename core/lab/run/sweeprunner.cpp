@@ -190,6 +190,7 @@ PointResult SweepRunner::measure(int index, quint64 size, Target &target,
     point.index = index;
     point.sizeBytes = size;
     point.target = m_spec.label();
+    point.protocol = m_spec.protocol();
     point.model = m_spec.model;
     client::ClientOptions options =
         pointOptions(m_spec, size, QStringLiteral("127.0.0.1"), target.port());

@@ -72,6 +72,11 @@ const ClientKey keys[] = {
      "Close a kept-alive connection after this many requests (0: never): --close-after",
      [](const SweepSpec &s) { return QJsonValue(s.closeAfter); },
      [](SweepSpec *s, const QJsonValue &v) { s->closeAfter = v.toInteger(); }, nullptr},
+    {"streams", Kind::Number, &F::streams, nullptr,
+     "HTTP/2 (transport h2c, h2): requests in flight per connection, the concurrency's requests "
+     "over concurrency / streams connections: h2load -m",
+     [](const SweepSpec &s) { return QJsonValue(s.streams); },
+     [](SweepSpec *s, const QJsonValue &v) { s->streams = int(v.toInteger()); }, nullptr},
     {"close_probability", Kind::Real, nullptr, "Close probability",
      "Close a kept-alive connection after each response with this probability: "
      "--close-probability",

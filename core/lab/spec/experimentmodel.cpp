@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "experimentmodel.h"
 
+#include "transport.h"
+
 #include "client/thinktime.h"
 #include "clientkey.h"
 #include "clientrules.h"
@@ -20,6 +22,12 @@ using client::LoadModel;
 QString realism(const SweepSpec &s)
 {
     QStringList flags;
+    Transport transport;
+    QString unused;
+    if (Transport::parse(s.transport, &transport, &unused) && transport.http2)
+        flags << QStringLiteral("--http2 -c %1 -m %2") // its -c is connections
+                     .arg(s.concurrency / std::max(1, s.streams))
+                     .arg(s.streams);
     if (s.closeAfter > 0)
         flags << QStringLiteral("--close-after %1").arg(s.closeAfter);
     if (s.closeProbability > 0)
@@ -41,7 +49,7 @@ const ExperimentModel &closed()
     static const ExperimentModel row{
         LoadModel::Closed, "Closed: n requests, c at a time (ab)",
         {"requests", "keep_alive", "close_after", "close_probability", "keepalive_think", "http1_0",
-         "ab_reads"},
+         "ab_reads", "streams"},
         true,
         [](const SweepSpec &s) {
             return QStringLiteral("ab -n %1 -c %2%3 -s %4 URL")
@@ -62,7 +70,7 @@ const ExperimentModel &duration()
 {
     static const ExperimentModel row{
         LoadModel::Duration, "Duration: d seconds over c connections (wrk)",
-        {"seconds", "threads", "close_after", "close_probability", "keepalive_think"},
+        {"seconds", "threads", "close_after", "close_probability", "keepalive_think", "streams"},
         false,
         [](const SweepSpec &s) {
             return QStringLiteral("wrk -d %1s -c %2 -t %3 --timeout %4s URL")
@@ -78,7 +86,7 @@ const ExperimentModel &rate()
 {
     static const ExperimentModel row{
         LoadModel::Rate, "Rate: R requests/s offered for d seconds (wrk2)",
-        {"rate", "seconds", "threads", "close_after", "close_probability"}, false,
+        {"rate", "seconds", "threads", "close_after", "close_probability", "streams"}, false,
         [](const SweepSpec &s) {
             return QStringLiteral("wrk2 -R %1 -d %2s -c %3 -t %4 --timeout %5s URL")
                        .arg(s.ratePerSecond).arg(seconds(s.durationMs)).arg(s.concurrency)
@@ -94,7 +102,7 @@ const ExperimentModel &ramp()
     static const ExperimentModel row{
         LoadModel::Ramp, "Ramp: c users through ramp-up, steady state, ramp-down (faban fhb)",
         {"ramp_up_seconds", "steady_seconds", "ramp_down_seconds", "think", "threads", "keep_alive",
-         "close_after", "close_probability"},
+         "close_after", "close_probability", "streams"},
         false,
         [](const SweepSpec &s) {
             // fhb takes a fixed think time in ms (-W); the others are ServeLab's own.

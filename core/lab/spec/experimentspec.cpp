@@ -310,7 +310,9 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
             Transport parsed;
             QString why;
             if (!entries[i].isString() || !Transport::parse(entries[i].toString(), &parsed, &why))
-                r.fail(at, why.isEmpty() ? QStringLiteral("wants \"http\" or \"https\"") : why);
+                r.fail(at, why.isEmpty() ? QStringLiteral("wants \"http\", \"https\", \"h2c\" or "
+                                                          "\"h2\"")
+                                         : why);
             else if (out.transports.contains(entries[i].toString()))
                 r.fail(at, QStringLiteral("\"%1\" is listed twice").arg(entries[i].toString()));
             else
@@ -318,7 +320,7 @@ bool ExperimentSpec::parse(const QByteArray &text, const QString &fileName, Expe
         }
         if (entries.isEmpty())
             r.fail(QStringLiteral("transport"), QStringLiteral("wants at least one of \"http\", "
-                                                               "\"https\""));
+                                                               "\"https\", \"h2c\", \"h2\""));
     }
 
     if (root.contains(QStringLiteral("clients")))

@@ -18,19 +18,25 @@ struct TemplateRow
     const char *packages;
     const char *versionFlag; // what makes the binary say its version; nullptr: Tomcat's way
     bool https;
+    const char *noHttp2; // why its template speaks no HTTP/2; nullptr: h2c and h2 (ALPN)
 };
 
+// clang-format off
 constexpr std::array templateRows{
-    TemplateRow{"nginx", {"nginx", nullptr}, "nginx", "-v", true},
-    TemplateRow{"lighttpd", {"lighttpd", nullptr}, "lighttpd", "-v", true},
-    TemplateRow{"apache", {"apache2", "httpd"}, "apache2", "-v", true},
-    TemplateRow{"h2o", {"h2o", nullptr}, "h2o", "--version", true},
+    TemplateRow{"nginx", {"nginx", nullptr}, "nginx", "-v", true, nullptr},
+    TemplateRow{"lighttpd", {"lighttpd", nullptr}, "lighttpd", "-v", true, nullptr},
+    TemplateRow{"apache", {"apache2", "httpd"}, "apache2", "-v", true,
+                "apache runs the prefork MPM (as the seeds ran it), under which mod_http2 does "
+                "not serve"},
+    TemplateRow{"h2o", {"h2o", nullptr}, "h2o", "--version", true, nullptr},
     // The JVM that runs Tomcat, when Tomcat 10 is there to run: its NIO connector with
     // useSendfile="true" (seed 001's port 8004, Coyote NIO) and "false" (8005, NIO w/o sendfile).
-    TemplateRow{"tomcat", {"java", nullptr}, "tomcat10 default-jre-headless", nullptr, false},
-    TemplateRow{
-        "tomcat-nosendfile", {"java", nullptr}, "tomcat10 default-jre-headless", nullptr, false},
+    TemplateRow{"tomcat", {"java", nullptr}, "tomcat10 default-jre-headless", nullptr, false,
+                "the tomcat templates' NIO connector has no HTTP/2 (Http2Protocol) set up"},
+    TemplateRow{"tomcat-nosendfile", {"java", nullptr}, "tomcat10 default-jre-headless", nullptr,
+                false, "the tomcat templates' NIO connector has no HTTP/2 (Http2Protocol) set up"},
 };
+// clang-format on
 
 const TemplateRow *findTemplate(const QString &name)
 {
@@ -126,6 +132,12 @@ bool ServerTemplate::takesTls(const QString &name)
 {
     const TemplateRow *row = findTemplate(name);
     return row && row->https;
+}
+
+QString ServerTemplate::noHttp2(const QString &name)
+{
+    const TemplateRow *row = findTemplate(name);
+    return row && row->noHttp2 ? QString::fromUtf8(row->noHttp2) : QString();
 }
 
 QString ServerTemplate::withTls()

@@ -28,6 +28,8 @@ public:
     static QString notInstalled(const QString &target);
     // Whether the template serves https (ExternalServer::setTls).
     static bool takesTls(const QString &name);
+    // Why the template speaks no HTTP/2 (h2c, h2), for a refusal; empty when it does.
+    static QString noHttp2(const QString &name);
     // Those that do, for a refusal: "nginx, lighttpd, apache and h2o".
     static QString withTls();
     // Tomcat's two templates run Debian's tomcat10 (TOMCAT_HOME or CATALINA_HOME elsewhere).

@@ -63,6 +63,7 @@ inline constexpr SpecField rampUp         {"client.ramp_up_seconds",      nullpt
 inline constexpr SpecField steady         {"client.steady_seconds",       nullptr,   "Steady state (s)",   1,   86'400,          30};
 inline constexpr SpecField rampDown       {"client.ramp_down_seconds",    nullptr,   "Ramp-down (s)",      0,   86'400,          5};
 inline constexpr SpecField closeAfter     {"client.close_after",          "close-after", "Close after (requests)", 0, 1'000'000'000, 0};
+inline constexpr SpecField streams        {"client.streams",              "m",       "HTTP/2 streams per connection", 1, 1000,    1};
 // A target ("pid" 0: none).
 inline constexpr SpecField serverThreads  {"targets[].threads",           "threads", "Server threads",     1,   1024,            1};
 inline constexpr SpecField fdLimit        {"targets[].fd_limit",          nullptr,   "fd limit",           0,   1 << 20,         0};

@@ -33,6 +33,53 @@ QString SweepSpec::captionProblem(const QString &caption)
         .arg(caption);
 }
 
+QString SweepSpec::protocol() const
+{
+    Transport via;
+    QString unused;
+    Transport::parse(transport, &via, &unused);
+    return via.protocol();
+}
+
+QString SweepSpec::http2Problem() const
+{
+    Transport via;
+    QString unused;
+    Transport::parse(transport, &via, &unused);
+    const QString protocol = via.protocol();
+    if (kind() == TargetKind::Template) {
+        if (const QString no = ServerTemplate::noHttp2(target); !no.isEmpty())
+            return QStringLiteral("%1 over %2: %3").arg(name(), protocol, no);
+    } else if (kind() == TargetKind::Builtin) {
+        server::ServerOptions options;
+        options.mode = mode.toStdString();
+        options.http2 = true;
+        if (QString why; !ServerOptionTable::check(options, &why))
+            return why;
+    }
+    if (http10 || abReads)
+        return QStringLiteral("%1 is HTTP/1's: over %2 turn it off")
+            .arg(http10 ? QStringLiteral("http1_0") : QStringLiteral("ab_reads"), protocol);
+    if (QString problem = SpecFields::streams.problem(streams, FieldNaming::Label);
+        !problem.isEmpty())
+        return problem;
+    if (concurrency % streams != 0)
+        return QStringLiteral("over %1 the concurrency (%2) goes %3 streams to a connection: "
+                              "make it a multiple of %3")
+            .arg(protocol)
+            .arg(concurrency)
+            .arg(streams);
+    if (model != client::LoadModel::Closed && concurrency / streams < clientThreads)
+        return QStringLiteral("over %1, %2 client threads need %2 connections: %3 requests "
+                              "in flight at %4 streams make %5")
+            .arg(protocol)
+            .arg(clientThreads)
+            .arg(concurrency)
+            .arg(streams)
+            .arg(concurrency / streams);
+    return {};
+}
+
 QString SweepSpec::validate() const
 {
     if (sizes.isEmpty())
@@ -88,6 +135,10 @@ QString SweepSpec::validate() const
         const auto *model = server::findEventModel(parsed.model);
         if (model && model->noTls)
             return QString::fromUtf8(model->noTls);
+    }
+    if (via.http2) {
+        if (QString problem = http2Problem(); !problem.isEmpty())
+            return problem;
     }
     if (!tune.isEmpty() && kind() != TargetKind::Builtin)
         return QStringLiteral("tune applies to builtin targets: a real server or a URL takes "

@@ -35,6 +35,9 @@ struct SweepSpec
     // never) or with a probability after each, a wait between requests on a kept-alive
     // connection (closed, duration), and ab's HTTP/1.0 requests and reads (closed).
     qint64 closeAfter = SpecFields::closeAfter.fallback;
+    // HTTP/2 transports (h2c, h2): the concurrency's requests go `streams` to a connection
+    // (concurrency / streams connections, h2load's -c and -m); HTTP/1 ones ignore it.
+    int streams = int(SpecFields::streams.fallback);
     double closeProbability = 0;
     QString keepAliveThink = QStringLiteral("none");
     bool http10 = false;
@@ -87,6 +90,11 @@ struct SweepSpec
     static QString captionProblem(const QString &caption);
     // The checks a user can fix; returns an empty string when the spec can run.
     QString validate() const;
+    // The HTTP/2 part of it, for an h2c or h2 transport: the target speaks it, the client's
+    // HTTP/1 flags are off, the concurrency is whole connections of `streams`.
+    QString http2Problem() const;
+    // What its points speak: "http/1.1", "h2c" or "h2" (lab::Transport::protocol).
+    QString protocol() const;
     // The document root: `root`, or the cache folder for this content ("" for a url target
     // without one: ServeLab does not know what it serves).
     QString resolvedRoot() const;

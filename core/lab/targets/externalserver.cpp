@@ -131,6 +131,10 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
             QStringLiteral("%1 has no https template (%2 do)").arg(name, ServerTemplate::withTls());
         return false;
     }
+    if (const QString no = ServerTemplate::noHttp2(name); m_http2 && !no.isEmpty()) {
+        *error = QStringLiteral("%1 speaks no HTTP/2 here: %2").arg(name, no);
+        return false;
+    }
     if (name == u"nginx") {
         // As root, workers would switch to nobody and could not read a root-owned document root.
         // Over https nginx's sendfile stays off the TLS path (no kernel TLS asked for): its
@@ -150,7 +154,7 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                            "  server { listen 127.0.0.1:%4%6; root %5; }\n}\n")
                 .arg(geteuid() == 0 ? QStringLiteral("user root;\n") : QString())
                 .arg(workers)
-                .arg(dir, port, root, https);
+                .arg(dir, port, root, (m_http2 ? QStringLiteral(" http2") : QString()) + https);
         *arguments = {QStringLiteral("-c"), config, QStringLiteral("-p"), dir};
     } else if (name == u"lighttpd") {
         text = QStringLiteral("server.document-root = \"%1\"\nserver.port = %2\n"
@@ -161,6 +165,9 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                               "\"\" => \"application/octet-stream\" )\n")
                    .arg(root, port, dir)
                    .arg(workers > 1 ? workers : 0);
+        if (m_http2) // h2 by ALPN over https, h2c with prior knowledge beside HTTP/1.1
+            text += QStringLiteral("server.feature-flags += ( \"server.h2proto\" => \"enable\", "
+                                   "\"server.h2c\" => \"enable\" )\n");
         if (tls) // Debian's lighttpd-mod-openssl
             text +=
                 QStringLiteral("server.modules += ( \"mod_openssl\" )\nssl.engine = \"enable\"\n"

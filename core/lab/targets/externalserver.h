@@ -32,6 +32,10 @@ public:
         m_tlsKey = key;
     }
 
+    // The next start() serves HTTP/2 too: h2c with prior knowledge (nginx's port then speaks
+    // h2c alone), h2 by ALPN over https. A template that cannot is refused with the reason.
+    void setHttp2(bool on) { m_http2 = on; }
+
     // `target` is a template name or "command:<command line with {port} and {root}>".
     bool start(const QString &target, const QString &root, int workers, QString *error,
                int readyTimeoutMs = 10000);
@@ -52,6 +56,7 @@ private:
     quint16 m_port = 0;
     QString m_tlsCertificate; // empty: plain http
     QString m_tlsKey;
+    bool m_http2 = false;
 };
 
 } // namespace servelab::lab

@@ -62,6 +62,8 @@ bool IsolatedServer::start(const server::ServerOptions &o, int fdLimit, QString 
         QString::number(fdLimit)};
     if (!o.tls.empty())
         arguments << QStringLiteral("--tls") << QString::fromStdString(o.tls);
+    if (o.http2)
+        arguments << QStringLiteral("--http2") << QStringLiteral("on");
     arguments += extra;
     m_process = std::make_unique<QProcess>();
     m_process->setProgram(cli);

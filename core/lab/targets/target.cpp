@@ -20,12 +20,18 @@ namespace servelab::lab {
 
 namespace {
 
-// Whether the target serves https (its transport; checked by SweepSpec::validate).
-bool overHttps(const SweepSpec &spec)
+// The target's transport (checked by SweepSpec::validate).
+Transport transportOf(const SweepSpec &spec)
 {
     Transport transport;
     QString why;
-    return Transport::parse(spec.transport, &transport, &why) && transport.https;
+    Transport::parse(spec.transport, &transport, &why);
+    return transport;
+}
+
+bool overHttps(const SweepSpec &spec)
+{
+    return transportOf(spec).https;
 }
 
 server::ServerOptions builtinOptions(const SweepSpec &spec, const QString &root)
@@ -36,6 +42,7 @@ server::ServerOptions builtinOptions(const SweepSpec &spec, const QString &root)
     options.threads = spec.serverThreads;
     if (overHttps(spec))
         options.tls = "self-signed"; // the client checks this certificate (SweepRunner)
+    options.http2 = transportOf(spec).http2;
     return options;
 }
 
@@ -107,7 +114,7 @@ class ExternalTarget final : public Target
 public:
     ExternalTarget(const SweepSpec &spec, const QString &root)
         : m_target(spec.target), m_root(root), m_workers(spec.serverThreads),
-          m_https(overHttps(spec))
+          m_https(overHttps(spec)), m_http2(transportOf(spec).http2)
     {}
     bool start(QString *error) override
     {
@@ -124,6 +131,7 @@ public:
             }
             m_server.setTls(QString::fromStdString(certificate), QString::fromStdString(key));
         }
+        m_server.setHttp2(m_http2);
         return m_server.start(m_target, m_root, m_workers, error);
     }
     quint16 port() const override { return m_server.port(); }
@@ -135,6 +143,7 @@ private:
     QString m_root;
     int m_workers;
     bool m_https;
+    bool m_http2;
     ExternalServer m_server;
 };
 

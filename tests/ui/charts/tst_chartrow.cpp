@@ -158,7 +158,13 @@ private Q_SLOTS:
             s.total = 10 + i;
             p.serverSamples.push_back(s);
         }
-        const ui::RunView run{{p}, {p}, {4096}, {}};
+        // The same target over h2c too: the h2 tax chart's pair.
+        p.target = QStringLiteral("epoll+sendfile http");
+        lab::PointResult h2 = p;
+        h2.target = QStringLiteral("epoll+sendfile h2c");
+        h2.protocol = QStringLiteral("h2c");
+        h2.load.elapsedMicros = 2'000'000;
+        const ui::RunView run{{p, h2}, {p, h2}, {4096}, {}};
         for (const auto &row : ui::chartRows()) {
             const std::unique_ptr<ui::RunChart> chart(row.create());
             QVERIFY(chart->view());
@@ -172,15 +178,23 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QStringList written;
         QString error;
-        QVERIFY2(ui::writeRunCharts({p}, dir.path(), &written, &error), qPrintable(error));
+        QVERIFY2(ui::writeRunCharts({p, h2}, dir.path(), &written, &error), qPrintable(error));
         QCOMPARE(written.size(), 2 * ui::chartNames().size());
-        // A run without rate points has no latency-against-load chart to write.
+        // A run without rate points has no latency-against-load chart to write, one over a
+        // single protocol no h2 tax.
         lab::PointResult closed = p;
         closed.model = client::LoadModel::Closed;
+        lab::PointResult closedH2 = h2;
+        closedH2.model = client::LoadModel::Closed;
         written.clear();
-        QVERIFY2(ui::writeRunCharts({closed}, dir.path(), &written, &error), qPrintable(error));
+        QVERIFY2(ui::writeRunCharts({closed, closedH2}, dir.path(), &written, &error),
+                 qPrintable(error));
         QCOMPARE(written.size(), 2 * ui::chartNames().size() - 2);
         QVERIFY(!written.contains(QStringLiteral("latency-load.png")));
+        written.clear();
+        QVERIFY2(ui::writeRunCharts({closed}, dir.path(), &written, &error), qPrintable(error));
+        QCOMPARE(written.size(), 2 * ui::chartNames().size() - 4);
+        QVERIFY(!written.contains(QStringLiteral("h2-tax.png")));
         for (const QString &name : ui::chartNames())
             QVERIFY(QFile::exists(dir.filePath(name + QStringLiteral(".svg"))));
     }

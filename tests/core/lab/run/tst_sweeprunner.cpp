@@ -603,7 +603,7 @@ private Q_SLOTS:
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].contains(QStringLiteral("kib_per_s")));
         QVERIFY(lines[0].contains(QStringLiteral("latency_p99_ms")));
-        QVERIFY(lines[1].startsWith(QStringLiteral("4096,4K,epoll+sendfile,ok,")));
+        QVERIFY(lines[1].startsWith(QStringLiteral("4096,4K,epoll+sendfile,http/1.1,ok,")));
         QVERIFY(lines[1].contains(QStringLiteral(",10.00,"))); // 10240 B / 1024 / 1 s
         QVERIFY(lines[0].endsWith(QStringLiteral(",cost_note,reason,tune")));
         QVERIFY(lines[0].contains(QStringLiteral(",verdict,verdict_why,server_cpu_us_per_req,")));

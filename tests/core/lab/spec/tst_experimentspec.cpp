@@ -478,6 +478,54 @@ private Q_SLOTS:
                 QStringLiteral("--tls is set by the experiment's \"transport\""));
     }
 
+    // HTTP/2 on the same axis: h2c and h2 entries, the concurrency's requests `streams` to a
+    // connection, refused where the target or the client's flags cannot speak it.
+    void http2OnTheTransportAxis()
+    {
+        ExperimentSpec spec;
+        QStringList errors;
+        QVERIFY2(ExperimentSpec::parse(R"({"servelab": 1,
+  "targets": [{"builtin": "epoll+sendfile"}, {"external": "nginx"}],
+  "transport": ["http", "h2c", "h2"],
+  "client": {"model": "duration", "seconds": 1, "concurrency": 16, "streams": 8,
+             "threads": 2}})",
+                                       QStringLiteral("s.json"), &spec, &errors),
+                 qPrintable(errors.join(u'\n')));
+        const auto runs = spec.expanded();
+        QCOMPARE(runs.size(), 6);
+        QCOMPARE(runs[1].variant, QStringLiteral("h2c"));
+        QCOMPARE(runs[1].protocol(), QStringLiteral("h2c"));
+        QCOMPARE(runs[2].protocol(), QStringLiteral("h2"));
+        QCOMPARE(runs[0].protocol(), QStringLiteral("http/1.1"));
+        QCOMPARE(runs[1].streams, 8);
+        ExperimentSpec again;
+        QVERIFY(ExperimentSpec::parse(spec.toJson(), QStringLiteral("w.json"), &again, &errors));
+        QCOMPARE(again.transports, spec.transports);
+        QCOMPARE(again.expanded()[1].streams, 8);
+
+        const auto refused = [&](const char *text, const QString &expected) {
+            QVERIFY(!ExperimentSpec::parse(text, QStringLiteral("s.json"), &spec, &errors));
+            const QString all = errors.join(u'\n');
+            QVERIFY2(all.contains(expected), qPrintable(all));
+        };
+        refused(R"({"servelab": 1, "targets": [{"external": "apache"}], "transport": "h2c"})",
+                QStringLiteral("apache over h2c: apache runs the prefork MPM"));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "multiplex+copy"}], "transport": "h2"})",
+                QStringLiteral("--http2 is not spoken by the multiplex model"));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}], "transport": "h2c",
+  "client": {"requests": 100, "concurrency": 10, "streams": 4}})",
+                QStringLiteral("over h2c the concurrency (10) goes 4 streams to a connection: "
+                               "make it a multiple of 4"));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}], "transport": "h2c",
+  "client": {"model": "duration", "concurrency": 8, "streams": 8, "threads": 2}})",
+                QStringLiteral("over h2c, 2 client threads need 2 connections"));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}], "transport": "h2c",
+  "client": {"requests": 100, "ab_reads": true}})",
+                QStringLiteral("ab_reads is HTTP/1's: over h2c turn it off"));
+        refused(R"({"servelab": 1, "targets": [{"builtin": "epoll+copy"}], "transport": "h3"})",
+                QStringLiteral("\"h2c\" or \"h2\" (HTTP/2)"));
+    }
+
     void profileChoosesPointsAndReadsBack()
     {
         ExperimentSpec spec;
