@@ -309,7 +309,12 @@ void H2ClientSession::handshake()
         const int error = SSL_get_error(m_ssl, result);
         if (error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE)
             return;
-        return lost(m_tls->handshakeFailed(m_ssl));
+        // A server that takes no h2 may end the handshake for it (nginx's no_application_protocol
+        // alert) rather than choose http/1.1: that is its answer to the protocol, not TLS failing.
+        const bool noH2 =
+            ERR_GET_REASON(ERR_peek_last_error()) == SSL_R_TLSV1_ALERT_NO_APPLICATION_PROTOCOL;
+        const ErrorKind kind = m_tls->handshakeFailed(m_ssl); // keeps OpenSSL's reason
+        return lost(noH2 ? ErrorKind::H2Unsupported : kind);
     }
     m_tls->handshakeDone(m_ssl, metrics::monotonicMicros() - m_tcpUpAt);
     m_tlsUp = true;

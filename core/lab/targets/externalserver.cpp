@@ -120,6 +120,10 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
                      .arg(name, ServerTemplate::names().join(QStringLiteral(", ")));
         return false;
     }
+    if (const QString no = ServerTemplate::noHttp2(name); m_http2 && !no.isEmpty()) {
+        *error = QStringLiteral("%1 speaks no HTTP/2 here: %2").arg(name, no);
+        return false;
+    }
     *program = ServerTemplate::binaryFor(name);
     if (program->isEmpty()) {
         *error = ServerTemplate::notInstalled(name);
@@ -129,10 +133,6 @@ bool ExternalServer::writeConfig(const QString &name, const QString &root, int w
     if (tls && !ServerTemplate::takesTls(name)) {
         *error =
             QStringLiteral("%1 has no https template (%2 do)").arg(name, ServerTemplate::withTls());
-        return false;
-    }
-    if (const QString no = ServerTemplate::noHttp2(name); m_http2 && !no.isEmpty()) {
-        *error = QStringLiteral("%1 speaks no HTTP/2 here: %2").arg(name, no);
         return false;
     }
     if (name == u"nginx") {

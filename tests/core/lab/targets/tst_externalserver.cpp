@@ -9,6 +9,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -148,6 +150,160 @@ private Q_SLOTS:
         server.stop();
         QVERIFY(!alive(leader));
         QTRY_COMPARE_WITH_TIMEOUT(groupMembers(leader), 0, 3000); // workers went with it
+    }
+
+    void speaksHttp2_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<bool>("required");
+        QTest::addColumn<bool>("https"); // h2 by ALPN; else h2c with prior knowledge
+        for (const auto &[name, required] :
+             {std::pair{"nginx", true}, std::pair{"lighttpd", true}, std::pair{"h2o", false}}) {
+            QTest::newRow(qPrintable(QStringLiteral("%1 h2c").arg(QLatin1StringView(name))))
+                << QString::fromLatin1(name) << required << false;
+            QTest::newRow(qPrintable(QStringLiteral("%1 h2").arg(QLatin1StringView(name))))
+                << QString::fromLatin1(name) << required << true;
+        }
+    }
+    // The templates over HTTP/2: ServeLab's client (4 streams to a connection), and where
+    // installed curl, nghttp, h2load and python3-h2, each file byte for byte.
+    void speaksHttp2()
+    {
+        QFETCH(QString, target);
+        QFETCH(bool, required);
+        QFETCH(bool, https);
+        if (lab::ServerTemplate::binaryFor(target).isEmpty()) {
+            QVERIFY2(!required, qPrintable(target + QStringLiteral(" must be installed")));
+            QSKIP(qPrintable(target + QStringLiteral(" is not installed here")));
+        }
+        lab::ExternalServer server;
+        std::string certificate;
+        if (https) {
+            std::string key, why;
+            QVERIFY2(tls::SelfSignedPair::ensure(tls::SelfSignedPair::defaultFolder(),
+                                                 tls::SelfSignedPair::Key::EcdsaP256, &certificate,
+                                                 &key, &why),
+                     why.c_str());
+            server.setTls(QString::fromStdString(certificate), QString::fromStdString(key));
+        }
+        server.setHttp2(true);
+        QString error;
+        QVERIFY2(server.start(target, m_root.path(), 1, &error), qPrintable(error));
+        const QString base = QStringLiteral("%1://127.0.0.1:%2/")
+                                 .arg(https ? QStringLiteral("https") : QStringLiteral("http"))
+                                 .arg(server.port());
+        for (quint64 size : m_sizes) {
+            client::ClientOptions o;
+            o.tls.enabled = https;
+            o.tls.caFile = certificate;
+            o.http2 = true;
+            o.streams = 4;
+            o.port = server.port();
+            o.path = "/" + lab::DocRootGenerator::fileNameFor(size).toStdString();
+            o.verifyRoot = m_root.path().toStdString();
+            o.requests = 16;
+            o.concurrency = 1;
+            const auto r = client::ClosedClient(o).run();
+            QVERIFY2(
+                r.ok == 16,
+                qPrintable(QStringLiteral("%1: %2 of 16 ok for %3 bytes (%4)")
+                               .arg(target)
+                               .arg(r.ok)
+                               .arg(size)
+                               .arg(QString::fromUtf8(client::errorKindText(r.dominantError())))));
+            QCOMPARE(r.connects, 1u);
+        }
+        // What another tool says, run with what it needs; "" when it is not installed.
+        const auto run = [&](const QString &tool, const QStringList &arguments,
+                             QByteArray *out = nullptr) -> QString {
+            if (QStandardPaths::findExecutable(tool).isEmpty())
+                return {};
+            QProcess p;
+            p.start(tool, arguments);
+            if (!p.waitForFinished(60000)) {
+                p.kill();
+                p.waitForFinished();
+                return tool + QStringLiteral(" timed out");
+            }
+            if (out)
+                *out = p.readAllStandardOutput();
+            return p.exitCode() == 0 ? QStringLiteral("ok")
+                                     : tool + QStringLiteral(": ") +
+                                           QString::fromLocal8Bit(p.readAllStandardError());
+        };
+        const QStringList tlsFlags =
+            https ? QStringList{QStringLiteral("--cacert"), QString::fromStdString(certificate)}
+                  : QStringList{};
+        for (quint64 size : m_sizes) {
+            const QString name = lab::DocRootGenerator::fileNameFor(size);
+            QFile file(m_root.filePath(name));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray expected = file.readAll();
+            QByteArray body;
+            QString said = run(QStringLiteral("curl"),
+                               QStringList{QStringLiteral("-sS"), QStringLiteral("--fail"),
+                                           https ? QStringLiteral("--http2")
+                                                 : QStringLiteral("--http2-prior-knowledge")} +
+                                   tlsFlags + QStringList{base + name},
+                               &body);
+            QVERIFY2(said.isEmpty() || said == u"ok", qPrintable(said));
+            if (!said.isEmpty())
+                QVERIFY2(body == expected, qPrintable(QStringLiteral("curl: %1 bytes of %2")
+                                                          .arg(body.size())
+                                                          .arg(expected.size())));
+            if (!https) { // nghttp takes no CA file: h2c
+                said = run(QStringLiteral("nghttp"), {base + name}, &body);
+                QVERIFY2(said.isEmpty() || said == u"ok", qPrintable(said));
+                if (!said.isEmpty())
+                    QVERIFY2(body == expected, qPrintable(QStringLiteral("nghttp: %1 bytes of %2")
+                                                              .arg(body.size())
+                                                              .arg(expected.size())));
+            }
+        }
+        QByteArray version;
+        const QString spoke =
+            run(QStringLiteral("curl"),
+                QStringList{
+                    QStringLiteral("-sS"), QStringLiteral("-o"), QStringLiteral("/dev/null"),
+                    QStringLiteral("-w"), QStringLiteral("%{http_version}"),
+                    https ? QStringLiteral("--http2") : QStringLiteral("--http2-prior-knowledge")} +
+                    tlsFlags + QStringList{base},
+                &version);
+        QVERIFY2(spoke.isEmpty() || version == "2", version.constData()); // not a fallback
+        QByteArray report;
+        const QString said = run(QStringLiteral("h2load"),
+                                 {QStringLiteral("-n"), QStringLiteral("40"), QStringLiteral("-c"),
+                                  QStringLiteral("2"), QStringLiteral("-m"), QStringLiteral("4"),
+                                  base + lab::DocRootGenerator::fileNameFor(4096)},
+                                 &report);
+        QVERIFY2(said.isEmpty() || report.contains("40 succeeded, 0 failed"), report.constData());
+        if (!QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty() &&
+            QProcess::execute(QStringLiteral("/usr/bin/python3"),
+                              {QStringLiteral("-c"), QStringLiteral("import h2")}) == 0) {
+            QProcess check;
+            check.start(
+                QStringLiteral("/usr/bin/python3"),
+                QStringList{QStringLiteral(H2CHECK), QString::number(server.port()), m_root.path(),
+                            QString::number(server.pid()), QStringLiteral("--fetch-only")} +
+                    (https
+                         ? QStringList{QStringLiteral("--tls"), QString::fromStdString(certificate)}
+                         : QStringList{}));
+            QVERIFY(check.waitForFinished(120000));
+            QVERIFY2(check.exitCode() == 0, check.readAll().constData());
+        }
+        server.stop();
+    }
+
+    // A template that speaks no HTTP/2 says why, before it needs its binary.
+    void refusesHttp2WhereTheTemplateCannot()
+    {
+        lab::ExternalServer server;
+        server.setHttp2(true);
+        QString error;
+        QVERIFY(!server.start(QStringLiteral("apache"), m_root.path(), 1, &error));
+        QVERIFY2(error.contains(QStringLiteral("apache speaks no HTTP/2 here: apache runs the "
+                                               "prefork MPM")),
+                 qPrintable(error));
     }
 
     // As root, Apache's workers are www-data: a document root under a folder only root may
