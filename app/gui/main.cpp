@@ -184,9 +184,9 @@ int main(int argc, char *argv[])
     }
     if (parser.isSet(QStringLiteral("tab")) &&
         !window.showTab(parser.value(QStringLiteral("tab")))) {
-        err << "servelab: --tab is one of throughput, fds, latency, rate, process, spec, log, "
-               "compare, not '"
-            << parser.value(QStringLiteral("tab")) << "'\n";
+        err << "servelab: --tab is one of " << ui::chartPages().join(QStringLiteral(", "))
+            << ", spec, log, compare or profile, not '" << parser.value(QStringLiteral("tab"))
+            << "'\n";
         return 2;
     }
     window.show();

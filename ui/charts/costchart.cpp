@@ -92,18 +92,9 @@ void CostChart::setFigure(int row)
 
 void CostChart::draw(const RunView &run)
 {
-    for (QAbstractSeries *line : std::as_const(m_lines)) {
-        chart()->removeSeries(line);
-        delete line;
-    }
-    m_lines.clear();
+    removeLines(chart(), &m_lines);
     m_pens = targetPens(chart(), run.overlaid);
-    for (const auto &label : m_sizeAxis->categoriesLabels())
-        m_sizeAxis->remove(label);
-    for (quint64 size : run.sizes)
-        m_sizeAxis->append(lab::formatSize(size), log2Of(size));
-    if (!run.sizes.isEmpty())
-        m_sizeAxis->setRange(log2Of(run.sizes.first()) - 0.5, log2Of(run.sizes.last()) + 0.5);
+    setSizeCategories(m_sizeAxis, run.sizes);
 
     const auto byPoint = means(run.overlaid, lab::PointCost::rows()[std::size_t(m_figure)]);
     QMap<QString, QList<QPointF>> lines;

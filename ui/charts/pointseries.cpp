@@ -3,6 +3,7 @@
 
 #include "chartframe.h"
 #include "chartview.h"
+#include "lab/spec/sizelist.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -22,6 +23,29 @@ namespace servelab::ui {
 double log2Of(quint64 bytes)
 {
     return std::log2(double(bytes));
+}
+
+void setSizeCategories(QCategoryAxis *axis, const QList<quint64> &sizes)
+{
+    for (const auto &label : axis->categoriesLabels())
+        axis->remove(label);
+    for (quint64 size : sizes)
+        axis->append(lab::formatSize(size), log2Of(size));
+    if (sizes.isEmpty()) {
+        axis->setRange(12, 25);
+    } else {
+        axis->setStartValue(log2Of(sizes.first()) - 0.5);
+        axis->setRange(log2Of(sizes.first()) - 0.5, log2Of(sizes.last()) + 0.5);
+    }
+}
+
+void removeLines(QChart *chart, QList<QAbstractSeries *> *lines)
+{
+    for (QAbstractSeries *line : std::as_const(*lines)) {
+        chart->removeSeries(line);
+        delete line;
+    }
+    lines->clear();
 }
 
 QString hoverText(const QString &target, const QAbstractAxis *x, const QAbstractAxis *y,

@@ -12,6 +12,8 @@
 #include <cstdint>
 
 class QAbstractAxis;
+class QAbstractSeries;
+class QCategoryAxis;
 class QChart;
 class QValueAxis;
 class QLineSeries;
@@ -20,6 +22,11 @@ namespace servelab::ui {
 
 // Where a file size sits on the charts' size axis: log2 of its bytes.
 double log2Of(quint64 bytes);
+// The size axis of a chart by file size: a category at each size, half a step of room on
+// either side (4K to 32M when there are none).
+void setSizeCategories(QCategoryAxis *axis, const QList<quint64> &sizes);
+// Takes the lines a chart drew last time out of it, and deletes them.
+void removeLines(QChart *chart, QList<QAbstractSeries *> *lines);
 
 // The pen of each target a chart has drawn, by name.
 using TargetPens = QHash<QString, QPen>;

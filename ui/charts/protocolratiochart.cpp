@@ -66,16 +66,9 @@ void ProtocolRatioChart::setFigure(int figure)
 
 void ProtocolRatioChart::draw(const RunView &run)
 {
-    for (QAbstractSeries *line : std::as_const(m_lines)) {
-        chart()->removeSeries(line);
-        delete line;
-    }
-    m_lines.clear();
+    removeLines(chart(), &m_lines);
     m_pens = targetPens(chart(), run.points);
-    for (const auto &label : m_sizeAxis->categoriesLabels())
-        m_sizeAxis->remove(label);
-    for (quint64 size : run.sizes)
-        m_sizeAxis->append(lab::formatSize(size), log2Of(size));
+    setSizeCategories(m_sizeAxis, run.sizes);
     QMap<QString, QList<QPointF>> lines;
     m_max = 0;
     m_drawn = 0;
@@ -94,13 +87,8 @@ void ProtocolRatioChart::draw(const RunView &run)
         m_lines.append(line);
     }
     m_level->clear();
-    if (!run.sizes.isEmpty()) {
-        const double from = log2Of(run.sizes.first()) - 0.5;
-        const double to = log2Of(run.sizes.last()) + 0.5;
-        m_sizeAxis->setRange(from, to);
-        m_level->append(from, 1);
-        m_level->append(to, 1);
-    }
+    m_level->append(m_sizeAxis->min(), 1);
+    m_level->append(m_sizeAxis->max(), 1);
     for (auto *marker : chart()->legend()->markers(m_level))
         marker->setVisible(m_drawn > 0);
     fit();

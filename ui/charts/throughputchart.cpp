@@ -171,16 +171,7 @@ void ThroughputChart::clear(const QList<quint64> &sizes)
     m_points.clear();
     m_dnf->clear();
     m_clipped->clear();
-    for (const auto &label : m_sizeAxis->categoriesLabels())
-        m_sizeAxis->remove(label);
-    for (quint64 size : sizes)
-        m_sizeAxis->append(lab::formatSize(size), log2Of(size));
-    if (sizes.isEmpty()) {
-        m_sizeAxis->setRange(12, 25);
-    } else {
-        m_sizeAxis->setStartValue(log2Of(sizes.first()) - 0.5);
-        m_sizeAxis->setRange(log2Of(sizes.first()) - 0.5, log2Of(sizes.last()) + 0.5);
-    }
+    setSizeCategories(m_sizeAxis, sizes);
     fit();
 }
 
