@@ -10,8 +10,10 @@
 #include <nghttp2/nghttp2.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -307,34 +309,41 @@ void H2Session::respond(Stream &stream)
     const std::size_t headEnd = end == std::string::npos ? head.size() : end + 2;
     std::string &bytes = stream.fieldBytes;
     bytes.reserve(headEnd);
+    // Where each field's name and value sit in `bytes` (a planner's head has a handful of
+    // lines: kept on the stack, no allocation per response).
     struct Span
     {
         std::size_t name, nameLength, value, valueLength;
     };
-    std::vector<Span> spans;
+    std::array<Span, 24> spans;
+    std::size_t count = 0;
     bytes.append(head, 9, 3); // "HTTP/1.1 200 OK": the code
-    spans.push_back({0, 0, 0, 3});
-    for (std::size_t line = head.find("\r\n") + 2; line < headEnd;) {
+    spans[count++] = {0, 0, 0, 3};
+    for (std::size_t line = head.find("\r\n") + 2; line < headEnd && count < spans.size();) {
         const std::size_t lineEnd = head.find("\r\n", line);
         const std::size_t colon = head.find(':', line);
         if (colon == std::string::npos || colon > lineEnd)
             break;
-        std::string name = head.substr(line, colon - line);
-        std::transform(name.begin(), name.end(), name.begin(),
-                       [](unsigned char c) { return char(std::tolower(c)); });
+        const std::size_t at = bytes.size();
+        for (std::size_t i = line; i < colon; ++i) { // HTTP/2 field names are lower case
+            const char c = head[i];
+            bytes += c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+        }
+        const std::string_view name(bytes.data() + at, colon - line);
         std::size_t valueAt = colon + 1;
         while (valueAt < lineEnd && head[valueAt] == ' ')
             ++valueAt;
-        if (name != "connection" && name != "keep-alive") {
-            const std::size_t at = bytes.size();
-            bytes += name;
+        if (name == "connection" || name == "keep-alive") { // connection-specific: not in h2
+            bytes.resize(at);
+        } else {
             bytes.append(head, valueAt, lineEnd - valueAt);
-            spans.push_back({at, name.size(), at + name.size(), lineEnd - valueAt});
+            spans[count++] = {at, colon - line, at + (colon - line), lineEnd - valueAt};
         }
         line = lineEnd + 2;
     }
     static constexpr char status[] = ":status";
-    for (const Span &s : spans) {
+    stream.fields.reserve(count);
+    for (const Span &s : std::span(spans.data(), count)) {
         nghttp2_nv nv{};
         nv.name = s.nameLength ? reinterpret_cast<std::uint8_t *>(bytes.data() + s.name)
                                : reinterpret_cast<std::uint8_t *>(const_cast<char *>(status));
