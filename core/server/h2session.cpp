@@ -196,7 +196,13 @@ H2Session::H2Session(LoopContext &context, ResponsePlanner &planner, bool tls)
         });
     nghttp2_session_callbacks_set_on_stream_close_callback(
         callbacks, [](nghttp2_session *, std::int32_t id, std::uint32_t, void *user) -> int {
-            of(user).m_streams.erase(id); // a payload still queued holds the stream
+            H2Session &self = of(user);
+            const auto found = self.m_streams.find(id);
+            if (found == self.m_streams.end())
+                return 0;
+            if (found->second->answered) // a response ended, whole or reset: as over HTTP/1.1
+                AtomicServerStats::bump(self.m_context->stats.downloadsFinished);
+            self.m_streams.erase(found); // a payload still queued holds the stream
             return 0;
         });
 
@@ -212,6 +218,10 @@ H2Session::H2Session(LoopContext &context, ResponsePlanner &planner, bool tls)
 
 H2Session::~H2Session()
 {
+    // Responses the connection's end cut off (libnghttp2 closes no stream as it is deleted).
+    for (const auto &[id, stream] : m_streams)
+        if (stream->answered)
+            AtomicServerStats::bump(m_context->stats.downloadsFinished);
     nghttp2_session_del(m_session);
 }
 
@@ -299,6 +309,7 @@ void H2Session::goAway()
 void H2Session::respond(Stream &stream)
 {
     stream.answered = true;
+    AtomicServerStats::bump(m_context->stats.downloadsStarted); // each response, as over HTTP/1.1
     http::Request &request = stream.request;
     request.versionMinor = 1;
     request.keepAlive = true;

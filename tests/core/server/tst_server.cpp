@@ -648,6 +648,9 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(s->stats().h2Streams, quint64(m_sizes.size() + 2), 10000);
             s->stop();
             QCOMPARE(s->stats().responses4xx, 1u);
+            // Every response counts as a download, h2 stream or not, and each one ended.
+            QCOMPARE(s->stats().downloadsStarted, quint64(m_sizes.size() + 3));
+            QCOMPARE(s->stats().activeDownloads(), 0u);
         }
         QCOMPARE(RawHttpConnection::countOpenFds(), before);
     }
