@@ -136,16 +136,23 @@ CONF
 }
 
 bench_servelab() {
-    local name=$1 port=$2 mode=$3 _
+    local name=$1 port=$2 mode=$3
     shift 3
-    taskset -c 0 "$cli" serve --root "$work/root" --port "$port" --mode "$mode" --max-requests 0 \
-        "$@" >"$work/$name.out" 2>&1 &
-    pids+=($!)
-    echo $! >"$work/$name.pid"
-    for _ in $(seq 300); do # 30 s at most: the sleep is only the poll's pace
-        grep -q '^listening' "$work/$name.out" 2>/dev/null && return 0
-        sleep 0.1
-    done
+    # Its output goes to the log through tee and a fifo that grep reads until "listening":
+    # the wait ends on that line (30 s at most), with no polling. tee -p keeps writing the log
+    # once grep has gone.
+    mkfifo "$work/$name.ready"
+    {
+        taskset -c 0 "$cli" serve --root "$work/root" --port "$port" --mode "$mode" \
+            --max-requests 0 "$@" 2>&1 &
+        echo $! >"$work/$name.pid"
+        wait
+    } | tee -p "$work/$name.out" >"$work/$name.ready" &
+    if timeout 30 grep -q -m1 '^listening' "$work/$name.ready"; then
+        pids+=("$(cat "$work/$name.pid")")
+        return 0
+    fi
+    pids+=("$(cat "$work/$name.pid" 2>/dev/null)")
     echo "servelab $name did not start: $(head -2 "$work/$name.out")" >&2
     return 1
 }
