@@ -14,6 +14,8 @@
 #                              OpenSSL's default ciphers and groups, session cache and tickets on
 #   bench_lighttpd NAME PORT   starts lighttpd (1 process, cpu0)
 #   bench_h2o NAME PORT        starts h2o (1 worker thread, cpu0)
+#   bench_nghttpd NAME PORT    starts nghttpd (h2c only, 1 worker thread, cpu0): libnghttp2's
+#                              own server, the peer that frames with the library ServeLab uses
 #   bench_servelab NAME PORT MODE FLAGS...   starts `servelab-cli serve` ($cli, cpu0, no request
 #                              limit) with FLAGS; its pid in $work/NAME.pid, output in NAME.out
 #   bench_serving_pid NAME     the pid of the process that serves for NAME (nginx: the worker)
@@ -45,6 +47,7 @@ bench_package() {
     nginx) echo nginx-light ;;
     ab) echo apache2-utils ;;
     h2load) echo nghttp2-client ;;
+    nghttpd) echo nghttp2-server ;;
     time) echo time ;;
     taskset) echo util-linux ;;
     timeout) echo coreutils ;;
@@ -155,6 +158,13 @@ bench_servelab() {
     pids+=("$(cat "$work/$name.pid" 2>/dev/null)")
     echo "servelab $name did not start: $(head -2 "$work/$name.out")" >&2
     return 1
+}
+
+bench_nghttpd() {
+    # Prior knowledge only (--no-tls): it refuses HTTP/1.1, so the wait asks over h2c.
+    taskset -c 0 nghttpd --no-tls --address 127.0.0.1 -n 1 -d "$work/root" "$2" >"$work/$1.out" 2>&1 &
+    echo $! >"$work/$1.pid"
+    bench_wait_http "$2" "nghttpd $1" "$work/$1.out" h2c
 }
 
 bench_serving_pid() {

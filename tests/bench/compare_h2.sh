@@ -3,8 +3,8 @@
 # Benchmark, not a test: never fails on a number. HTTP/2 (h2c, prior knowledge) from the built-in
 # servers (epoll with sendfile, copy and mmap, --http2 on; mmap with --open-file-cache too)
 # against h2o (which keeps files open by default) and nginx (`listen ... http2`, with and
-# without open_file_cache), each with one worker on cpu0, loaded by h2load on cpu1;
-# interleaved runs, medians.
+# without open_file_cache) and nghttpd (libnghttp2's own server: the same framing library as
+# ServeLab's), each with one worker on cpu0, loaded by h2load on cpu1; interleaved runs, medians.
 # For each server: req/s, and the server's CPU (utime+stime of its process, all threads) per
 # request at 4K (h2load -c16 -m10) and per MiB at 1M (-c4 -m4). Prints the issue's two ratios:
 #   4K server CPU per request, best built-in / best of h2o and nginx   (target <= 0.8)
@@ -18,7 +18,7 @@ seconds=${2:-5}
 runs=${3:-3}
 cli=$build/bin/servelab-cli
 . "$src/tests/bench/benchlib.sh"
-bench_start compare_h2 nginx h2o h2load curl taskset getconf "$cli"
+bench_start compare_h2 nginx h2o nghttpd h2load curl taskset getconf "$cli"
 bench_files 4K,1M
 ticks=$(getconf CLK_TCK)
 
@@ -36,9 +36,10 @@ bench_h2o h2o 19454
 BENCH_NGINX_LISTEN=http2 bench_nginx nginx 19455 "http2_max_concurrent_streams 128;"
 BENCH_NGINX_LISTEN=http2 bench_nginx nginx-ofc 19457 "http2_max_concurrent_streams 128;
        open_file_cache max=1000 inactive=60s; open_file_cache_valid 60s;"
+bench_nghttpd nghttpd 19458
 declare -A port=([sendfile]=19451 [copy]=19452 [mmap]=19453 [mmap-ofc]=19456 [h2o]=19454
-    [nginx]=19455 [nginx-ofc]=19457)
-servers=(sendfile copy mmap mmap-ofc h2o nginx nginx-ofc)
+    [nginx]=19455 [nginx-ofc]=19457 [nghttpd]=19458)
+servers=(sendfile copy mmap mmap-ofc h2o nginx nginx-ofc nghttpd)
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -81,6 +82,7 @@ for s in "${servers[@]}"; do
         "$(awk -v c="${c1[$s]}" 'BEGIN { print c * 1e3 * 1048576 / 1048576 }')"
 done
 best_builtin=$(printf '%s\n' "${c4[sendfile]}" "${c4[copy]}" "${c4[mmap]}" "${c4[mmap-ofc]}" | sort -g | head -1)
-best_peer=$(printf '%s\n' "${c4[h2o]}" "${c4[nginx]}" "${c4[nginx-ofc]}" | sort -g | head -1)
+best_peer=$(printf '%s\n' "${c4[h2o]}" "${c4[nginx]}" "${c4[nginx-ofc]}" "${c4[nghttpd]}" | sort -g | head -1)
 awk -v a="$best_builtin" -v b="$best_peer" 'BEGIN { printf "4K CPU per request, best built-in / best peer: %.3f (target <= 0.8)\n", a / b }'
+awk -v a="$best_builtin" -v b="${c4[nghttpd]}" 'BEGIN { printf "4K CPU per request, best built-in / nghttpd (the same libnghttp2): %.3f\n", a / b }'
 awk -v a="${c1[sendfile]}" -v b="${c1[copy]}" 'BEGIN { printf "1M CPU per MiB, sendfile / copy: %.3f (target < 1)\n", a / b }'

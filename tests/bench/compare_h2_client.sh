@@ -60,6 +60,7 @@ printf '%-6s %-10s %12s %18s %18s\n' file client 'req/s' 'CPU us/request' 'nginx
 for point in "4K.bin 16 10" "1M.bin 4 4"; do
     read -r file c m <<<"$point"
     for tool in h2load servelab; do : >"$work/$tool.rps"; : >"$work/$tool.cpu"; : >"$work/$tool.srv"; done
+    : >"$work/pair.rps"
     for _ in $(seq "$runs"); do # interleaved: the machine's drift hits both alike
         for tool in h2load servelab; do
             read -r r u n t < <(measure $tool "$file" "$c" "$m")
@@ -67,6 +68,9 @@ for point in "4K.bin 16 10" "1M.bin 4 4"; do
             echo "$u" >>"$work/$tool.cpu"
             awk -v n="$n" -v t="$t" -v hz="$ticks" 'BEGIN { printf "%.3f\n", t / hz * 1e6 / n }' >>"$work/$tool.srv"
         done
+        # This run's pair: the two measured back to back, so drift slower than a run cancels.
+        paste "$work/h2load.rps" "$work/servelab.rps" | tail -1 |
+            awk '{ printf "%.3f\n", $2 / $1 }' >>"$work/pair.rps"
     done
     declare -A rps cpu srv
     for tool in h2load servelab; do
@@ -77,5 +81,7 @@ for point in "4K.bin 16 10" "1M.bin 4 4"; do
     done
     awk -v a="${rps[servelab]}" -v b="${rps[h2load]}" -v c="${cpu[servelab]}" -v d="${cpu[h2load]}" \
         -v e="${srv[servelab]}" -v g="${srv[h2load]}" -v f="$file" -v cm="-c$c -m$m" 'BEGIN {
-        printf "%s %s ratio servelab / h2load: req/s %.3f (target 0.97 .. 1.03), CPU per request %.3f (target <= 1), nginx CPU per request %.3f\n\n", f, cm, a / b, c / d, e / g }'
+        printf "%s %s ratio servelab / h2load: req/s %.3f (target 0.97 .. 1.03), CPU per request %.3f (target <= 1), nginx CPU per request %.3f\n", f, cm, a / b, c / d, e / g }'
+    sort -g "$work/pair.rps" | awk '{ a[NR] = $1 } END {
+        printf "  req/s ratio of each back-to-back pair: median %.3f, range %.3f .. %.3f over %d pairs\n\n", a[int((NR + 1) / 2)], a[1], a[NR], NR }'
 done
