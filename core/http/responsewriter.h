@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <ctime>
 #include <string>
@@ -34,8 +35,39 @@ struct ResponseHead
 
 std::string_view reasonPhrase(int status);
 
+// The header fields of a response, in the order they go out: the one list both HTTP/1.1's head
+// and HTTP/2's HEADERS are made from. Values are views into the head, the date or `text` (the
+// numbers, formatted here), so the list is neither copied nor kept past them.
+struct ResponseFields
+{
+    struct Field
+    {
+        std::string_view name;  // as HTTP/1.1 spells it
+        std::string_view lower; // as HTTP/2 must (RFC 9113 §8.2.1)
+        std::string_view value;
+    };
+    static constexpr std::size_t most = 10;
+    Field fields[most];
+    std::size_t count = 0;
+    char text[128]; // the digits of Content-Length and Content-Range, an unformatted date
+
+    ResponseFields() = default;
+    ResponseFields(const ResponseFields &) = delete;
+    ResponseFields &operator=(const ResponseFields &) = delete;
+};
+
+// Lists `head`'s fields into `out`. `http2`: without the connection-specific ones
+// (Connection), which HTTP/2 forbids (RFC 9113 §8.2.2).
+void listResponseFields(const ResponseHead &head, std::string_view date, bool http2,
+                        ResponseFields *out);
+
 // Appends the status line and header section, CRLFCRLF included, to `out`.
 void appendResponseHead(std::string &out, const ResponseHead &head, std::string_view date);
+
+// An error page's body (text/html), as errorResponse() sends it.
+std::string errorBody(int status);
+// The head errorResponse() sends with errorBody(status).
+ResponseHead errorHead(int status, bool keepAlive, bool http10, std::size_t bodyLength);
 
 // A complete error response with a short text/html body (none for HEAD). Codes that leave the
 // connection unusable (400, 408, 413, 414, 431, 501, 505) always close it.

@@ -15,7 +15,6 @@
 #include <cstring>
 #include <span>
 #include <string>
-#include <vector>
 
 namespace servelab::server {
 
@@ -39,10 +38,7 @@ struct H2Session::Stream
     http::Request request;
     bool headersDone = false;
     bool answered = false;
-    // The response: its header fields (names lower-case), and the body from `inline` (an error
-    // page) or from the file.
-    std::string fieldBytes;
-    std::vector<nghttp2_nv> fields;
+    // The response's body, from `inline` (an error page) or from the file.
     std::string inlineBody;
     std::size_t inlineSent = 0;
     OutgoingResponse out;
@@ -68,6 +64,7 @@ bool H2Session::startsPreface(std::string_view bytes, bool *whole)
 H2Session::H2Session(LoopContext &context, ResponsePlanner &planner, bool tls)
     : m_context(&context), m_planner(planner), m_tls(tls)
 {
+    m_planner.setHeadForm(ResponsePlanner::HeadForm::Fields); // the connection is HTTP/2 now
     const std::string &mode = context.options.mode;
     const std::string transfer = mode.substr(mode.find('+') + 1);
     if (!tls && transfer == "sendfile")
@@ -303,9 +300,8 @@ void H2Session::goAway()
                           nullptr, 0);
 }
 
-// The planner answers as it does over HTTP/1.1; its head is taken apart into fields here (the
-// status line's code, then each "Name: value" in lower case, less HTTP/1.1's connection
-// fields), and what follows the head is an error page's body.
+// The planner answers as it does over HTTP/1.1, its head as fields (not written as HTTP/1.1
+// bytes): each becomes an HTTP/2 field, lower-case, less the connection-specific ones.
 void H2Session::respond(Stream &stream)
 {
     stream.answered = true;
@@ -315,58 +311,24 @@ void H2Session::respond(Stream &stream)
     request.keepAlive = true;
     ResponsePlan plan;
     m_planner.plan(request, &plan);
-    const std::string &head = plan.out.head;
-    const std::size_t end = head.find("\r\n\r\n");
-    const std::size_t headEnd = end == std::string::npos ? head.size() : end + 2;
-    std::string &bytes = stream.fieldBytes;
-    bytes.reserve(headEnd);
-    // Where each field's name and value sit in `bytes` (a planner's head has a handful of
-    // lines: kept on the stack, no allocation per response).
-    struct Span
-    {
-        std::size_t name, nameLength, value, valueLength;
+    http::ResponseFields listed;
+    http::listResponseFields(plan.head, m_context->date.now(), true, &listed);
+    // libnghttp2 copies the values (the date's buffer changes each second, the rest is this
+    // frame's); the names are literals that outlive the session.
+    const auto nv = [](std::string_view name, std::string_view value) {
+        return nghttp2_nv{reinterpret_cast<std::uint8_t *>(const_cast<char *>(name.data())),
+                          reinterpret_cast<std::uint8_t *>(const_cast<char *>(value.data())),
+                          name.size(), value.size(), NGHTTP2_NV_FLAG_NO_COPY_NAME};
     };
-    std::array<Span, 24> spans;
+    char status[4];
+    const auto digits = std::to_chars(status, status + sizeof status, plan.head.status).ptr;
+    std::array<nghttp2_nv, http::ResponseFields::most + 1> fields;
     std::size_t count = 0;
-    bytes.append(head, 9, 3); // "HTTP/1.1 200 OK": the code
-    spans[count++] = {0, 0, 0, 3};
-    for (std::size_t line = head.find("\r\n") + 2; line < headEnd && count < spans.size();) {
-        const std::size_t lineEnd = head.find("\r\n", line);
-        const std::size_t colon = head.find(':', line);
-        if (colon == std::string::npos || colon > lineEnd)
-            break;
-        const std::size_t at = bytes.size();
-        for (std::size_t i = line; i < colon; ++i) { // HTTP/2 field names are lower case
-            const char c = head[i];
-            bytes += c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
-        }
-        const std::string_view name(bytes.data() + at, colon - line);
-        std::size_t valueAt = colon + 1;
-        while (valueAt < lineEnd && head[valueAt] == ' ')
-            ++valueAt;
-        if (name == "connection" || name == "keep-alive") { // connection-specific: not in h2
-            bytes.resize(at);
-        } else {
-            bytes.append(head, valueAt, lineEnd - valueAt);
-            spans[count++] = {at, colon - line, at + (colon - line), lineEnd - valueAt};
-        }
-        line = lineEnd + 2;
-    }
-    static constexpr char status[] = ":status";
-    stream.fields.reserve(count);
-    for (const Span &s : std::span(spans.data(), count)) {
-        nghttp2_nv nv{};
-        nv.name = s.nameLength ? reinterpret_cast<std::uint8_t *>(bytes.data() + s.name)
-                               : reinterpret_cast<std::uint8_t *>(const_cast<char *>(status));
-        nv.namelen = s.nameLength ? s.nameLength : sizeof status - 1;
-        nv.value = reinterpret_cast<std::uint8_t *>(bytes.data() + s.value);
-        nv.valuelen = s.valueLength;
-        stream.fields.push_back(nv);
-    }
-    if (end != std::string::npos)
-        stream.inlineBody = head.substr(end + 4);
+    fields[count++] = nv(":status", std::string_view(status, std::size_t(digits - status)));
+    for (const auto &field : std::span(listed.fields, listed.count))
+        fields[count++] = nv(field.lower, field.value);
+    stream.inlineBody = std::move(plan.inlineBody);
     stream.out = std::move(plan.out);
-    stream.out.head.clear();
     if (stream.out.remaining > 0 && m_body == Body::Mmap) {
         stream.mapping = m_context->transfer.mapping(stream.out.file);
         if (!stream.mapping)
@@ -386,8 +348,7 @@ void H2Session::respond(Stream &stream)
         return ssize_t(n);
     };
     const bool body = stream.left() > 0;
-    nghttp2_submit_response(m_session, stream.id, stream.fields.data(), stream.fields.size(),
-                            body ? &provider : nullptr);
+    nghttp2_submit_response(m_session, stream.id, fields.data(), count, body ? &provider : nullptr);
     if (m_planner.spent())
         goAway(); // --max-requests: the connection ends once what it took is answered
 }

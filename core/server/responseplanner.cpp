@@ -4,7 +4,6 @@
 #include "http/byterange.h"
 #include "http/documentroot.h"
 #include "http/request.h"
-#include "http/responsewriter.h"
 #include "http/uripath.h"
 #include "loopcontext.h"
 #include "serverstats.h"
@@ -79,7 +78,9 @@ void ResponsePlanner::planFile(const http::Request &request, http::OpenedFile fi
     }
     OutgoingResponse &out = plan->out;
     out.clear();
-    http::appendResponseHead(out.head, head, m_context->date.now());
+    plan->inlineBody.clear();
+    plan->head = head;
+    writeHead(plan);
     out.offset = static_cast<off_t>(offset);
     out.remaining = (headOnly || head.status == 304 || head.status == 416) ? 0 : head.contentLength;
     out.file = std::move(file);
@@ -98,7 +99,9 @@ void ResponsePlanner::planOptions(bool keepAlive, bool http10, ResponsePlan *pla
     head.keepAlive = keepAlive;
     head.http10 = http10;
     plan->out.clear();
-    http::appendResponseHead(plan->out.head, head, m_context->date.now());
+    plan->inlineBody.clear();
+    plan->head = head;
+    writeHead(plan);
     plan->closeAfter = !keepAlive;
     plan->lingerAfter = false;
     m_context->stats.countResponse(200);
@@ -108,11 +111,24 @@ void ResponsePlanner::planError(int status, bool keepAlive, bool http10, bool he
                                 ResponsePlan *plan)
 {
     plan->out.clear();
-    plan->out.head =
-        http::errorResponse(status, keepAlive, http10, headOnly, m_context->date.now());
+    std::string body = http::errorBody(status);
+    plan->head = http::errorHead(status, keepAlive, http10, body.size());
+    if (m_form == HeadForm::Http1) {
+        writeHead(plan);
+        if (!headOnly)
+            plan->out.head += body;
+    } else {
+        plan->inlineBody = headOnly ? std::string() : std::move(body);
+    }
     plan->closeAfter = !keepAlive || http::statusClosesConnection(status);
     plan->lingerAfter = http::statusClosesConnection(status);
     m_context->stats.countResponse(status);
+}
+
+void ResponsePlanner::writeHead(ResponsePlan *plan) const
+{
+    if (m_form == HeadForm::Http1)
+        http::appendResponseHead(plan->out.head, plan->head, m_context->date.now());
 }
 
 } // namespace servelab::server

@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QMap>
 
 #include <nghttp2/nghttp2.h>
 
@@ -25,6 +26,7 @@ public:
     struct Response
     {
         int status = 0;
+        QMap<QByteArray, QByteArray> fields; // the other header fields, by name
         QByteArray body;
         bool closed = false;
         std::uint32_t error = 0; // the stream's RST_STREAM code, 0 for none
@@ -63,9 +65,14 @@ public:
             [](nghttp2_session *, const nghttp2_frame *frame, const std::uint8_t *name,
                std::size_t nameLength, const std::uint8_t *value, std::size_t valueLength,
                std::uint8_t, void *user) -> int {
+                const QByteArray text(reinterpret_cast<const char *>(value), int(valueLength));
+                Response &r = self(user).m_streams[frame->hd.stream_id];
                 if (nameLength == 7 && std::memcmp(name, ":status", 7) == 0)
-                    self(user).m_streams[frame->hd.stream_id].status =
-                        QByteArray(reinterpret_cast<const char *>(value), int(valueLength)).toInt();
+                    r.status = text.toInt();
+                else
+                    r.fields.insert(QByteArray(reinterpret_cast<const char *>(name),
+                                               int(nameLength)),
+                                    text);
                 return 0;
             });
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(

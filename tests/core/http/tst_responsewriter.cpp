@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <limits>
+#include <span>
 #include <string>
 
 using namespace servelab::http;
@@ -65,6 +66,7 @@ private slots:
     void appendResponseHead_data();
     void appendResponseHead();
     void appendResponseHeadAppends();
+    void listResponseFieldsForHttp2();
     void errorResponse_data();
     void errorResponse();
     void statusClosesConnection_data();
@@ -162,6 +164,41 @@ void TestResponseWriter::appendResponseHeadAppends()
     servelab::http::appendResponseHead(out, head, date);
     QVERIFY(out.starts_with("previous responseHTTP/1.1 200 OK\r\n"));
     QVERIFY(out.ends_with("\r\n\r\n"));
+}
+
+// HTTP/2's fields are HTTP/1.1's head, lower-case, less Connection; numbers and an
+// unformatted date are written into the list's own text.
+void TestResponseWriter::listResponseFieldsForHttp2()
+{
+    ResponseHead head;
+    head.status = 206;
+    head.contentLength = 100;
+    head.contentType = "text/plain";
+    head.range = ResponseHead::Range::Partial;
+    head.rangeFirst = 18446744073709551000ull; // twenty digits each: the text's worst case
+    head.rangeLast = 18446744073709551099ull;
+    head.completeLength = 18446744073709551614ull;
+    head.acceptRanges = true;
+    head.lastModified = 784111777; // formatted here: no lastModifiedText
+    head.keepAlive = false;
+    std::string h1;
+    servelab::http::appendResponseHead(h1, head, date);
+    for (const bool http2 : {false, true}) {
+        ResponseFields fields;
+        listResponseFields(head, date, http2, &fields);
+        QCOMPARE(fields.count, http2 ? 7u : 8u);
+        for (const auto &f : std::span(fields.fields, fields.count)) {
+            QCOMPARE(QByteArray::fromStdString(std::string(f.name)).toLower(),
+                     QByteArray::fromStdString(std::string(f.lower)));
+            QCOMPARE(headerValue(bytes(h1), QByteArray::fromStdString(std::string(f.name))),
+                     QByteArray::fromStdString(std::string(f.value)));
+            QVERIFY(!http2 || f.lower != "connection");
+        }
+    }
+    QCOMPARE(headerValue(bytes(h1), "Content-Range"),
+             QByteArray("bytes 18446744073709551000-18446744073709551099/18446744073709551614"));
+    QCOMPARE(headerValue(bytes(h1), "Last-Modified"), QByteArray(date.data(), date.size()));
+    QCOMPARE(headerValue(bytes(h1), "Connection"), QByteArray("close"));
 }
 
 void TestResponseWriter::errorResponse_data()

@@ -632,9 +632,20 @@ private Q_SLOTS:
                 QCOMPARE(got[i].body.size(), qsizetype(m_sizes[i]));
                 QVERIFY2(got[i].body == lab::DocRootGenerator::contentFor(m_sizes[i]),
                          paths[i].constData());
+                // The head's fields, as over HTTP/1.1, lower-case (libnghttp2 would refuse any
+                // other, and a Connection field).
+                QCOMPARE(got[i].fields.value("content-length"), QByteArray::number(m_sizes[i]));
+                QCOMPARE(got[i].fields.value("accept-ranges"), QByteArray("bytes"));
+                QCOMPARE(got[i].fields.value("server"), QByteArray("ServeLab"));
+                QVERIFY(got[i].fields.value("last-modified").endsWith(" GMT"));
+                QVERIFY(got[i].fields.value("date").endsWith(" GMT"));
             }
             QCOMPARE(got.last().status, 404);
             QVERIFY(got.last().body.contains("Not Found"));
+            QCOMPARE(got.last().fields.value("content-type"),
+                     QByteArray("text/html; charset=utf-8"));
+            QCOMPARE(got.last().fields.value("content-length"),
+                     QByteArray::number(got.last().body.size()));
             H2TestClient second(s->port());
             QVERIFY(second.fetch({"/index.html"}, &got, "HEAD"));
             QCOMPARE(got[0].status, 200);
