@@ -18,23 +18,55 @@ constexpr std::size_t coalesceMax = 64 * 1024; // frame bytes kept in one segmen
 constexpr std::size_t tlsWriteMax = 64 * 1024; // bytes per SSL_write: four full records
 } // namespace
 
+H2Output::Segment &H2Output::push()
+{
+    if (m_end == m_segments.size()) {
+        if (m_first > 0 && m_first >= m_segments.size() / 2) {
+            // More retired segments than live ones before them: the live ones move down and
+            // the retired (their buffers) go to the end, to be reused.
+            std::rotate(m_segments.begin(), m_segments.begin() + std::ptrdiff_t(m_first),
+                        m_segments.begin() + std::ptrdiff_t(m_end));
+            m_end -= m_first;
+            m_first = 0;
+        } else {
+            m_segments.emplace_back();
+        }
+    }
+    Segment &s = m_segments[m_end++];
+    s.bytes.clear(); // its buffer stays
+    s.data = nullptr;
+    s.fd = -1;
+    s.offset = 0;
+    s.length = 0;
+    s.done = 0;
+    return s;
+}
+
+void H2Output::popFront()
+{
+    front().hold.reset(); // the stream's file goes as soon as its payload is out
+    if (++m_first == m_end)
+        m_first = m_end = 0;
+}
+
+std::string &H2Output::bytesFor(std::size_t length)
+{
+    if (empty() || back().fd >= 0 || back().data || back().bytes.size() + length > coalesceMax)
+        return push().bytes;
+    return back().bytes;
+}
+
 void H2Output::append(const void *data, std::size_t length)
 {
     if (length == 0)
         return;
-    if (m_segments.empty() || m_segments.back().fd >= 0 || m_segments.back().data ||
-        m_segments.back().bytes.size() + length > coalesceMax)
-        m_segments.emplace_back();
-    m_segments.back().bytes.append(static_cast<const char *>(data), length);
+    bytesFor(length).append(static_cast<const char *>(data), length);
     m_queued += length;
 }
 
 bool H2Output::appendRead(int fd, off_t offset, std::size_t length)
 {
-    if (m_segments.empty() || m_segments.back().fd >= 0 || m_segments.back().data ||
-        m_segments.back().bytes.size() + length > coalesceMax)
-        m_segments.emplace_back();
-    std::string &bytes = m_segments.back().bytes;
+    std::string &bytes = bytesFor(length);
     const std::size_t at = bytes.size();
     bytes.resize(at + length);
     std::size_t got = 0;
@@ -55,7 +87,7 @@ bool H2Output::appendRead(int fd, off_t offset, std::size_t length)
 void H2Output::appendFile(int fd, off_t offset, std::size_t length,
                           std::shared_ptr<const void> hold)
 {
-    Segment &s = m_segments.emplace_back();
+    Segment &s = push();
     s.fd = fd;
     s.offset = offset;
     s.length = length;
@@ -65,7 +97,7 @@ void H2Output::appendFile(int fd, off_t offset, std::size_t length,
 
 void H2Output::appendMapped(const char *data, std::size_t length, std::shared_ptr<const void> hold)
 {
-    Segment &s = m_segments.emplace_back();
+    Segment &s = push();
     s.data = data;
     s.length = length;
     s.hold = std::move(hold);
@@ -76,28 +108,28 @@ void H2Output::advance(std::size_t bytes)
 {
     m_queued -= bytes;
     while (bytes > 0) {
-        Segment &front = m_segments.front();
-        const std::size_t left = front.size() - front.done;
+        Segment &first = front();
+        const std::size_t left = first.size() - first.done;
         if (bytes < left) {
-            front.done += bytes;
+            first.done += bytes;
             return;
         }
         bytes -= left;
-        m_segments.pop_front();
+        popFront();
     }
 }
 
 WriteStatus H2Output::flush(int socket, SSL *ssl, std::uint64_t *sent)
 {
-    while (!m_segments.empty()) {
-        Segment &front = m_segments.front();
-        if (front.done == front.size()) { // a read that failed left it empty
-            m_segments.pop_front();
+    while (!empty()) {
+        Segment &first = front();
+        if (first.done == first.size()) { // a read that failed left it empty
+            popFront();
             continue;
         }
         if (ssl) {
-            const std::size_t n = std::min(front.bytes.size() - front.done, tlsWriteMax);
-            const ssize_t wrote = tls::send(ssl, front.bytes.data() + front.done, n);
+            const std::size_t n = std::min(first.bytes.size() - first.done, tlsWriteMax);
+            const ssize_t wrote = tls::send(ssl, first.bytes.data() + first.done, n);
             if (wrote < 0)
                 return (errno == EAGAIN || errno == EWOULDBLOCK) ? WriteStatus::Again
                                                                  : WriteStatus::Error;
@@ -106,7 +138,7 @@ WriteStatus H2Output::flush(int socket, SSL *ssl, std::uint64_t *sent)
             continue;
         }
         const WriteStatus status =
-            front.fd >= 0 ? writeFile(socket, front, sent) : writeGathered(socket, sent);
+            first.fd >= 0 ? writeFile(socket, first, sent) : writeGathered(socket, sent);
         if (status != WriteStatus::Done)
             return status;
     }
@@ -121,7 +153,8 @@ WriteStatus H2Output::writeGathered(int socket, std::uint64_t *sent)
     std::size_t count = 0;
     std::size_t total = 0;
     bool fileNext = false;
-    for (const Segment &s : m_segments) {
+    for (std::size_t i = m_first; i < m_end; ++i) {
+        const Segment &s = m_segments[i];
         if (s.fd >= 0) {
             fileNext = true;
             break;

@@ -5,10 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 typedef struct ssl_st SSL;
 
@@ -29,7 +29,7 @@ public:
     void appendFile(int fd, off_t offset, std::size_t length, std::shared_ptr<const void> hold);
     void appendMapped(const char *data, std::size_t length, std::shared_ptr<const void> hold);
 
-    bool empty() const { return m_segments.empty(); }
+    bool empty() const { return m_first == m_end; }
     std::size_t queued() const { return m_queued; }
 
     // Writes until the queue is empty (Done), the socket is full (Again) or it failed (Error);
@@ -51,8 +51,19 @@ private:
     WriteStatus writeGathered(int socket, std::uint64_t *sent);
     WriteStatus writeFile(int socket, Segment &segment, std::uint64_t *sent);
     void advance(std::size_t bytes);
+    // The segment to fill next, and the one written first and its retirement. Segments are kept
+    // once written, their strings' buffers with them: a connection that answers request after
+    // request allocates none for its frame bytes once it has warmed up.
+    Segment &push();
+    Segment &front() { return m_segments[m_first]; }
+    Segment &back() { return m_segments[m_end - 1]; }
+    void popFront();
+    // A new frame-bytes segment unless the last one has room for `length` more.
+    std::string &bytesFor(std::size_t length);
 
-    std::deque<Segment> m_segments;
+    std::vector<Segment> m_segments; // live: [m_first, m_end); the rest are kept for reuse
+    std::size_t m_first = 0;
+    std::size_t m_end = 0;
     std::size_t m_queued = 0;
 };
 
