@@ -759,10 +759,13 @@ private Q_SLOTS:
                          run.out.contains(QStringLiteral("(open-file-cache=1000)")) &&
                          run.out.contains(QStringLiteral("(defaults)")),
                      qPrintable(run.out));
-            QVERIFY2(
+            // QTest cuts a message at 1 KiB: on failure the whole CSV goes to the log first.
+            const bool flooded =
                 all(values(QStringLiteral("epoll+sendfile (accept-strategy=none"), "server_emfile"),
-                    positive),
-                qPrintable(rows.join(u'\n')));
+                    positive);
+            if (!flooded)
+                qWarning().noquote() << rows.join(u'\n');
+            QVERIFY2(flooded, "a flooded row without EMFILE: the rows are in the log above");
         }
         if (preset == u"ab-c300-maxthreads" || preset == u"seed002-realistic-keepalive") {
             // More kept-alive clients than threads, smaller: the clients past the threads wait
